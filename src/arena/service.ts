@@ -1,0 +1,99 @@
+import { sha256Tagged } from '../core/canonical-json.js';
+import type { Clock } from '../core/clock.js';
+import type { SigningKey } from '../receipts/keys.js';
+import { responseHash, signReceipt } from '../receipts/receipt.js';
+import type { CalibrationService } from '../calib/service.js';
+import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
+import type { Candle } from '../backtest/candles.js';
+import { attestationId } from './attestations.js';
+import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, simulate, type Asset, type PaperTrade, type Strategy } from './paper-trader.js';
+
+export const agentIdOf = (strategy: string, asset: string) => `arena:${strategy}:${asset}`;
+export const attestationPath = (id: string) => `/api/v1/arena/attestation/${id}`;
+
+export interface ArenaDeps {
+  repo: ArenaRepo;
+  calib: CalibrationService;
+  key: SigningKey;
+  issuer: string;
+  clock: Clock;
+}
+
+/** Records paper trades as they appear in the candles: entry → claim + attestation; exit → outcome + attestation. */
+export class ArenaService {
+  constructor(private readonly deps: ArenaDeps) {}
+
+  async ingest(strategy: Strategy, asset: Asset, candles: Candle[], intervalS: number): Promise<{ entered: number; exited: number }> {
+    let entered = 0;
+    let exited = 0;
+    // Continue from what is already recorded, so a sliding window never invents trades a continuous history would not take.
+    const resume = resumeAfter(await this.deps.repo.trades(strategy, asset));
+    for (const trade of simulate(strategy, candles, intervalS, resume)) {
+      if (await this.enter(strategy, asset, trade, intervalS)) entered++;
+      if (trade.exit_ts !== null && (await this.exit(strategy, asset, trade))) exited++;
+    }
+    return { entered, exited };
+  }
+
+  private async enter(strategy: Strategy, asset: Asset, trade: PaperTrade, intervalS: number): Promise<boolean> {
+    const existing = await this.deps.repo.get(strategy, asset, trade.entry_ts);
+    if (existing) return false;
+    const agentId = agentIdOf(strategy, asset);
+    const { claim_id } = await this.deps.calib.recordClaim({
+      agent_id: agentId,
+      kind: 'trade',
+      predicted_p: trade.predicted_p,
+      payload: { strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit },
+      outcome_resolver: { type: 'manual', config: {} },
+      ttl_hours: Math.ceil(((MAX_HOLD_CANDLES + 2) * intervalS) / 3600) + 1,
+    });
+    const inserted = await this.deps.repo.insertEntry({
+      strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price, predicted_p: trade.predicted_p,
+      signals_lit_json: JSON.stringify(trade.signals_lit), claim_id, exit_ts: null, exit_price: null, exit_reason: null, pnl_pct: null,
+    });
+    if (inserted) {
+      await this.attest(attestationId(strategy, asset, trade.entry_ts, 'enter'), trade.entry_ts, {
+        event: 'enter', agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
+        predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id,
+      });
+    }
+    return inserted;
+  }
+
+  private async exit(strategy: Strategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
+    const pnl = pnlPct(trade)!;
+    const closed = await this.deps.repo.close(strategy, asset, trade.entry_ts, { exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl });
+    if (!closed) return false;
+    const row = (await this.deps.repo.get(strategy, asset, trade.entry_ts))!;
+    const outcome = pnl > 0 ? 1 : 0;
+    if (row.claim_id) await this.deps.calib.recordOutcome(row.claim_id, outcome, { pnl_pct: pnl, exit_reason: trade.exit_reason, exit_price: trade.exit_price });
+    await this.attest(attestationId(strategy, asset, trade.entry_ts, 'exit'), trade.exit_ts!, {
+      event: 'exit', agent_id: agentIdOf(strategy, asset), strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
+      exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl, outcome, claim_id: row.claim_id,
+      entry_attestation: `arena-att:${attestationId(strategy, asset, trade.entry_ts, 'enter')}`,
+    });
+    return true;
+  }
+
+  /** Signs the record at event time, as the receipt of a GET of its attestation URL, and stores it. */
+  private async attest(id: string, eventTsMs: number, record: Record<string, unknown>): Promise<void> {
+    const body = { id, attestation: `arena-att:${id}`, ...record };
+    const receipt = signReceipt(this.deps.key, {
+      request_hash: sha256Tagged({ method: 'GET', path: attestationPath(id), query: {}, body: null }),
+      response_hash: responseHash(body),
+      as_of: Math.floor(eventTsMs / 1000),
+      issued_at: Math.floor(this.deps.clock.now() / 1000),
+      sources: ['binance'],
+      issuer: this.deps.issuer,
+    });
+    await this.deps.repo.saveAttestation(id, { ...body, _receipt: receipt }, this.deps.clock.now());
+  }
+
+  attestation(id: string) {
+    return this.deps.repo.attestation(id);
+  }
+
+  trades(strategy: Strategy, asset: Asset): Promise<TradeRow[]> {
+    return this.deps.repo.trades(strategy, asset);
+  }
+}

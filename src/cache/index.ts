@@ -1,0 +1,33 @@
+import type { Redis } from 'ioredis';
+import { MemoryCache } from './memory.js';
+import { RedisCache } from './redis.js';
+
+/** A TTL key/value cache of JSON values: in-process by default, Redis when several instances share it. */
+export interface Cache {
+  get<T>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  /** Set only when absent; true when this call set it (leases, single-use claims). */
+  setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Adds `by` to a counter (created at 0 with `ttlMs` to live) and returns the new value. */
+  incr(key: string, ttlMs: number, by?: number): Promise<number>;
+  /**
+   * Token bucket: refills `ratePerS` tokens a second up to `capacity` and takes one if it can.
+   * Atomic (one Lua script on Redis), so several instances share one bucket.
+   */
+  take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState>;
+}
+
+export interface BucketState {
+  allowed: boolean;
+  /** Tokens left after this request. */
+  remaining: number;
+  /** Seconds until one token is available again (0 when allowed). */
+  retryAfterS: number;
+  /** Seconds until the bucket is full again. */
+  resetS: number;
+}
+
+export function createCache(redis: Redis | undefined, now: () => number): Cache {
+  return redis ? new RedisCache(redis) : new MemoryCache(now);
+}

@@ -1,0 +1,53 @@
+import type { Redis } from 'ioredis';
+import type { BucketState, Cache } from './index.js';
+
+/** The token-bucket step of protection/token-bucket.ts, atomically in Redis. Returns {allowed, tokens_left}. */
+const TAKE_TOKEN = `
+local capacity, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1])
+if tokens == nil then tokens = capacity else tokens = math.min(capacity, tokens + math.max(0, now - tonumber(state[2])) / 1000 * rate) end
+local allowed = 0
+if tokens >= 1 then allowed = 1; tokens = tokens - 1 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
+return {allowed, tostring(tokens)}
+`;
+
+/** Redis-backed cache; values are JSON. Expiry is Redis's own (PX), so every instance agrees. */
+export class RedisCache implements Cache {
+  constructor(private readonly redis: Redis) {}
+
+  async get<T>(key: string): Promise<T | undefined> {
+    const text = await this.redis.get(`cache:${key}`);
+    return text === null ? undefined : (JSON.parse(text) as T);
+  }
+
+  async set(key: string, value: unknown, ttlMs: number): Promise<void> {
+    await this.redis.set(`cache:${key}`, JSON.stringify(value), 'PX', Math.max(1, Math.ceil(ttlMs)));
+  }
+
+  async setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean> {
+    return (await this.redis.set(`cache:${key}`, JSON.stringify(value), 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX')) === 'OK';
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.redis.del(`cache:${key}`);
+  }
+
+  async incr(key: string, ttlMs: number, by = 1): Promise<number> {
+    const [[, value]] = (await this.redis.multi().incrby(`cache:${key}`, by).pexpire(`cache:${key}`, ttlMs, 'NX').exec()) as [[unknown, number]];
+    return value;
+  }
+
+  async take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState> {
+    const [allowed, left] = (await this.redis.eval(TAKE_TOKEN, 1, `bucket:${key}`, capacity, ratePerS, nowMs)) as [number, string];
+    const tokens = Number(left);
+    return {
+      allowed: allowed === 1,
+      remaining: Math.floor(tokens),
+      retryAfterS: allowed === 1 ? 0 : Math.ceil((1 - tokens) / ratePerS),
+      resetS: Math.ceil((capacity - tokens) / ratePerS),
+    };
+  }
+}

@@ -1,0 +1,67 @@
+import Type from 'typebox';
+import { FreeObject, StringEnum } from '../core/schemas.js';
+
+export const AgentId = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,191}$',
+  description: '<namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC',
+});
+export const Kind = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$', description: 'free-form claim category' });
+export const Probability = Type.Number({ minimum: 0, maximum: 1 });
+
+export const ClaimBody = Type.Object({
+  agent_id: AgentId,
+  kind: Kind,
+  predicted_p: Probability,
+  payload: FreeObject(),
+  outcome_resolver: Type.Object({
+    type: StringEnum(['manual', 'price_above', 'price_below'] as const, {
+      description: 'manual: resolved by record_outcome; price_above / price_below: resolved by svc at expected_resolution_at from crypto-price (config {coin, threshold_usd})',
+    }),
+    config: FreeObject('resolver settings; price resolvers need {coin, threshold_usd}'),
+  }),
+  ttl_hours: Type.Integer({ minimum: 1, maximum: 8760 }),
+});
+
+export const OutcomeBody = Type.Object({
+  claim_id: Type.String({ pattern: '^svc-claim:[A-Za-z0-9_-]{8,64}$' }),
+  outcome: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  evidence: Type.Optional(FreeObject()),
+});
+
+const Nullable = (description: string) => Type.Unsafe<number | null>({ type: 'number', nullable: true, description });
+
+export const Bin = Type.Object({
+  low: Type.Number(),
+  high: Type.Number(),
+  count: Type.Integer(),
+  success_count: Type.Integer(),
+  success_rate: Nullable('null for an empty bin'),
+  smoothed_rate: Type.Number({ description: 'Beta(1,1) posterior mean (s+1)/(n+2)' }),
+  avg_p: Nullable('null for an empty bin'),
+});
+
+export const CurveResponse = Type.Object({
+  agent_id: Type.String(),
+  kind: Type.String(),
+  bins: Type.Array(Bin),
+  ece: Nullable('null without resolved claims'),
+  brier: Nullable('null without resolved claims'),
+  total_claims: Type.Integer(),
+  resolved_claims: Type.Integer(),
+});
+
+export const AgentCard = Type.Object({
+  agent_id: Type.String(),
+  issued_at: Type.Integer(),
+  claims_total: Type.Integer(),
+  kinds: Type.Array(
+    Type.Object({
+      kind: Type.String(),
+      claims: Type.Integer(),
+      resolved: Type.Integer(),
+      ece: Nullable('null without resolved claims'),
+      brier: Nullable('null without resolved claims'),
+      miscalibration: Type.String({ description: 'insufficient_data (< 30 resolved); well_calibrated (ECE minus the ECE chance alone would give ≤ 0.05); overconfident / underconfident (Σ n_b/N·(avg_p − success_rate) above / below 0 by more than 2 standard errors); mixed (miscalibrated with no net direction)' }),
+    }),
+  ),
+});

@@ -1,0 +1,135 @@
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
+import { ApiError } from '../core/errors.js';
+import { unixSeconds } from '../core/clock.js';
+import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas.js';
+import type { AppContext } from '../app-context.js';
+import { SourceHistoryRepo } from '../store/repos/source-history.js';
+import { PreviewService, parseAsOf } from './service.js';
+import { resolveQueries, runBundle } from './bundle.js';
+import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
+
+export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const { deps } = ctx;
+  const types = deps.registry.types();
+  const previews = new PreviewService(deps.sources, new SourceHistoryRepo(deps.store.db), ctx.cursors, deps.clock);
+
+  app.get(
+    '/api/data/preview',
+    {
+      config: { signed: true },
+      schema: {
+        tags: ['data'],
+        summary: 'Free one-row preview of any data type',
+        description:
+          'Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, ' +
+          'else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the ' +
+          'last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. ' +
+          'Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, ' +
+          'upstream_unavailable, upstream_key_missing, no_data, not_implemented.',
+        querystring: Type.Object({
+          type: StringEnum(types, { description: 'data type (see /api/v1/catalog)' }),
+          q: Type.Optional(Type.String({ maxLength: 2048, description: 'query in the type’s q shape' })),
+          entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); translated to q' })),
+          as_of: Type.Optional(Type.String({ maxLength: 40, description: 'Unix seconds or ISO 8601, within the last 60 minutes' })),
+          since: Type.Optional(Type.String({ maxLength: 2048, description: 'a _cursor from an earlier preview' })),
+          max_age: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400, description: 'maximum age of a cached value in seconds' })),
+          free: FreeFlag,
+        }),
+        response: {
+          200: Type.Object(
+            {
+              ok: Type.Boolean(),
+              type: Type.Optional(Type.String()),
+              q: Type.Optional(Type.String()),
+              preview: Type.Optional(RowSchema),
+              changed: Type.Optional(Type.Boolean()),
+              diff: Type.Optional(
+                Type.Object({ added: Type.Array(RowSchema), removed: Type.Array(RowSchema), updated: Type.Array(RowSchema) }),
+              ),
+              _cursor: Type.Optional(Type.String({ description: 'svc-cur:<opaque>' })),
+            },
+            { additionalProperties: true },
+          ),
+          ...errorResponses(400, 404),
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const q = query.entity !== undefined ? await ctx.entityToQ(query.type, query.entity, query.q) : query.q;
+      const asOf = query.as_of === undefined ? undefined : parseAsOf(query.as_of, unixSeconds(deps.clock));
+      return previews.preview({ type: query.type, q, since: query.since, asOf, maxAgeS: query.max_age });
+    },
+  );
+
+  app.post(
+    '/api/data/bundle',
+    {
+      config: { signed: true },
+      schema: {
+        tags: ['data'],
+        summary: `Run 1–${MAX_BUNDLE_QUERIES} queries in one call (x402-paid, or free with at most ${FREE_BUNDLE_QUERIES})`,
+        description:
+          'Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming ' +
+          '`queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with ' +
+          'an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged ' +
+          'when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each.',
+        querystring: Type.Object({ free: FreeFlag }),
+        body: Type.Object({
+          queries: Type.Array(
+            Type.Object({
+              type: StringEnum(types),
+              q: Type.Optional(Type.String({ maxLength: 2048 })),
+              entity: Type.Optional(Type.String({ maxLength: 200 })),
+            }),
+            { minItems: 1, maxItems: MAX_BUNDLE_QUERIES, description: `1 to ${MAX_BUNDLE_QUERIES} queries` },
+          ),
+          session_id: Type.Optional(Type.String({ maxLength: 300, description: 'checkout session id (cs_live_…)' })),
+          free: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          200: Type.Object({
+            count: Type.Integer(),
+            free: Type.Boolean(),
+            queries: Type.Array(Type.Object({ type: Type.String(), q: Type.String() })),
+            results: Type.Array(Type.Object({}, { additionalProperties: true, description: '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}' })),
+            payment: Type.Optional(Type.Object({ method: Type.String(), charged: Type.Boolean({ description: 'false when every query failed: the payment was released' }) })),
+          }),
+          ...errorResponses(400, 402),
+        },
+      },
+    },
+    async (request, reply) => {
+      const free = request.query.free === '1' || request.body.free === true;
+      const queries = await resolveQueries(deps.sources, request.body.queries, ctx.entityToQ, free);
+      const requirement = {
+        amount: bundlePrice(queries.length),
+        resource: `${deps.config.publicUrl}/api/data/bundle`,
+        description: `svc bundle of ${queries.length} ${queries.length === 1 ? 'query' : 'queries'}`,
+      };
+      const grant = free ? undefined : await ctx.payments.authorize(request, requirement);
+      if (!free && !grant) throw ctx.payments.challenge(request, requirement);
+      if (grant?.storedResponse) return grant.storedResponse as BundleBody;
+      const results = await runBundle(deps.sources, queries, free);
+      const charged = !free && results.some((r) => r.ok);
+      const body: BundleBody = { count: results.length, free, queries, results, ...(grant ? { payment: { method: grant.method, charged } } : {}) };
+      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: charged, body }));
+      reply.provenance = { asOf: newestAsOf(results), sources: results.flatMap((r) => (r.ok ? [String(r.data.source)] : [])) };
+      return body;
+    },
+  );
+};
+
+interface BundleBody {
+  count: number;
+  free: boolean;
+  queries: { type: string; q: string }[];
+  results: Awaited<ReturnType<typeof runBundle>>;
+  payment?: { method: string; charged: boolean };
+}
+
+const newestAsOf = (results: Awaited<ReturnType<typeof runBundle>>): number | undefined => {
+  const times = results.flatMap((r) => (r.ok ? [Number(r.data.as_of)] : []));
+  return times.length ? Math.max(...times) : undefined;
+};

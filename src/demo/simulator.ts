@@ -1,0 +1,195 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { UpstreamSetting } from '../config.js';
+import { HOSTS, type HostName } from '../upstream/hosts.js';
+
+/**
+ * The loopback upstream simulator: serves recorded upstream exchanges from the fixture files by
+ * host + method + path (base URLs become `http://127.0.0.1:<port>/<host>`), injects faults per
+ * host, and counts hits. Tests and the offline demo (SVC_DEMO=1) both use it.
+ */
+export interface Exchange {
+  host: string;
+  method?: string;
+  path: string;
+  /** Parameters that must match (a subset); key parameters are never listed. */
+  query?: Record<string, string>;
+  status?: number;
+  headers?: Record<string, string>;
+  /** JSON value, or a string served as-is (CSV, XML, HTML). */
+  body: unknown;
+  /** What "an empty list" looks like for this upstream; default: every array emptied. */
+  empty_body?: unknown;
+}
+
+export interface Fixture {
+  type: string;
+  q: string;
+  /** Where the recorded shape comes from (documentation page, client library). */
+  provenance?: string;
+  exchanges: Exchange[];
+  expected: Record<string, unknown>[];
+  /** The rows when the primary upstream fails and the fallback answers from its own exchanges. */
+  fallback?: { exchanges: Exchange[]; expected: Record<string, unknown>[] };
+  bad_q?: string[];
+  /** Types with a curated data file: the rows served when every HTTP upstream fails. */
+  offline_expected?: Record<string, unknown>[];
+  /** Faults this upstream's format answers differently, with the reason (or 'ok'), e.g. HTML has no "malformed". */
+  fault_expectations?: Partial<Record<Fault['kind'], string>>;
+}
+
+export type Fault =
+  | { kind: 'delay'; ms: number }
+  | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
+  | { kind: 'hang' }
+  | { kind: 'malformed' }
+  | { kind: 'truncated' }
+  | { kind: 'oversize'; bytes: number }
+  | { kind: 'empty' };
+
+export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/sources');
+
+export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Fixture);
+}
+
+const emptied = (value: unknown): unknown => {
+  if (Array.isArray(value)) return [];
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    const hasArray = JSON.stringify(value).includes('[');
+    return hasArray ? Object.fromEntries(entries.map(([k, v]) => [k, emptied(v)])) : {};
+  }
+  return value;
+};
+
+function matchScore(exchange: Exchange, method: string, path: string, params: URLSearchParams): number {
+  if ((exchange.method ?? 'GET') !== method || exchange.path !== path) return -1;
+  const wanted = Object.entries(exchange.query ?? {});
+  const matched = wanted.filter(([k, v]) => params.get(k) === v).length;
+  return matched === wanted.length ? 1 + matched : 0;
+}
+
+export class Simulator {
+  private server?: Server;
+  private readonly exchanges: Exchange[];
+  private readonly overrides: Exchange[] = [];
+  private readonly faults = new Map<string, Fault>();
+  private readonly hitLog: { host: string; path: string; query: string }[] = [];
+  private readonly open = new Set<ServerResponse>();
+  url = '';
+
+  constructor(fixtures: Fixture[]) {
+    this.exchanges = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** Upstream settings pointing every host at this simulator (keys kept). */
+  pointAt(upstreams: Record<HostName, UpstreamSetting>): Record<HostName, UpstreamSetting> {
+    return Object.fromEntries(Object.entries(upstreams).map(([name, s]) => [name, { ...s, baseUrl: `${this.url}/${name}` }])) as Record<HostName, UpstreamSetting>;
+  }
+
+  /** Environment variables that point every host here and give keyed hosts a dummy key. */
+  env(): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [name, spec] of Object.entries(HOSTS)) {
+      const upper = name.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+      env[`UPSTREAM_${upper}_URL`] = `${this.url}/${name}`;
+      if ('key' in spec) env[`UPSTREAM_${upper}_KEY`] = 'sim-key';
+    }
+    return env;
+  }
+
+  fault(host: string, fault: Fault): void {
+    this.faults.set(host, fault);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  /** Serve this exchange instead of the recorded one (data that moved); undone by `clearOverrides`. */
+  serve(exchange: Exchange): void {
+    this.overrides.unshift(exchange);
+  }
+
+  clearOverrides(): void {
+    this.overrides.length = 0;
+  }
+
+  hits(host?: string, path?: string): number {
+    return this.hitLog.filter((h) => (!host || h.host === host) && (!path || h.path === path)).length;
+  }
+
+  resetHits(): void {
+    this.hitLog.length = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const res of this.open) res.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const [, host = '', ...rest] = url.pathname.split('/');
+    const path = `/${rest.join('/')}`;
+    this.hitLog.push({ host, path, query: url.search });
+    const fault = this.faults.get(host);
+    if (fault?.kind === 'hang') {
+      this.open.add(res);
+      res.on('close', () => this.open.delete(res));
+      return;
+    }
+    if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
+    if (fault?.kind === 'status') {
+      res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers }).end(fault.body ?? '{"error":"simulated"}');
+      return;
+    }
+    const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams);
+    if (!exchange) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no recorded exchange', host, path }));
+      return;
+    }
+    this.respond(res, exchange, fault);
+  }
+
+  private find(host: string, method: string, path: string, params: URLSearchParams): Exchange | undefined {
+    let best: Exchange | undefined;
+    let bestScore = -1;
+    for (const e of [...this.overrides, ...this.exchanges]) {
+      if (e.host !== host) continue;
+      const match = matchScore(e, method, path, params);
+      const score = match < 0 ? -1 : match + (this.overrides.includes(e) ? 100 : 0);
+      if (score > bestScore) [best, bestScore] = [e, score];
+    }
+    return bestScore >= 0 ? best : undefined;
+  }
+
+  private respond(res: ServerResponse, exchange: Exchange, fault: Fault | undefined): void {
+    const body = fault?.kind === 'empty' ? (exchange.empty_body ?? emptied(exchange.body)) : exchange.body;
+    let text = typeof body === 'string' ? body : JSON.stringify(body);
+    if (fault?.kind === 'malformed') text = `{"oops": ${text.slice(0, 20)}`;
+    if (fault?.kind === 'truncated') text = text.slice(0, Math.floor(text.length / 2));
+    if (fault?.kind === 'oversize') text = `${text}${' '.repeat(fault.bytes)}`;
+    const contentType = typeof body === 'string' ? (text.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8') : 'application/json';
+    res.writeHead(exchange.status ?? 200, { 'content-type': contentType, ...exchange.headers }).end(text);
+  }
+}
+
+/** SVC_DEMO=1: start the simulator in-process with every recorded fixture. */
+export async function startDemoSimulator(): Promise<Simulator> {
+  return new Simulator(loadFixtures()).start();
+}

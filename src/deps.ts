@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { createStore, type Store } from './store/db.js';
+import { createCache, type Cache } from './cache/index.js';
+import { createBus, type Bus } from './bus/index.js';
+import { loadSigningKey, type SigningKey } from './receipts/keys.js';
+import { UpstreamClient } from './upstream/client.js';
+import { SourceRunner } from './sources/runner.js';
+import { registry as defaultRegistry, type Registry } from './sources/registry.js';
+import { SourceHistoryRepo } from './store/repos/source-history.js';
+import { Metrics } from './plugins/metrics.js';
+
+/** Everything with I/O or state, built once at start-up and handed to buildApp. */
+export interface Deps {
+  config: Config;
+  clock: Clock;
+  store: Store;
+  redis?: Redis;
+  cache: Cache;
+  bus: Bus;
+  signingKey: SigningKey;
+  upstream: UpstreamClient;
+  registry: Registry;
+  sources: SourceRunner;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+export interface DepsOptions {
+  clock?: Clock;
+  /** Postgres schema (tests isolate themselves); SQLite ignores it. */
+  pgSchema?: string;
+  /** Redis key prefix (tests isolate themselves). */
+  redisPrefix?: string;
+  /** Caps every data type's deadline (tests). */
+  deadlineCapMs?: number;
+  registry?: Registry;
+}
+
+export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const clock = options.clock ?? systemClock;
+  const store = await createStore({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'svc.db'), schema: options.pgSchema });
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: options.redisPrefix ?? 'svc:', maxRetriesPerRequest: 2 }) : undefined;
+  const cache = createCache(redis, () => clock.now());
+  const bus = createBus(redis);
+  const metrics = new Metrics();
+  const upstream = new UpstreamClient(config, metrics.observeUpstream);
+  const registry = options.registry ?? defaultRegistry;
+  const history = new SourceHistoryRepo(store.db);
+  const sources = new SourceRunner({ registry, upstream, cache, history, clock, config, deadlineCapMs: options.deadlineCapMs });
+  return {
+    config,
+    clock,
+    store,
+    redis,
+    cache,
+    bus,
+    signingKey: loadSigningKey(config.signingKey, config.dataDir),
+    upstream,
+    registry,
+    sources,
+    metrics,
+    close: async () => {
+      await bus.close();
+      await upstream.close();
+      redis?.disconnect();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+
+export const ENTITY_TYPES = ['equity', 'crypto', 'forex', 'commodity', 'index', 'stablecoin', 'perp'] as const;
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
+/**
+ * Class codes in ids (`svc-ent:<class>.<slug>`), stable once published: eq equity, cr crypto,
+ * fx forex pair, cmd commodity, idx index, stb stablecoin, perp perpetual future.
+ */
+export const CLASS_CODES: Record<EntityType, string> = { equity: 'eq', crypto: 'cr', forex: 'fx', commodity: 'cmd', index: 'idx', stablecoin: 'stb', perp: 'perp' };
+
+const EntitySchema = Type.Object({
+  id: Type.String({ pattern: '^svc-ent:(eq|cr|fx|cmd|idx|stb|perp)\\.[a-z0-9-]+$' }),
+  name: Type.String({ minLength: 1 }),
+  type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+  category: Type.String(),
+  aliases: Type.Array(Type.String()),
+  ids: Type.Record(Type.String(), Type.String()),
+  contracts: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }))),
+  peg: Type.Optional(Type.String()),
+});
+export type Entity = Type.Static<typeof EntitySchema>;
+
+const DatasetSchema = Type.Object({ version: Type.Integer(), as_of: Type.Integer(), license: Type.String(), source_note: Type.String(), entities: Type.Array(EntitySchema) });
+export type Dataset = Type.Static<typeof DatasetSchema>;
+
+/** The versioned data file, validated once at start-up; a malformed file stops the service. */
+export function loadDataset(path = new URL('./entities.v1.json', import.meta.url)): Dataset {
+  const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const check = Compile(DatasetSchema);
+  if (!check.Check(raw)) throw new Error(`entity dataset is malformed: ${JSON.stringify([...check.Errors(raw)].slice(0, 3))}`);
+  const ids = new Set(raw.entities.map((e) => e.id));
+  if (ids.size !== raw.entities.length) throw new Error('entity dataset has duplicate ids');
+  return raw;
+}

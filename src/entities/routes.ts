@@ -1,0 +1,79 @@
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
+import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
+import type { AppContext } from '../app-context.js';
+import { CLASS_CODES, ENTITY_TYPES } from './dataset.js';
+
+const Match = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  confidence: Type.Number({ description: '1 for an exact identifier match; (0, 1) for names and aliases' }),
+  matched_on: Type.String({ description: 'which identifier matched (ticker, isin, cusip, coingecko, contract:<chain>, …), or name / alias' }),
+});
+
+export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => async (app) => {
+  const tags = ['entity'];
+  const classes = Object.entries(CLASS_CODES).map(([type, code]) => `${code} = ${type}`).join(', ');
+
+  app.get(
+    '/api/v1/entity/resolve',
+    {
+      config: { signed: true },
+      schema: {
+        tags,
+        summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
+        description: `Exact identifiers first (confidence 1), then typo-tolerant names and aliases. \`ambiguous: true\` when the top two are within 0.05. Ids: svc-ent:<class>.<slug> with ${classes}.`,
+        querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })) }),
+        response: { 200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }), ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { q, limit = 5 } = request.query;
+      const { matches, ambiguous } = entities.resolver.resolve(q, limit);
+      return { count: matches.length, query: q, ambiguous, matches };
+    },
+  );
+
+  app.get(
+    '/api/v1/entity/list',
+    {
+      schema: {
+        tags,
+        summary: 'List entities by type and category',
+        querystring: Type.Object({
+          type: Type.Optional(StringEnum(ENTITY_TYPES)),
+          category: Type.Optional(Type.String({ maxLength: 64 })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+        }),
+        response: {
+          200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entities: Type.Array(FreeObject('entity record')) }),
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (request) => {
+      const { type, category, limit = 50, offset = 0 } = request.query;
+      const page = entities.resolver.list({ type, category, limit, offset });
+      return { count: page.entities.length, total: page.total, limit, offset, entities: page.entities };
+    },
+  );
+
+  app.get(
+    '/api/v1/entity/:id',
+    {
+      config: { signed: true },
+      schema: {
+        tags,
+        summary: 'Entity record with the data types it works with and ready-to-run calls',
+        params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
+        response: { 200: FreeObject('entity record + supported_types + example_calls'), ...errorResponses(400, 404) },
+      },
+    },
+    async (request) => {
+      const entity = entities.entity(request.params.id);
+      return { ...entity, supported_types: entities.supportedTypes(entity).map((s) => s.type), example_calls: entities.exampleCalls(entity) };
+    },
+  );
+};

@@ -1,0 +1,37 @@
+import { loadConfig, ConfigError, type Config } from './config.js';
+import { createDeps } from './deps.js';
+import { buildApp } from './app.js';
+import { startDemoSimulator } from './demo/simulator.js';
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      console.error(e.message);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const demo = config.demo ? await startDemoSimulator() : undefined;
+  if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
+
+  const deps = await createDeps(config);
+  const app = await buildApp(deps, { logger: { level: config.logLevel } });
+  if (demo) app.log.warn({ simulator: demo.url }, 'SVC_DEMO=1: every upstream is served from recorded fixtures (source_mode: "replay")');
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await deps.close();
+    await demo?.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+await main();

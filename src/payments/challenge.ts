@@ -1,0 +1,104 @@
+import { createHmac } from 'node:crypto';
+import type { Config } from '../config.js';
+import { ApiError } from '../core/errors.js';
+import { USDC_NETWORKS } from './networks.js';
+
+export interface Requirement {
+  /** Atomic USDC units. */
+  amount: bigint;
+  /** Absolute URL of the resource being paid for. */
+  resource: string;
+  description: string;
+}
+
+export interface ChallengeContext {
+  config: Config;
+  /** Unix seconds. */
+  nowS: number;
+  /** Secret for memos, so a memo can be checked without storing it. */
+  memoSecret: Buffer;
+  /** Identifies the request being paid for (method, path, canonical body hash). */
+  requestKey: string;
+}
+
+/**
+ * `memo`: 32-byte hex, an HMAC of the request being paid for and its price. A payment whose nonce
+ * equals it is bound to this request; since the memo is stable per request, the replay store still
+ * lets it pay only once.
+ */
+export function challengeMemo(memoSecret: Buffer, requestKey: string, amount: bigint): string {
+  return `0x${createHmac('sha256', memoSecret).update(`${requestKey}|${amount}`).digest('hex')}`;
+}
+
+/** The x402 v1 PaymentRequirements for one price: `accepts[0]` of the challenge, and what the facilitator is given. */
+export function paymentRequirements(ctx: ChallengeContext, requirement: Requirement) {
+  const { amount, resource, description } = requirement;
+  const memo = challengeMemo(ctx.memoSecret, ctx.requestKey, amount);
+  const network = USDC_NETWORKS[ctx.config.x402Network];
+  return {
+    scheme: 'exact',
+    network: ctx.config.x402Network,
+    maxAmountRequired: amount.toString(),
+    resource,
+    description,
+    mimeType: 'application/json',
+    payTo: ctx.config.payTo,
+    maxTimeoutSeconds: ctx.config.x402MaxTimeoutS,
+    asset: network.usdc,
+    extra: { name: network.domainName, version: network.domainVersion, memo },
+  };
+}
+
+/**
+ * One 402 body carrying the seed's fields (`error`, `protocol`, `invoice`) and the standard x402 v1
+ * fields (`x402Version`, `accepts[]`), whose first entry is this call's price (stock clients pay
+ * accepts[0]).
+ */
+export function paymentChallenge(ctx: ChallengeContext, requirement: Requirement, reason?: string): Record<string, unknown> {
+  const expiresS = ctx.nowS + ctx.config.x402MaxTimeoutS;
+  const accepts = [paymentRequirements(ctx, requirement)];
+  const memo = accepts[0]!.extra.memo;
+  return {
+    error: 'payment_required',
+    message: reason ? `payment required: ${reason}` : `this call costs ${requirement.amount} USDC atomic units (6 decimals)`,
+    ...(reason ? { reason } : {}),
+    protocol: 'x402',
+    invoice: {
+      amount: requirement.amount.toString(),
+      asset: 'USDC',
+      chain: ctx.config.x402Network,
+      recipient: ctx.config.payTo,
+      memo,
+      expires: new Date(expiresS * 1000).toISOString(),
+    },
+    x402Version: 1,
+    accepts,
+  };
+}
+
+/** The 402 as an ApiError carrying the challenge body and headers; the error handler sends it verbatim. */
+export class PaymentRequiredError extends ApiError {
+  constructor(readonly challenge: Record<string, unknown>) {
+    super('payment_required', String(challenge.message));
+  }
+}
+
+/** The 402 sent when a synchronous settlement fails after verification: the answer is withheld. */
+export function settlementFailed(requirements: ReturnType<typeof paymentRequirements>, nowS: number, reason = 'unknown'): Record<string, unknown> {
+  return {
+    error: 'payment_required',
+    message: `settlement failed: ${reason}`,
+    reason: 'settlement_failed',
+    protocol: 'x402',
+    invoice: {
+      amount: requirements.maxAmountRequired,
+      asset: 'USDC',
+      chain: requirements.network,
+      recipient: requirements.payTo,
+      memo: requirements.extra.memo,
+      expires: new Date((nowS + requirements.maxTimeoutSeconds) * 1000).toISOString(),
+    },
+    x402Version: 1,
+    accepts: [requirements],
+  };
+}

@@ -1,0 +1,21 @@
+import type { Deps } from '../deps.js';
+import { PaymentsRepo } from '../store/repos/payments.js';
+import { CheckoutVerifier } from './checkout.js';
+import { Facilitator } from './facilitator.js';
+import { X402Gate } from './gate.js';
+import { Passes } from './passes.js';
+
+/** The payment gate from configuration: x402 always, a facilitator and Stripe when configured. */
+export function createPaymentGate(deps: Deps, secrets: { memo: Buffer; pass: Buffer }): X402Gate {
+  const { config, clock, store } = deps;
+  const repo = new PaymentsRepo(store.db);
+  return new X402Gate({
+    config,
+    clock,
+    repo,
+    passes: new Passes(repo, secrets.pass),
+    memoSecret: secrets.memo,
+    facilitator: config.facilitatorUrl ? new Facilitator(config.facilitatorUrl) : undefined,
+    checkout: config.stripeSecretKey ? new CheckoutVerifier(config.stripeSecretKey, config.stripeApiUrl) : undefined,
+  });
+}

@@ -1,0 +1,131 @@
+import Type from 'typebox';
+import { Compile } from 'typebox/compile';
+import { getAddress, hashDomain, parseSignature, verifyTypedData, type Hex } from 'viem';
+import { USDC_NETWORKS, type X402Network } from './networks.js';
+
+/** EIP-3009 TransferWithAuthorization, the message an x402 `exact` EVM payment signs. */
+export const AUTHORIZATION_TYPES = {
+  TransferWithAuthorization: [
+    { name: 'from', type: 'address' },
+    { name: 'to', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'validAfter', type: 'uint256' },
+    { name: 'validBefore', type: 'uint256' },
+    { name: 'nonce', type: 'bytes32' },
+  ],
+} as const;
+
+const EIP712_DOMAIN = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const;
+
+export function usdcDomain(network: X402Network) {
+  const n = USDC_NETWORKS[network];
+  return { name: n.domainName, version: n.domainVersion, chainId: n.chainId, verifyingContract: n.usdc as Hex };
+}
+
+export const domainSeparator = (network: X402Network): Hex =>
+  hashDomain({ domain: { ...usdcDomain(network), chainId: BigInt(USDC_NETWORKS[network].chainId) }, types: { EIP712Domain: EIP712_DOMAIN } });
+
+const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
+const Uint = Type.String({ pattern: '^[0-9]{1,30}$' });
+export const PaymentPayloadSchema = Type.Object({
+  x402Version: Type.Literal(1),
+  scheme: Type.String({ maxLength: 32 }),
+  network: Type.String({ maxLength: 32 }),
+  payload: Type.Object({
+    signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 4096 }),
+    authorization: Type.Object({ from: Address, to: Address, value: Uint, validAfter: Uint, validBefore: Uint, nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }),
+  }),
+});
+export type PaymentPayload = Type.Static<typeof PaymentPayloadSchema>;
+const checkPayload = Compile(PaymentPayloadSchema);
+
+const MAX_HEADER = 8192;
+/** secp256k1 n / 2: USDC's ecrecover rejects signatures with a larger s, so they could never settle. */
+const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
+/** Tolerated clock difference between the payer and svc, in seconds. */
+export const CLOCK_SKEW_S = 30;
+
+export type Reason =
+  | 'invalid_payload'
+  | 'invalid_x402_version'
+  | 'invalid_scheme'
+  | 'invalid_network'
+  | 'invalid_exact_evm_payload_recipient_mismatch'
+  | 'invalid_exact_evm_payload_authorization_value'
+  | 'invalid_exact_evm_payload_authorization_valid_after'
+  | 'invalid_exact_evm_payload_authorization_valid_before'
+  | 'invalid_exact_evm_payload_signature'
+  | 'replayed_authorization';
+
+export class HeaderNotJson extends Error {}
+
+/**
+ * `X-Payment`: base64 JSON (what x402 clients send) or raw JSON. Raw JSON is tested first because
+ * Buffer's base64 decoder turns it into garbage without throwing. A value that is neither is
+ * HeaderNotJson (a 400); JSON of the wrong shape is `invalid_payload` (a 402).
+ */
+export function decodePaymentHeader(header: string): { ok: true; payload: PaymentPayload } | { ok: false; reason: Reason } {
+  const text = header.trim();
+  if (text.length > MAX_HEADER) return { ok: false, reason: 'invalid_payload' };
+  const json = text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    throw new HeaderNotJson('X-Payment is neither JSON nor base64-encoded JSON');
+  }
+  if (typeof parsed === 'object' && parsed !== null && (parsed as { x402Version?: unknown }).x402Version !== 1 && 'x402Version' in parsed) {
+    return { ok: false, reason: 'invalid_x402_version' };
+  }
+  return checkPayload.Check(parsed) ? { ok: true, payload: parsed } : { ok: false, reason: 'invalid_payload' };
+}
+
+export interface Expectation {
+  network: X402Network;
+  payTo: string;
+  amount: bigint;
+  maxTimeoutSeconds: number;
+  nowS: number;
+}
+
+/** Local, RPC-free verification of an EOA-signed `exact` payment; every failure names its reason. */
+export async function verifyPayment(p: PaymentPayload, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
+  const a = p.payload.authorization;
+  const fail = (reason: Reason) => ({ ok: false as const, reason });
+  if (p.scheme !== 'exact') return fail('invalid_scheme');
+  if (p.network !== expect.network) return fail('invalid_network');
+  if (getAddress(a.to) !== getAddress(expect.payTo)) return fail('invalid_exact_evm_payload_recipient_mismatch');
+  if (BigInt(a.value) !== expect.amount) return fail('invalid_exact_evm_payload_authorization_value');
+  if (BigInt(a.validAfter) > BigInt(expect.nowS)) return fail('invalid_exact_evm_payload_authorization_valid_after');
+  const validBefore = BigInt(a.validBefore);
+  if (validBefore < BigInt(expect.nowS + 6) || validBefore > BigInt(expect.nowS + expect.maxTimeoutSeconds + CLOCK_SKEW_S)) {
+    return fail('invalid_exact_evm_payload_authorization_valid_before');
+  }
+  const signature = p.payload.signature as Hex;
+  if (signature.length !== 132) return fail('invalid_exact_evm_payload_signature'); // 65-byte EOA signatures only; smart wallets need an RPC
+  try {
+    // USDC's ecrecover accepts only v ∈ {27, 28} and low s; anything else could never settle.
+    const v = Number.parseInt(signature.slice(130), 16);
+    if ((v !== 27 && v !== 28) || BigInt(parseSignature(signature).s) > HALF_N) return fail('invalid_exact_evm_payload_signature');
+    const valid = await verifyTypedData({
+      address: a.from as Hex,
+      domain: usdcDomain(expect.network),
+      types: AUTHORIZATION_TYPES,
+      primaryType: 'TransferWithAuthorization',
+      message: { from: a.from as Hex, to: a.to as Hex, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore, nonce: a.nonce as Hex },
+      signature,
+    });
+    return valid ? { ok: true, payer: getAddress(a.from) } : fail('invalid_exact_evm_payload_signature');
+  } catch {
+    return fail('invalid_exact_evm_payload_signature');
+  }
+}
+
+/** The single-use key of an authorization: `chainId:asset:from:nonce`, lower-case. */
+export const authorizationKey = (p: PaymentPayload, network: X402Network): string =>
+  [USDC_NETWORKS[network].chainId, USDC_NETWORKS[network].usdc, p.payload.authorization.from, p.payload.authorization.nonce].join(':').toLowerCase();

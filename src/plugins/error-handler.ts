@@ -1,0 +1,87 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode } from '../core/errors.js';
+import { PaymentRequiredError } from '../payments/challenge.js';
+
+interface ValidationItem {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `querystring` + `/limit` → `limit`; a missing property names itself. */
+function fieldOf(item: ValidationItem): string {
+  const path = item.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const missing = item.params.missingProperty;
+  return typeof missing === 'string' ? (path ? `${path}.${missing}` : missing) : path || '(root)';
+}
+
+function fromValidation(error: FastifyError): ApiError {
+  const items = (error.validation ?? []) as ValidationItem[];
+  const first = items[0];
+  if (!first) return new ApiError('validation_failed', error.message);
+  const field = fieldOf(first);
+  const where = error.validationContext ?? 'request';
+  const message = first.keyword === 'required' ? `${where}: ${field} is required` : `${where}: ${field} ${first.message ?? 'is invalid'}`;
+  return new ApiError('validation_failed', message, {
+    field,
+    in: where,
+    rule: first.keyword,
+    ...first.params,
+    ...(items.length > 1 ? { more: items.slice(1).map((i) => ({ field: fieldOf(i), rule: i.keyword, message: i.message })) } : {}),
+  });
+}
+
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+};
+
+/** Any thrown thing → ApiError; unknown errors become a 500 without internals. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const e = error as FastifyError;
+  if (e?.validation) return fromValidation(e);
+  const known = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
+  if (known) return new ApiError(known, known === 'invalid_json' ? 'the request body is not valid JSON' : e.message);
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApiError('bad_request', e.message);
+  return new ApiError('internal_error', 'an internal error occurred; it has been logged');
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  if (error instanceof PaymentRequiredError) {
+    return reply
+      .code(402)
+      .header('www-authenticate', 'x402')
+      .header('x-payment-required', JSON.stringify(error.challenge))
+      .type('application/json; charset=utf-8')
+      .send({ ...error.challenge, request_id: request.id });
+  }
+  return reply
+    .code(error.status)
+    .type('application/json; charset=utf-8')
+    .send({ error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), request_id: request.id });
+}
+
+/** One formatter for every error, validation errors and unknown routes included. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The error this request was answered with, for the abuse detector. */
+    apiError?: ApiError;
+  }
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.decorateRequest('apiError', undefined);
+  app.setErrorHandler((error, request, reply) => {
+    const apiError = toApiError(error);
+    request.apiError = apiError;
+    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, request, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, request, new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}

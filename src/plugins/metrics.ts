@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CallOutcome } from '../upstream/client.js';
+
+/** One Prometheus registry per app, so several apps in one process (tests) do not collide. */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'svc_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'svc_http_request_duration_seconds',
+    help: 'HTTP request latency by route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly upstreamCalls = new Counter({
+    name: 'svc_upstream_calls_total',
+    help: 'Upstream calls by upstream host and outcome',
+    labelNames: ['upstream', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  readonly observeUpstream = (upstream: string, outcome: CallOutcome): void => {
+    this.upstreamCalls.inc({ upstream, outcome });
+  };
+
+  register(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      // Unmatched routes share one label so scanners cannot blow up the label space.
+      const route = request.routeOptions.url ?? 'unmatched';
+      this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+      this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    });
+    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+      reply.type(this.registry.contentType);
+      return this.registry.metrics();
+    });
+  }
+}

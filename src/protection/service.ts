@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Cache, BucketState } from '../cache/index.js';
+import type { Clock } from '../core/clock.js';
+import type { Config } from '../config.js';
+import { ApiError } from '../core/errors.js';
+import type { ApiKeysRepo } from '../store/repos/api-keys.js';
+
+export const KEY_PREFIX = 'svc_key_';
+export type Tier = 'anonymous' | 'standard' | 'pro' | 'pass';
+
+export interface Identity {
+  tier: Tier;
+  /** What the bucket is keyed on: an IP, a key id, or a pass hash. */
+  subject: string;
+}
+
+/** Abuse signals and how many per minute from one IP earn a temporary block. */
+export const ABUSE_THRESHOLDS = { invalid_payment: 10, cursor_forgery: 10, client_error: 120 } as const;
+export type AbuseKind = keyof typeof ABUSE_THRESHOLDS;
+export const BLOCK_MS = 10 * 60_000;
+const STATS_WINDOW_MIN = 60;
+const STAT_NAMES = ['requests', 'rate_limited', 'blocks', 'abuse_invalid_payment', 'abuse_cursor_forgery', 'abuse_client_error'] as const;
+type StatName = (typeof STAT_NAMES)[number];
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+function presentedKey(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-api-key'];
+  if (typeof header === 'string') return header.trim();
+  const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return bearer?.startsWith(KEY_PREFIX) ? bearer : undefined;
+}
+
+/** Which abuse signal, if any, an answered request is. */
+export function abuseKind(request: FastifyRequest, status: number): AbuseKind | undefined {
+  if (status === 402 && request.headers['x-payment']) return 'invalid_payment';
+  if (request.apiError?.code === 'invalid_cursor') return 'cursor_forgery';
+  return status >= 400 && status < 500 && status !== 402 && status !== 429 ? 'client_error' : undefined;
+}
+
+/**
+ * API keys, tiered token-bucket rate limits and abuse blocks. State lives in the cache, so with
+ * Redis every instance shares the same buckets, counters and blocks.
+ */
+export class Protection {
+  constructor(
+    private readonly config: Config,
+    private readonly cache: Cache,
+    private readonly keys: ApiKeysRepo,
+    private readonly clock: Clock,
+    private readonly hasPass: (request: FastifyRequest) => Promise<boolean>,
+  ) {}
+
+  async createKey(name: string, tier: 'standard' | 'pro') {
+    const key = KEY_PREFIX + randomBytes(24).toString('base64url');
+    const id = `key_${randomBytes(8).toString('hex')}`;
+    await this.keys.create({ id, key_hash: sha256(key), name, tier, created_at: this.clock.now(), revoked_at: null });
+    return { id, key, name, tier };
+  }
+
+  listKeys() {
+    return this.keys.list();
+  }
+
+  revokeKey(id: string): Promise<boolean> {
+    return this.keys.revoke(id, this.clock.now());
+  }
+
+  async identify(request: FastifyRequest): Promise<Identity> {
+    const key = presentedKey(request);
+    if (key !== undefined) {
+      const row = await this.keys.active(sha256(key));
+      if (!row) throw new ApiError('unauthorized', 'unknown or revoked API key', { field: 'X-API-Key' });
+      return { tier: row.tier, subject: `key:${row.id}` };
+    }
+    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(request.headers.authorization!)}` };
+    return { tier: 'anonymous', subject: `ip:${request.ip}` };
+  }
+
+  async blockedFor(ip: string): Promise<number> {
+    const until = await this.cache.get<number>(`block:${ip}`);
+    return until && until > this.clock.now() ? Math.ceil((until - this.clock.now()) / 1000) : 0;
+  }
+
+  async take(identity: Identity): Promise<BucketState & { limit: number }> {
+    const perMin = this.config.ratePerMin[identity.tier];
+    const state = await this.cache.take(`rate:${identity.subject}`, perMin, perMin / 60, this.clock.now());
+    await this.count(state.allowed ? 'requests' : 'rate_limited');
+    return { ...state, limit: perMin };
+  }
+
+  /** Counts an abuse signal; past its threshold within the minute, the IP is blocked for BLOCK_MS. */
+  async record(ip: string, kind: AbuseKind): Promise<void> {
+    await this.count(`abuse_${kind}`);
+    const n = await this.cache.incr(`abuse:${kind}:${ip}:${this.minute()}`, 120_000);
+    if (n === ABUSE_THRESHOLDS[kind] + 1) {
+      await this.cache.set(`block:${ip}`, this.clock.now() + BLOCK_MS, BLOCK_MS);
+      await this.count('blocks');
+    }
+  }
+
+  /** Sums of the per-minute counters over the last hour. */
+  async stats() {
+    const minute = this.minute();
+    const sums = await Promise.all(
+      STAT_NAMES.map(async (name) => {
+        const values = await Promise.all(Array.from({ length: STATS_WINDOW_MIN }, (_, i) => this.cache.get<number>(`stats:${name}:${minute - i}`)));
+        return [name, values.reduce<number>((a, v) => a + (v ?? 0), 0)] as const;
+      }),
+    );
+    return { window_s: STATS_WINDOW_MIN * 60, ...(Object.fromEntries(sums) as Record<StatName, number>), active_api_keys: await this.keys.countActive(), as_of: Math.floor(this.clock.now() / 1000) };
+  }
+
+  private minute(): number {
+    return Math.floor(this.clock.now() / 60_000);
+  }
+
+  private async count(name: StatName): Promise<void> {
+    await this.cache.incr(`stats:${name}:${this.minute()}`, (STATS_WINDOW_MIN + 1) * 60_000);
+  }
+}

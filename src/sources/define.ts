@@ -1,0 +1,65 @@
+import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { HostHttp } from '../upstream/client.js';
+import type { HostName } from '../upstream/hosts.js';
+
+/** One normalized row: snake_case fields, units in the names where ambiguous (price_usd, temp_c). */
+export type Row = Record<string, unknown>;
+
+export interface FetchContext {
+  /** The client bound to the upstream this fetcher is registered under. */
+  http: HostHttp;
+  /** Another upstream, for types that combine two (e.g. headlines + an index). */
+  upstream(name: HostName): HostHttp;
+  /** Epoch ms by which every call of this fetch must finish; pass it to each call. */
+  deadline: number;
+  clock: Clock;
+  config: Config;
+}
+
+/**
+ * Fetches and normalizes rows from one upstream. May set `as_of` (Unix s) on rows; the runner
+ * fills in `source` and any missing `as_of`. Throws UpstreamError (e.g. `noData()`) on failure.
+ */
+export type Fetcher<Q> = (q: Q, ctx: FetchContext) => Promise<Row[]>;
+
+/** Entity fields a type may use to translate `entity=` into its own q. */
+export interface EntityLike {
+  id: string;
+  type: string;
+  ids: Record<string, string | undefined>;
+  contracts?: Record<string, string>;
+}
+
+export interface SourceDescriptor<Q = unknown> {
+  /** Exactly the catalog type. */
+  type: string;
+  categories: readonly string[];
+  /** A sample q; empty when the type takes none. */
+  example: string;
+  desc: string;
+  /** The q shape as the spec words it, e.g. `<lat>,<lon>`; used in 400 messages and docs. */
+  qShape: string;
+  /** string → typed query; throws `invalidQ(...)` for a malformed q. */
+  parseQ(q: string): Q;
+  /** Canonical text of a parsed query: the cache and history key, so `BTC` and `btc` share an entry. */
+  keyOf?(q: Q): string;
+  /** Upstreams in priority order: the first is primary, the rest are fallbacks. */
+  upstreams: Partial<Record<HostName, Fetcher<Q>>>;
+  /** When the query picks the primary (order-book's `<exchange>:`), the upstreams in the order to try. */
+  order?(q: Q): HostName[];
+  /**
+   * Last resort from a versioned data file in the repo (`source: 'curated'`), used when every
+   * upstream failed or when the type has none. Rows carry the file's own `as_of`.
+   */
+  curated?: (q: Q, ctx: Pick<FetchContext, 'clock' | 'config'>) => Promise<Row[]> | Row[];
+  ttlSeconds: number;
+  deadlineMs: number;
+  entityQ?(entity: EntityLike): string | undefined;
+  /** False for a type listed in the catalog whose connector is not written yet. */
+  implemented?: boolean;
+}
+
+export function defineSource<Q>(descriptor: SourceDescriptor<Q>): SourceDescriptor<Q> {
+  return { implemented: true, ...descriptor };
+}

@@ -1,0 +1,12 @@
+import { loadDataset, type Entity } from '../../entities/dataset.js';
+
+/** The entity data file is the one list of asset names and ids; types read it lazily, once. */
+let entities: Entity[] | undefined;
+const all = (): Entity[] => (entities ??= loadDataset().entities);
+
+/** Crypto assets and stablecoins whose symbol is `symbol` (upper-case). */
+export const cryptoBySymbol = (symbol: string): Entity[] =>
+  all().filter((e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.symbol?.toUpperCase() === symbol);
+
+/** Stablecoins pegged to the US dollar that have a CoinGecko id. */
+export const usdStablecoins = (): Entity[] => all().filter((e) => e.type === 'stablecoin' && e.peg === 'USD' && e.ids.coingecko);

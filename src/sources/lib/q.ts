@@ -1,0 +1,43 @@
+import { invalidQ } from '../../core/errors.js';
+
+/** Shared q parsers; each throws a 400 that states the expected shape and an example. */
+
+export interface LatLon {
+  lat: number;
+  lon: number;
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+export function latLon(q: string): LatLon {
+  const expected = '<lat>,<lon> with lat in [-90, 90] and lon in [-180, 180]';
+  const parts = q.split(',').map((s) => s.trim());
+  if (parts.length !== 2 || !parts.every((p) => NUMBER.test(p))) throw invalidQ(expected, '40.71,-74.01');
+  const [lat, lon] = parts.map(Number) as [number, number];
+  if (Math.abs(lat) > 90) throw invalidQ(expected, '40.71,-74.01', `latitude ${lat} is out of range`);
+  if (Math.abs(lon) > 180) throw invalidQ(expected, '40.71,-74.01', `longitude ${lon} is out of range`);
+  return { lat, lon };
+}
+
+/** Coordinates rounded to 4 decimals (~11 m): the cache key, and what upstreams ask for. */
+export const latLonKey = ({ lat, lon }: LatLon): string => `${+lat.toFixed(4)},${+lon.toFixed(4)}`;
+
+/** For types that take no q: anything but an empty string is a mistake worth telling. */
+export function noQ(q: string): string {
+  if (q !== '') throw invalidQ('empty (this type takes no q)', '');
+  return '';
+}
+
+/** One of a fixed list (case-insensitive); the 400 lists the allowed values. */
+export function oneOf<T extends string>(allowed: readonly T[], shape: string, normalize: (s: string) => string = (s) => s.toUpperCase()) {
+  const byNormal = new Map(allowed.map((a) => [normalize(a), a]));
+  return (q: string): T => {
+    const hit = byNormal.get(normalize(q));
+    if (!hit) {
+      const error = invalidQ(`${shape}, one of: ${allowed.join(', ')}`, allowed[0]!, q ? `"${q}" is not allowed` : 'q is required');
+      error.details!.allowed = [...allowed];
+      throw error;
+    }
+    return hit;
+  };
+}

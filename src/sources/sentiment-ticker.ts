@@ -1,0 +1,132 @@
+import Type from 'typebox';
+import { XMLParser } from 'fast-xml-parser';
+import { invalidQ } from '../core/errors.js';
+import { noData, UpstreamError } from '../upstream/errors.js';
+import { cryptoBySymbol } from './lib/entities.js';
+import { defineSource, type FetchContext, type Row } from './define.js';
+
+const SYMBOL = /^[A-Z0-9]{2,10}$/;
+const MAX_HEADLINES = 10;
+
+export function assetSymbol(q: string): string {
+  const symbol = q.toUpperCase();
+  if (!SYMBOL.test(symbol)) throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', q ? `"${q}" is not an asset symbol` : 'q is required');
+  return symbol;
+}
+
+export interface Headline {
+  title: string;
+  url: string | null;
+  source: string | null;
+  published_at: number;
+}
+interface FearGreed {
+  value: number;
+  label: string;
+  at: number;
+}
+
+/** alternative.me sends every number as a string; the index is market-wide, not per asset. */
+const Fng = Type.Object({ data: Type.Array(Type.Object({ value: Type.String(), value_classification: Type.String(), timestamp: Type.String() })) });
+/** The developer plan sends title, description, published_at and kind; url and source only on paid plans. */
+const Posts = Type.Object({
+  results: Type.Array(
+    Type.Object({
+      title: Type.String(),
+      published_at: Type.String(),
+      url: Type.Optional(Type.String()),
+      original_url: Type.Optional(Type.String()),
+      source: Type.Optional(Type.Object({ title: Type.String() })),
+    }),
+  ),
+});
+
+const seconds = (date: string) => Math.floor(Date.parse(date) / 1000);
+
+export function fromFng(raw: Type.Static<typeof Fng>): FearGreed | null {
+  const latest = raw.data[0];
+  return latest ? { value: Number(latest.value), label: latest.value_classification, at: Number(latest.timestamp) } : null;
+}
+
+export const fromCryptoPanic = (raw: Type.Static<typeof Posts>): Headline[] =>
+  raw.results.map((p) => ({ title: p.title, url: p.original_url ?? p.url ?? null, source: p.source?.title ?? null, published_at: seconds(p.published_at) }));
+
+const xml = new XMLParser({ ignoreAttributes: true });
+interface RssItem {
+  title?: unknown;
+  link?: unknown;
+  pubDate?: unknown;
+}
+
+/** Items of an RSS 2.0 feed whose title names the asset: its symbol as a word, or a known name. */
+export function fromRss(text: string, feed: string, symbol: string): Headline[] {
+  let doc: { rss?: { channel?: { item?: RssItem | RssItem[] } } };
+  try {
+    doc = xml.parse(text);
+  } catch {
+    throw new UpstreamError('upstream_bad_response', `${feed} sent a feed that is not XML`);
+  }
+  if (!doc.rss?.channel) throw new UpstreamError('upstream_bad_response', `${feed} sent something other than an RSS feed`);
+  const items = [doc.rss.channel.item ?? []].flat();
+  const names = cryptoBySymbol(symbol).flatMap((e) => [e.name, ...e.aliases]);
+  const mentions = new RegExp(`\\b(${[symbol, ...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'i');
+  return items.flatMap((i) =>
+    mentions.test(String(i.title ?? '')) ? [{ title: String(i.title), url: i.link ? String(i.link) : null, source: feed, published_at: seconds(String(i.pubDate ?? '')) }] : [],
+  );
+}
+
+/** The score is a bonus: headlines without it are still an answer, so its failure only leaves it null. */
+async function fearGreed({ upstream, deadline }: FetchContext): Promise<FearGreed | null> {
+  try {
+    return fromFng(await upstream('alternative-me').json<Type.Static<typeof Fng>>('/fng/', Fng, { deadline, query: { limit: 1, format: 'json' } }));
+  } catch {
+    return null;
+  }
+}
+
+export function toRows(symbol: string, headlines: Headline[], index: FearGreed | null): Row[] {
+  const newest = [...headlines].sort((a, b) => b.published_at - a.published_at).slice(0, MAX_HEADLINES);
+  if (newest.length === 0) throw noData(`no recent headline mentions ${symbol}`);
+  return [{
+    symbol,
+    fear_greed_value: index?.value ?? null,
+    fear_greed_label: index?.label ?? null,
+    fear_greed_at: index?.at ?? null,
+    headlines: newest,
+    as_of: newest[0]!.published_at,
+  }];
+}
+
+const withIndex = async (symbol: string, ctx: FetchContext, headlines: (deadline: number) => Promise<Headline[]>) => {
+  const [items, index] = await Promise.all([headlines(ctx.deadline), fearGreed(ctx)]);
+  return toRows(symbol, items, index);
+};
+
+const rss = (feed: string, path: string) => async (symbol: string, ctx: FetchContext) =>
+  withIndex(symbol, ctx, (deadline) => ctx.http.text(path, { deadline }).then((text) => fromRss(text, feed, symbol)));
+
+/**
+ * Rows (one): symbol, fear_greed_value (0-100, market-wide crypto Fear & Greed Index by alternative.me),
+ * fear_greed_label, fear_greed_at (Unix s), headlines [{title, url, source, published_at}] (newest first, up to 10).
+ */
+export default defineSource<string>({
+  type: 'sentiment-ticker',
+  categories: ['crypto', 'trader', 'sentiment'],
+  qShape: '<asset_symbol>',
+  example: 'BTC',
+  desc: '`<asset_symbol>`; hot headlines plus a fear/greed score',
+  parseQ: assetSymbol,
+  keyOf: (symbol) => symbol,
+  ttlSeconds: 600,
+  deadlineMs: 6000,
+  entityQ: (e) => (e.type === 'crypto' ? e.ids.symbol : undefined),
+  upstreams: {
+    cryptopanic: (symbol, ctx) =>
+      withIndex(symbol, ctx, (deadline) =>
+        ctx.http
+          .json<Type.Static<typeof Posts>>('/api/developer/v2/posts/', Posts, { deadline, query: { currencies: symbol, filter: 'hot', public: true, kind: 'news' } })
+          .then(fromCryptoPanic),
+      ),
+    'coindesk-rss': rss('CoinDesk', '/arc/outboundfeeds/rss/'),
+  },
+});

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { DB } from './schema.js';
+import { migrations } from './migrations/index.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Store {
+  db: Kysely<DB>;
+  engine: Engine;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** Postgres URL; without it the store is SQLite at `sqlitePath`. */
+  databaseUrl?: string;
+  sqlitePath: string;
+  /** Postgres schema to use (tests isolate themselves in a fresh schema). */
+  schema?: string;
+}
+
+// Unix ms timestamps are stored as bigint; they fit a double exactly, so read them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+
+function sqliteDialect(path: string): SqliteDialect {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SQLite(path);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = NORMAL');
+  database.pragma('busy_timeout = 5000');
+  return new SqliteDialect({ database });
+}
+
+function postgresDialect(url: string, schema?: string): PostgresDialect {
+  const options = schema ? `-c search_path=${schema}` : undefined;
+  return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10, options }) });
+}
+
+/** Opens the database and applies every pending migration before returning. */
+export async function createStore(options: StoreOptions): Promise<Store> {
+  const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
+  if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
+  const db = new Kysely<DB>({
+    dialect: engine === 'postgres' ? postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
+  });
+  const { error, results } = await new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
+    ...(engine === 'postgres' && options.schema ? { migrationTableSchema: options.schema } : {}),
+  }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`);
+  }
+  return {
+    db,
+    engine,
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function ensureSchema(url: string, schema: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`create schema if not exists ${schema}`);
+  } finally {
+    await client.end();
+  }
+}

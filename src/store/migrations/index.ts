@@ -1,0 +1,19 @@
+import type { Migration } from 'kysely';
+import * as m001 from './001_source_history.js';
+import * as m002 from './002_leases_snapshots.js';
+import * as m003 from './003_viral.js';
+import * as m004 from './004_payments.js';
+import * as m005 from './005_api_keys.js';
+import * as m006 from './006_calibration.js';
+import * as m007 from './007_arena.js';
+
+/** The one migration set, applied in key order on both engines at start-up. */
+export const migrations: Record<string, Migration> = {
+  '001_source_history': m001,
+  '002_leases_snapshots': m002,
+  '003_viral': m003,
+  '004_payments': m004,
+  '005_api_keys': m005,
+  '006_calibration': m006,
+  '007_arena': m007,
+};

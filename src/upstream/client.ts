@@ -1,0 +1,210 @@
+import { Agent, request, errors as undiciErrors } from 'undici';
+import { ConsecutiveBreaker, BrokenCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { Config } from '../config.js';
+import { HOSTS, browserUserAgent, hostEnvName, type HostName, type HostSpec } from './hosts.js';
+import { UpstreamError } from './errors.js';
+
+export type QueryParams = Record<string, string | number | boolean | undefined>;
+
+export interface CallOptions {
+  query?: QueryParams;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** Absolute deadline (epoch ms) shared by all attempts of this call. */
+  deadline: number;
+}
+
+/** A client bound to one upstream host. Paths are relative to the host's base URL. */
+export interface HostHttp {
+  readonly name: HostName;
+  json<T>(path: string, schema: TSchema, options: CallOptions): Promise<T>;
+  text(path: string, options: CallOptions): Promise<string>;
+}
+
+export type CallOutcome = 'ok' | 'error' | 'timeout' | 'rate_limited' | 'circuit_open' | 'key_missing' | 'bad_response';
+export type CallObserver = (host: HostName, outcome: CallOutcome) => void;
+
+export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+const MAX_ATTEMPTS = 3;
+const RETRY_BASE_MS = 100;
+const compiled = new WeakMap<TSchema, ReturnType<typeof Compile>>();
+
+function validator(schema: TSchema) {
+  let check = compiled.get(schema);
+  if (!check) compiled.set(schema, (check = Compile(schema)));
+  return check;
+}
+
+const isRetryable = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_error';
+
+/**
+ * Upstream HTTP with a deadline per call, bounded GET retries with jitter inside the deadline,
+ * one circuit breaker per host and a body-size cap. Caching and single-flight sit one level up,
+ * in the source runner, because they are per data type.
+ */
+export class UpstreamClient {
+  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  private breakers = new Map<HostName, CircuitBreakerPolicy>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly observe: CallObserver = () => {},
+  ) {}
+
+  host(name: HostName): HostHttp {
+    return {
+      name,
+      json: <T>(path: string, schema: TSchema, options: CallOptions) => this.call(name, path, options, (text) => parseJson<T>(name, text, schema)),
+      text: (path: string, options: CallOptions) => this.call(name, path, options, (text) => text),
+    };
+  }
+
+  hasKey(name: HostName): boolean {
+    return Boolean(this.config.upstreams[name]?.key);
+  }
+
+  /** Forget breaker state (tests run faults back to back against one app). */
+  resetBreakers(): void {
+    this.breakers.clear();
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private breaker(name: HostName): CircuitBreakerPolicy {
+    let breaker = this.breakers.get(name);
+    if (!breaker) {
+      breaker = circuitBreaker(
+        handleWhen((e) => e instanceof UpstreamError && ['upstream_error', 'upstream_timeout'].includes(e.reason)),
+        { halfOpenAfter: 15_000, breaker: new ConsecutiveBreaker(5) },
+      );
+      this.breakers.set(name, breaker);
+    }
+    return breaker;
+  }
+
+  private fail(name: HostName, error: UpstreamError): UpstreamError {
+    const outcome = ({ upstream_timeout: 'timeout', upstream_rate_limited: 'rate_limited', upstream_bad_response: 'bad_response' } as const)[
+      error.reason as 'upstream_timeout'
+    ];
+    this.observe(name, outcome ?? 'error');
+    return error;
+  }
+
+  private async call<T>(name: HostName, path: string, options: CallOptions, parse: (text: string) => T): Promise<T> {
+    const spec: HostSpec = HOSTS[name];
+    const setting = this.config.upstreams[name];
+    if (spec.key?.required && !setting.key) {
+      this.observe(name, 'key_missing');
+      throw new UpstreamError('upstream_key_missing', `${name} needs a key: set ${hostEnvName(name, 'KEY')}`, { host: name });
+    }
+    try {
+      const text = await this.breaker(name).execute(() => this.withRetries(name, spec, path, options));
+      const parsed = parse(text);
+      this.observe(name, 'ok');
+      return parsed;
+    } catch (e) {
+      if (e instanceof BrokenCircuitError) {
+        this.observe(name, 'circuit_open');
+        throw new UpstreamError('upstream_unavailable', `${name} is failing; its circuit is open`, { host: name });
+      }
+      throw e instanceof UpstreamError ? this.fail(name, e) : e;
+    }
+  }
+
+  private async withRetries(name: HostName, spec: HostSpec, path: string, options: CallOptions): Promise<string> {
+    const retries = (options.method ?? 'GET') === 'GET' ? MAX_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once(name, spec, path, options);
+      } catch (e) {
+        const backoff = RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random());
+        const timeLeft = options.deadline - Date.now();
+        if (attempt >= retries || !isRetryable(e) || timeLeft < backoff + 200) throw e;
+        await new Promise((resolve) => setTimeout(resolve, backoff));
+      }
+    }
+  }
+
+  private buildUrl(name: HostName, spec: HostSpec, path: string, query: QueryParams = {}): URL {
+    const url = new URL(this.config.upstreams[name].baseUrl + path);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    const key = this.config.upstreams[name].key;
+    if (key && spec.key?.in === 'query') url.searchParams.set(spec.key.name, key);
+    return url;
+  }
+
+  private headers(name: HostName, spec: HostSpec, extra: Record<string, string> = {}): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json, text/plain, */*', ...spec.headers, ...extra };
+    if (spec.userAgent === 'identify') headers['user-agent'] = this.config.userAgent;
+    else if (spec.userAgent === 'browser') headers['user-agent'] = browserUserAgent;
+    else headers['user-agent'] ??= this.config.userAgent;
+    const key = this.config.upstreams[name].key;
+    if (key && spec.key?.in === 'header') {
+      headers[spec.key.name] = spec.key.name.toLowerCase() === 'authorization' ? `Bearer ${key}` : key;
+    }
+    return headers;
+  }
+
+  private async once(name: HostName, spec: HostSpec, path: string, options: CallOptions): Promise<string> {
+    // Deadlines are shares of a type's budget and need not be whole milliseconds; AbortSignal.timeout wants an integer.
+    const timeLeft = Math.floor(options.deadline - Date.now());
+    if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
+    const signal = AbortSignal.timeout(timeLeft);
+    try {
+      const res = await request(this.buildUrl(name, spec, path, options.query), {
+        method: options.method ?? 'GET',
+        headers: this.headers(name, spec, options.headers),
+        body: options.body,
+        dispatcher: this.agent,
+        signal,
+      });
+      const text = await readCapped(res.body, spec.maxBytes ?? DEFAULT_MAX_BYTES, name);
+      if (res.statusCode === 429) {
+        const retryAfterS = Number(res.headers['retry-after']) || undefined;
+        throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, { host: name, status: 429, retryAfterS });
+      }
+      if (res.statusCode >= 400) {
+        throw new UpstreamError('upstream_error', `${name} answered HTTP ${res.statusCode}`, { host: name, status: res.statusCode });
+      }
+      return text;
+    } catch (e) {
+      if (e instanceof UpstreamError) throw e;
+      if (signal.aborted || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError) {
+        throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
+      }
+      throw new UpstreamError('upstream_error', `${name} could not be reached (${(e as Error).message})`, { host: name });
+    }
+  }
+}
+
+function parseJson<T>(name: HostName, text: string, schema: TSchema): T {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UpstreamError('upstream_bad_response', `${name} answered with malformed JSON`, { host: name });
+  }
+  if (!validator(schema).Check(parsed)) {
+    throw new UpstreamError('upstream_bad_response', `${name} answered in an unexpected shape`, { host: name });
+  }
+  return parsed as T;
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number, name: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name });
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { normalizeCandles, type Candle } from '../../src/backtest/candles.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let nowS: number;
+beforeAll(async () => {
+  t = await startTestApp();
+  nowS = Math.floor(t.clock.now() / 1000);
+});
+afterAll(() => t.close());
+
+const backtest = (query: Record<string, string | number>) =>
+  t.app.inject({ url: '/api/v1/backtest', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])) });
+
+function expectWellFormed(data: Candle[], to: number) {
+  for (const [i, c] of data.entries()) {
+    expect(c.l).toBeLessThanOrEqual(Math.min(c.o, c.c));
+    expect(c.h).toBeGreaterThanOrEqual(Math.max(c.o, c.c));
+    expect(c.t).toBeLessThanOrEqual(to);
+    if (i > 0) expect(c.t).toBeGreaterThan(data[i - 1]!.t);
+  }
+}
+
+describe('backtest', () => {
+  it('unpaid: the last 100 closed hourly candles of the range, no look-ahead, signed', async () => {
+    const res = await backtest({ type: 'crypto-price', q: 'SOL', from: nowS - 10 * 86_400, to: nowS + 86_400 });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ type: 'crypto-price', q: 'SOL', interval: '1h', count: 100, paid: false, source: 'binance' });
+    expect(body.data.at(-1).t).toBe(nowS - 3600); // the candle opening at now is still forming
+    expect(body.data[0].t).toBe(nowS - 100 * 3600);
+    expectWellFormed(body.data, nowS);
+    expect(body._cursor).toBeUndefined();
+    expect(body._receipt.sources).toEqual(['binance']);
+  });
+
+  it('serves daily stock candles (dropping null days) and daily forex fixings', async () => {
+    const stock = (await backtest({ type: 'stock-quote', q: 'aapl', interval: '1d', from: 1763300000, to: 1763800000 })).json();
+    expect(stock.data).toEqual([
+      { t: 1763389800, o: 226.1, h: 228.4, l: 225.8, c: 228.0, v: 41230000 },
+      { t: 1763476200, o: 228.0, h: 229.5, l: 227.1, c: 229.2, v: 38900000 },
+      { t: 1763649000, o: 229.9, h: 231.0, l: 229.0, c: 230.5, v: 35120000 },
+      { t: 1763735400, o: 230.2, h: 232.1, l: 229.8, c: 231.5, v: 40010000 },
+    ]);
+    const fx = (await backtest({ type: 'forex', q: 'eur:usd', interval: '1d', from: Date.parse('2026-11-15') / 1000, to: Date.parse('2026-11-21') / 1000 })).json();
+    expect(fx.count).toBe(5);
+    expect(fx.data[0]).toEqual({ t: Date.parse('2026-11-16') / 1000, o: 1.0812, h: 1.0812, l: 1.0812, c: 1.0812, v: 0 });
+  });
+
+  it('refuses bad ranges, intervals the source cannot serve and malformed q', async () => {
+    const reversed = await backtest({ type: 'crypto-price', q: 'SOL', from: nowS, to: nowS - 10 });
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().details).toMatchObject({ field: 'from' });
+    const interval = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '1h', from: 1, to: 2 });
+    expect(interval.statusCode).toBe(400);
+    expect(interval.json().details).toMatchObject({ field: 'interval', allowed: ['1d'] });
+    expect((await backtest({ type: 'forex', q: 'EURUSD', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({ error: 'invalid_q', details: { example: 'EUR:USD' } });
+    expect((await backtest({ type: 'weather', q: '1,2', from: 1, to: 2 })).json().details).toMatchObject({ field: 'type', rule: 'enum' });
+    expect((await backtest({ type: 'crypto-price', from: 1, to: 2 })).json().details).toMatchObject({ field: 'q', rule: 'required' });
+    expect((await backtest({ cursor: 'svc-bt-cur:forged.sig' })).json().error).toBe('invalid_cursor');
+  });
+
+  it('a failing upstream is a 503 with the reason, not a 500', async () => {
+    t.sim.fault('binance', { kind: 'status', status: 500 });
+    const res = await backtest({ type: 'crypto-price', q: 'SOL', from: nowS - 86_400, to: nowS });
+    t.sim.clearFaults();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { reason: 'upstream_error', source: 'binance' } });
+  });
+
+  it('normalizeCandles: sorted, unique, inside the range, closed, consistent — for any input', () => {
+    const candle = fc.record({
+      t: fc.integer({ min: 0, max: 200 }).map((n) => n * 60),
+      o: fc.double({ min: 1, max: 100, noNaN: true }),
+      h: fc.double({ min: 1, max: 100, noNaN: true }),
+      l: fc.double({ min: 1, max: 100, noNaN: true }),
+      c: fc.double({ min: 1, max: 100, noNaN: true }),
+      v: fc.double({ min: 0, max: 1e6, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.array(candle, { maxLength: 80 }), fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 12_000 }), (candles, from, span) => {
+        const to = from + span;
+        const nowS = 9000;
+        const out = normalizeCandles(candles, { from, to, nowS, intervalS: 60 });
+        expectWellFormed(out, Math.min(to, nowS - 60));
+        for (const c of out) expect(c.t).toBeGreaterThanOrEqual(from);
+      }),
+    );
+  });
+});

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Starts the real entry point (what `npm run demo` runs) and talks to it over a socket. */
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const base = `http://127.0.0.1:${port}`;
+let child: ChildProcess;
+let log = '';
+
+async function waitUntilUp(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`demo did not start:\n${log}`);
+}
+
+beforeAll(async () => {
+  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, SVC_DEMO: '1', PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-demo-')), DATABASE_URL: '', REDIS_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (log += d));
+  child.stderr!.on('data', (d) => (log += d));
+  await waitUntilUp();
+}, 30_000);
+
+afterAll(() => {
+  child.kill('SIGTERM');
+});
+
+describe('SVC_DEMO=1', () => {
+  it('says so at start-up and answers from recorded fixtures with source_mode "replay"', async () => {
+    expect(log).toContain('SVC_DEMO=1: every upstream is served from recorded fixtures');
+    const body = (await (await fetch(`${base}/api/data/preview?type=weather&q=40.71,-74.01`)).json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ ok: true, source: 'open-meteo', source_mode: 'replay', preview: { temp_c: 12.3 } });
+    expect(body._receipt).toMatchObject({ v: 1, sources: ['open-meteo'] });
+  });
+
+  it('lists every data type in the catalog', async () => {
+    const catalog = (await (await fetch(`${base}/api/v1/catalog`)).json()) as { count: number };
+    expect(catalog.count).toBe(43);
+  });
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+let withKey: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_CRON_KEY: 'a-long-cron-secret-123', UPSTREAM_YOUTUBE_KEY: '' } });
+  withKey = await startTestApp({ sim: t.sim });
+});
+afterAll(async () => {
+  await withKey.close();
+  await t.close();
+});
+
+describe('gainers', () => {
+  it('ranks the crypto market by 24 h change, both directions, leaving out coins without a change', async () => {
+    const up = (await t.app.inject('/api/v1/gainers')).json();
+    expect(up).toMatchObject({ type: 'crypto', dir: 'up', source: 'coingecko' });
+    expect(up.top.map((m: { ticker: string }) => m.ticker)).toEqual(['SOL', 'BTC', 'ETH', 'DOGE']);
+    expect(up.top[0]).toEqual({ ticker: 'SOL', name: 'Solana', price: 241.1, change_24h_pct: 7.931, volume_24h: 5400000000 });
+    const down = (await t.app.inject('/api/v1/gainers?dir=down&limit=2')).json();
+    expect(down.top.map((m: { ticker: string }) => m.ticker)).toEqual(['DOGE', 'ETH']);
+    expect(down._receipt.sources).toEqual(['coingecko']);
+  });
+
+  it('lists stock movers from the screener and bounds limit', async () => {
+    const stocks = (await t.app.inject('/api/v1/gainers?type=stock&limit=1')).json();
+    expect(stocks.top).toEqual([{ ticker: 'ACME', name: 'Acme Robotics Inc.', price: 41.27, change_24h_pct: 17.41, volume_24h: 12093100 }]);
+    expect((await t.app.inject('/api/v1/gainers?limit=21')).json().details).toMatchObject({ field: 'limit', rule: 'maximum', limit: 20 });
+    expect((await t.app.inject('/api/v1/gainers?type=bond')).statusCode).toBe(400);
+  });
+});
+
+describe('viral', () => {
+  it('without a key, ranks the niche channel feeds of the last 24 h by views', async () => {
+    const body = (await t.app.inject('/api/v1/viral/today?niche=ai')).json();
+    expect(body).toMatchObject({ niche: 'ai', date: '2026-11-22', source: 'youtube-feeds' });
+    expect(body.top5).toEqual([
+      { video_id: 'aB3dE5gH7jK', title: 'New AI Beats Humans At Chess960', channel: 'Two Minute Papers', published_at: 1795335300, views: 184220, url: 'https://www.youtube.com/watch?v=aB3dE5gH7jK', thumbnail_url: 'https://i.ytimg.com/vi/aB3dE5gH7jK/hqdefault.jpg' },
+      expect.objectContaining({ video_id: 'Zx9Yw8Vu7Ts', views: 95310 }),
+    ]);
+    expect(body._receipt).toBeDefined();
+  });
+
+  it('with a key, searches today\'s videos and ranks them by view count', async () => {
+    const body = (await withKey.app.inject('/api/v1/viral/today?niche=markets')).json();
+    expect(body.source).toBe('youtube');
+    expect(body.top5.map((v: { video_id: string; views: number }) => [v.video_id, v.views])).toEqual([['Ab12Cd34Ef5', 1204332], ['Gh56Ij78Kl9', 88210]]);
+  });
+
+  it('refresh requires the cron key (403 otherwise) and refreshes every niche', async () => {
+    expect((await t.app.inject('/api/v1/viral/refresh')).statusCode).toBe(403);
+    const wrong = await t.app.inject('/api/v1/viral/refresh?key=a-long-cron-secret-124');
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.json()).toMatchObject({ error: 'forbidden' });
+    expect((await withKey.app.inject('/api/v1/viral/refresh?key=anything')).statusCode).toBe(403); // no SVC_CRON_KEY: refresh disabled
+    const ok = (await t.app.inject('/api/v1/viral/refresh?key=a-long-cron-secret-123')).json();
+    expect(ok.results.map((r: { niche: string; ok: boolean }) => [r.niche, r.ok])).toEqual([['markets', true], ['tech', true], ['ai', true], ['trade', true]]);
+  });
+
+  it('rejects an unknown niche', async () => {
+    expect((await t.app.inject('/api/v1/viral/today?niche=cats')).json().details).toMatchObject({ field: 'niche', rule: 'enum' });
+  });
+});
+
+describe('cams', () => {
+  it('lists the four curated cameras from the data file', async () => {
+    const body = (await t.app.inject('/api/v1/cams')).json();
+    expect(body.count).toBe(4);
+    expect(body.cams).toHaveLength(4);
+    for (const cam of body.cams) expect(cam.embed_url).toMatch(/^https:\/\//);
+  });
+});

@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { createDeps, type Deps } from '../../src/deps.js';
+import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { uniqueName } from './backends.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: Deps;
+  sim: Simulator;
+  clock: ManualClock;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Use DATABASE_URL / REDIS_URL from the environment (backend suites). */
+  postgres?: boolean;
+  redis?: boolean;
+  /** Share a simulator (and Postgres schema / Redis prefix) with another app: several instances. */
+  sim?: Simulator;
+  pgSchema?: string;
+  redisPrefix?: string;
+  deadlineCapMs?: number;
+  clock?: ManualClock;
+}
+
+/**
+ * The real buildApp with a temp SQLite file (or an isolated Postgres schema), every upstream
+ * pointed at the loopback simulator, and a manual clock.
+ */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const sim = options.sim ?? (await new Simulator(loadFixtures()).start());
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  // Rate limits high enough that only the protection suite meets them.
+  const env: Record<string, string> = { SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: 'http://svc.test', SVC_SCHEDULER: '0', SVC_RATE_ANON_PER_MIN: '1000000', ...sim.env(), ...options.env };
+  if (options.postgres && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+  if (options.redis && process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
+  const clock = options.clock ?? new ManualClock();
+  const deps = await createDeps(loadConfig(env), {
+    clock,
+    pgSchema: options.pgSchema ?? uniqueName('t'),
+    redisPrefix: `${options.redisPrefix ?? uniqueName('t')}:`,
+    deadlineCapMs: options.deadlineCapMs ?? 1500,
+  });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    app,
+    deps,
+    sim,
+    clock,
+    close: async () => {
+      await app.close();
+      await deps.close();
+      if (!options.sim) await sim.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createStore, type Store } from '../../src/store/db.js';
+
+/**
+ * The storage and bus backends a suite runs against: SQLite / in-process always, Postgres / Redis
+ * whenever DATABASE_URL / REDIS_URL are set (CI sets both).
+ */
+export const STORE_BACKENDS = ['sqlite', ...(process.env.DATABASE_URL ? ['postgres'] : [])] as const;
+export const BUS_BACKENDS = ['memory', ...(process.env.REDIS_URL ? ['redis'] : [])] as const;
+
+/** Backends on which several instances share one database (two-instance tests run only there). */
+export const SHARED_STORE_BACKENDS = STORE_BACKENDS.filter((b) => b === 'postgres');
+
+export type StoreBackend = (typeof STORE_BACKENDS)[number];
+export type BusBackend = (typeof BUS_BACKENDS)[number];
+
+export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
+
+/** A fresh, migrated store: a temp SQLite file, or its own schema in the shared Postgres. */
+export function openStore(backend: StoreBackend): Promise<Store> {
+  return backend === 'postgres'
+    ? createStore({ databaseUrl: process.env.DATABASE_URL, sqlitePath: '', schema: uniqueName('t') })
+    : createStore({ sqlitePath: join(mkdtempSync(join(tmpdir(), 'svc-store-')), 'svc.db') });
+}

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
+import { parseSignature, serializeSignature, type Hex } from 'viem';
+import { AUTHORIZATION_TYPES, usdcDomain } from '../../src/payments/x402.js';
+import type { X402Network } from '../../src/payments/networks.js';
+
+export const PAY_TO = '0x1111111111111111111111111111111111111111';
+const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+
+export interface PaymentOptions {
+  nowS: number;
+  amount: bigint | string;
+  to?: string;
+  network?: X402Network;
+  signNetwork?: X402Network;
+  validAfter?: number;
+  validBefore?: number;
+  nonce?: Hex;
+  /** Sign with another key than the one named in `from`. */
+  impostor?: boolean;
+  /** Malleate the signature to its high-s twin. */
+  highS?: boolean;
+  encoding?: 'base64' | 'raw';
+}
+
+export const payer = privateKeyToAccount(generatePrivateKey());
+const other = privateKeyToAccount(generatePrivateKey());
+
+/** An X-Payment header as x402 clients build it: an EIP-3009 authorization signed with EIP-712. */
+export async function paymentHeader(o: PaymentOptions): Promise<string> {
+  const network = o.network ?? 'base';
+  const authorization = {
+    from: payer.address,
+    to: (o.to ?? PAY_TO) as Hex,
+    value: BigInt(o.amount),
+    validAfter: BigInt(o.validAfter ?? o.nowS - 600),
+    validBefore: BigInt(o.validBefore ?? o.nowS + 120),
+    nonce: o.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
+  };
+  const signer = o.impostor ? other : payer;
+  let signature = await signer.signTypedData({ domain: usdcDomain(o.signNetwork ?? network), types: AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message: authorization });
+  if (o.highS) {
+    const { r, s, yParity } = parseSignature(signature);
+    signature = serializeSignature({ r, s: `0x${(N - BigInt(s)).toString(16).padStart(64, '0')}`, yParity: yParity === 0 ? 1 : 0 });
+  }
+  const payload = {
+    x402Version: 1,
+    scheme: 'exact',
+    network,
+    payload: {
+      signature,
+      authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
+    },
+  };
+  const json = JSON.stringify(payload);
+  return o.encoding === 'raw' ? json : Buffer.from(json).toString('base64');
+}

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadFixtures, type Fault, type Fixture } from '../../src/demo/simulator.js';
+import { registry } from '../../src/sources/registry.js';
+import { HOSTS, type HostSpec } from '../../src/upstream/hosts.js';
+import { DEFAULT_MAX_BYTES } from '../../src/upstream/client.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * One suite over every registered data type: adding a type's fixture is enough to get its replay,
+ * fault and bad-q tests.
+ */
+const fixtures = new Map(loadFixtures().map((f) => [f.type, f]));
+const implemented = registry.all().filter((d) => d.implemented);
+const DEADLINE_CAP_MS = 800;
+const MARGIN_MS = 400;
+
+const FAULTS: [string, Fault, string][] = [
+  ['a hanging upstream', { kind: 'hang' }, 'upstream_timeout'],
+  ['HTTP 500', { kind: 'status', status: 500 }, 'upstream_error'],
+  ['HTTP 429 with Retry-After', { kind: 'status', status: 429, headers: { 'retry-after': '30' } }, 'upstream_rate_limited'],
+  ['malformed JSON', { kind: 'malformed' }, 'upstream_bad_response'],
+  ['an oversized body', { kind: 'oversize', bytes: 0 }, 'upstream_bad_response'],
+  ['an empty list', { kind: 'empty' }, 'no_data'],
+];
+
+/** Each host's body cap, so the oversize fault is over it wherever the host allows large answers. */
+const bodyCap = (host: string) => (HOSTS as Record<string, HostSpec>)[host]?.maxBytes ?? DEFAULT_MAX_BYTES;
+const hostsOf = (f: Fixture) => [...new Set([...f.exchanges, ...(f.fallback?.exchanges ?? [])].map((e) => e.host))];
+const primaryHosts = (f: Fixture) => [...new Set(f.exchanges.map((e) => e.host))];
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ deadlineCapMs: DEADLINE_CAP_MS });
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  t.sim.clearFaults();
+  t.deps.upstream.resetBreakers();
+  await t.deps.store.db.deleteFrom('source_history').execute();
+});
+
+const run = (f: Fixture) => t.deps.sources.run(f.type, f.q, { maxAgeS: 0 });
+
+it('every implemented type has a fixture', () => {
+  expect(implemented.map((d) => d.type).filter((type) => !fixtures.has(type))).toEqual([]);
+});
+
+it('the catalog lists every registered type', async () => {
+  const res = await t.app.inject('/api/v1/catalog');
+  expect(res.json().data_types.map((d: { type: string }) => d.type).sort()).toEqual(registry.types().sort());
+});
+
+describe.each(implemented.map((d) => [d.type, d] as const))('%s', (type) => {
+  const fixture = () => fixtures.get(type)!;
+
+  it('replays the recorded exchange into exactly the expected rows', async () => {
+    const result = await run(fixture());
+    expect(result).toMatchObject({ ok: true, type });
+    expect(result.ok && result.rows).toEqual(fixture().expected);
+  });
+
+  it('previews the first row through HTTP, signed and with a cursor', async () => {
+    const res = await t.app.inject({ url: '/api/data/preview', query: { type, q: fixture().q } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.ok).toBe(true);
+    expect(body.preview).toEqual(fixture().expected[0]);
+    expect(body._cursor).toMatch(/^svc-cur:/);
+    expect(body._receipt.sources).toEqual([fixture().expected[0]!.source]);
+  });
+
+  it('answers from the fallback upstream when the primary fails', async () => {
+    const f = fixture();
+    if (!f.fallback) return expect(Object.keys(registry.get(type)!.upstreams).length).toBeLessThanOrEqual(1);
+    for (const host of primaryHosts(f)) t.sim.fault(host, { kind: 'status', status: 503 });
+    const result = await run(f);
+    expect(result.ok && result.rows).toEqual(f.fallback.expected);
+  });
+
+  it.each(FAULTS)('turns %s into ok:false (%s) within the deadline', async (_name, fault, reason) => {
+    const f = fixture();
+    for (const host of hostsOf(f)) t.sim.fault(host, fault.kind === 'oversize' ? { kind: 'oversize', bytes: bodyCap(host) + 1024 } : fault);
+    const started = Date.now();
+    const result = await run(f);
+    expect(Date.now() - started).toBeLessThan(DEADLINE_CAP_MS + MARGIN_MS);
+    const override = f.fault_expectations?.[fault.kind];
+    if (f.offline_expected) expect(result.ok && result.rows).toEqual(f.offline_expected);
+    else if (override === 'ok') expect(result.ok).toBe(true);
+    else expect(result).toMatchObject({ ok: false, type, error: override ?? reason });
+  });
+
+  it('refuses each malformed q with a 400 stating the expected shape', async () => {
+    for (const q of fixture().bad_q ?? []) {
+      const res = await t.app.inject({ url: '/api/data/preview', query: { type, q } });
+      expect(res.statusCode, `q=${q}`).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'invalid_q', details: { field: 'q', expected: expect.any(String), example: expect.any(String) } });
+    }
+  });
+});

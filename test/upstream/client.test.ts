@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Type from 'typebox';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('upstream client', () => {
+  it('accepts a deadline that is not a whole millisecond (regression: AbortSignal.timeout threw)', async () => {
+    const http = t.deps.upstream.host('open-meteo');
+    const body = await http.json<{ latitude: number }>('/v1/forecast', Type.Object({ latitude: Type.Number() }), { deadline: Date.now() + 1500.75 });
+    expect(body.latitude).toBeCloseTo(40.71, 1);
+  });
+
+  it('opens the circuit after repeated failures and says so', async () => {
+    t.sim.fault('open-meteo', { kind: 'status', status: 500 });
+    const http = t.deps.upstream.host('open-meteo');
+    const call = () => http.text('/v1/forecast', { deadline: Date.now() + 1000 }).catch((e: { reason: string }) => e.reason);
+    const reasons = [];
+    for (let i = 0; i < 6; i++) reasons.push(await call());
+    expect(reasons.slice(0, 5)).toEqual(Array(5).fill('upstream_error'));
+    expect(reasons[5]).toBe('upstream_unavailable');
+    t.sim.clearFaults();
+    t.deps.upstream.resetBreakers();
+  });
+});
