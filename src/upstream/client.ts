@@ -5,6 +5,7 @@ import { Compile } from 'typebox/compile';
 import type { Config } from '../config.js';
 import { HOSTS, browserUserAgent, hostEnvName, type HostName, type HostSpec } from './hosts.js';
 import { UpstreamError } from './errors.js';
+import { readCapped } from './body.js';
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
@@ -163,7 +164,8 @@ export class UpstreamClient {
         dispatcher: this.agent,
         signal,
       });
-      const text = await readCapped(res.body, spec.maxBytes ?? DEFAULT_MAX_BYTES, name);
+      const maxBytes = spec.maxBytes ?? DEFAULT_MAX_BYTES;
+      const text = await readCapped(res.body, maxBytes, () => new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name }));
       if (res.statusCode === 429) {
         const retryAfterS = Number(res.headers['retry-after']) || undefined;
         throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, { host: name, status: 429, retryAfterS });
@@ -193,18 +195,4 @@ function parseJson<T>(name: HostName, text: string, schema: TSchema): T {
     throw new UpstreamError('upstream_bad_response', `${name} answered in an unexpected shape`, { host: name });
   }
   return parsed as T;
-}
-
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number, name: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name });
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -2,6 +2,7 @@ import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
 import { UpstreamError } from './errors.js';
+import { discard, readCapped } from './body.js';
 import { ipLiteral, isMetadataHost, isPublicAddress } from './address-policy.js';
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
@@ -63,20 +64,6 @@ export function checkUrl(raw: string, allow: (address: string) => boolean = isPu
   return url;
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new UpstreamError('upstream_bad_response', `the page is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** GET with the SSRF guard, manual redirects (each re-checked), a deadline, a byte cap and a content-type allow-list. */
 export async function safeFetch(target: string, o: SafeFetchOptions): Promise<FetchedPage> {
   const allow = (address: string) => isPublicAddress(address) || (o.allowAddress?.(address) ?? false);
@@ -95,21 +82,21 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
       });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
-        res.body.destroy();
+        discard(res.body);
         if (hop >= o.maxRedirects) throw new UpstreamError('too_many_redirects', `more than ${o.maxRedirects} redirects`);
         url = checkUrl(new URL(location, url).href, allow);
         continue;
       }
       if (res.statusCode >= 400) {
-        res.body.destroy();
+        discard(res.body);
         throw new UpstreamError(res.statusCode === 429 ? 'upstream_rate_limited' : 'upstream_error', `the page answered HTTP ${res.statusCode}`);
       }
       const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (!o.accept.includes(contentType)) {
-        res.body.destroy();
+        discard(res.body);
         throw new UpstreamError('unsupported_content_type', `refused content type "${contentType || 'none'}"; accepted: ${o.accept.join(', ')}`);
       }
-      return { url: url.href, contentType, body: await readCapped(res.body, o.maxBytes) };
+      return { url: url.href, contentType, body: await readCapped(res.body, o.maxBytes, () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`)) };
     }
   } finally {
     void agent.close();
