@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
+import { binancePairOf } from './lib/entities.js';
 import { defineSource, type Row } from './define.js';
 
 const MAX_IDS = 50;
@@ -40,6 +41,38 @@ export function toRows(ids: string[], raw: SimplePrice): Row[] {
   });
 }
 
+/** Binance sends every number as a string. */
+const Ticker24h = Type.Array(Type.Object({ symbol: Type.String(), lastPrice: Type.String(), priceChangePercent: Type.String(), quoteVolume: Type.String(), closeTime: Type.Integer() }));
+type Ticker24h = Type.Static<typeof Ticker24h>;
+
+/** Coins with a Binance USDT pair, in the asked order. */
+export const binancePairs = (ids: string[]): { coin: string; pair: string }[] =>
+  ids.flatMap((coin) => {
+    const pair = binancePairOf(coin);
+    return pair ? [{ coin, pair }] : [];
+  });
+
+/** USDT stands in for USD (a stablecoin quote); Binance has no market cap. */
+export function fromBinance(pairs: { coin: string; pair: string }[], raw: Ticker24h): Row[] {
+  const bySymbol = new Map(raw.map((t) => [t.symbol, t]));
+  return pairs.flatMap(({ coin, pair }) => {
+    const t = bySymbol.get(pair);
+    if (!t) return [];
+    return [{
+      coin,
+      usd: Number(t.lastPrice),
+      market_cap_usd: null,
+      volume_24h_usd: Number(t.quoteVolume),
+      change_24h_pct: Number(t.priceChangePercent),
+      as_of: Math.floor(t.closeTime / 1000),
+    }];
+  });
+}
+
+/**
+ * Rows: coin (CoinGecko id), usd, market_cap_usd, volume_24h_usd, change_24h_pct, as_of. The Binance
+ * fallback covers the coins the entity graph maps to a USDT pair, quoted in USDT.
+ */
 export default defineSource({
   type: 'crypto-price',
   categories: ['finance', 'crypto'],
@@ -59,6 +92,14 @@ export default defineSource({
       });
       const rows = toRows(ids, raw);
       if (rows.length === 0) throw noData('CoinGecko knows none of these coin ids');
+      return rows;
+    },
+    binance: async (ids, { http, deadline }) => {
+      const pairs = binancePairs(ids);
+      if (pairs.length === 0) throw noData('none of these coins has a Binance USDT pair');
+      const raw = await http.json<Ticker24h>('/api/v3/ticker/24hr', Ticker24h, { deadline, query: { symbols: JSON.stringify(pairs.map((p) => p.pair)) } });
+      const rows = fromBinance(pairs, raw);
+      if (rows.length === 0) throw noData('Binance answered without these pairs');
       return rows;
     },
   },
