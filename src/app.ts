@@ -11,6 +11,7 @@ import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
+import { agentContextRoutes } from './agent-context/routes.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
@@ -37,7 +38,7 @@ export interface AppOptions {
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
-const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, receiptRoutes, healthRoutes, discoveryRoutes];
+const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, receiptRoutes, healthRoutes, discoveryRoutes];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   already_resolved: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  goal_unmatched: 422,
   rate_limited: 429,
   internal_error: 500,
   upstream_unavailable: 503,

@@ -8,6 +8,7 @@ export const API_VERSION = '6.8.0';
 export const TAGS = [
   { name: 'data', description: 'Catalog, preview, bundle, stream, snapshot, backtest, gainers, viral, cams' },
   { name: 'entity', description: 'Canonical entity graph' },
+  { name: 'agent-context', description: 'Goal → data fetches plus a decision recipe' },
   { name: 'receipts', description: 'Ed25519 receipts: verification and public key' },
   { name: 'payments', description: 'x402 micropayments, passes and checkout sessions' },
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },

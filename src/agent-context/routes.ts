@@ -1,0 +1,107 @@
+import Type from 'typebox';
+import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
+import { ApiError } from '../core/errors.js';
+import { FreeFlag, FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
+import type { AppContext } from '../app-context.js';
+import type { SourceRunner } from '../sources/runner.js';
+import { runBundle, type BundleResult } from '../data/bundle.js';
+import { PRICES } from '../payments/pricing.js';
+import { GOAL_CATEGORIES, goalFacts, planGoal, type Plan, type Step } from './goals.js';
+import { subjectOf } from './subject.js';
+
+const StepResult = FreeObject('{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}; unpaid supporting steps are {type, q} only');
+
+interface AgentContextBody {
+  goal: string;
+  goal_category: Plan['goal_category'];
+  subject: string | null;
+  paid: boolean;
+  context: { primary: BundleResult[]; supporting: (BundleResult | Step)[]; decision_recipe: Plan['decision_recipe'] };
+}
+
+/** Every step's q is checked before anything runs or is paid for; a bad one is the goal's fault. */
+function checkSteps(runner: SourceRunner, steps: Step[]): Step[] {
+  return steps.map((step) => {
+    try {
+      return { type: step.type, q: runner.prepare(step.type, step.q).key };
+    } catch (e) {
+      if (e instanceof ApiError) throw new ApiError('validation_failed', `the goal leads to ${step.type} "${step.q}", which is not valid: ${e.message}`, { field: 'goal', type: step.type });
+      throw e;
+    }
+  });
+}
+
+export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
+  const { deps } = ctx;
+
+  app.get(
+    '/api/v1/agent-context',
+    {
+      config: { signed: true },
+      schema: {
+        tags: ['agent-context'],
+        summary: 'Goal → the data that answers it, plus a decision recipe',
+        description:
+          `Built-in rules map a free-text goal to data fetches. Goal categories, first match wins: ${GOAL_CATEGORIES.join(', ')}. ` +
+          'The subject comes from `entity=` or from the goal’s words (`$AAPL`, `BTC`, `bitcoin`, a 0x address, "<lat>,<lon>"). ' +
+          'Unpaid (no X-Payment, or free=1): each primary fetch with one row, and the supporting fetches listed as {type, q} for the agent to run itself. ' +
+          `Paid (a verified X-Payment of ${PRICES.agentContext} USDC atomic units, or a pass): primary and supporting fetches with all rows; ` +
+          'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add; a goal no rule matches is ' +
+          '422 goal_unmatched (the hosted language-model fallback of the spec is not built).',
+        querystring: Type.Object({
+          goal: Type.String({ minLength: 3, maxLength: 500, description: 'what the agent wants to decide, in plain words' }),
+          entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
+          free: FreeFlag,
+        }),
+        response: {
+          200: Type.Object({
+            goal: Type.String(),
+            goal_category: StringEnum(GOAL_CATEGORIES),
+            subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
+            paid: Type.Boolean(),
+            context: Type.Object({
+              primary: Type.Array(StepResult),
+              supporting: Type.Array(StepResult),
+              decision_recipe: Type.Object({
+                outcomes: Type.Array(Type.String()),
+                rules: Type.Array(Type.Object({ when: Type.String(), then: Type.String() })),
+                caveats: Type.Array(Type.String()),
+              }),
+            }),
+          }),
+          ...errorResponses(400, 402, 404, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { goal, entity: entityId, free } = request.query;
+      const entity = entityId !== undefined ? ctx.entities.entity(entityId, 'entity') : subjectOf(goal, ctx.entities.resolver);
+      const plan = planGoal(goalFacts(goal, entity));
+      if (!plan) {
+        throw new ApiError('goal_unmatched', 'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)', {
+          field: 'goal',
+          goal_categories: [...GOAL_CATEGORIES],
+        });
+      }
+      const primary = checkSteps(deps.sources, plan.primary);
+      const supporting = checkSteps(deps.sources, plan.supporting);
+      const requirement = { amount: PRICES.agentContext, resource: `${deps.config.publicUrl}/api/v1/agent-context`, description: 'svc agent-context with every fetch in full' };
+      const grant = free === '1' ? undefined : await ctx.payments.authorize(request, requirement);
+      if (grant?.storedResponse) return grant.storedResponse as AgentContextBody;
+
+      const paid = Boolean(grant);
+      const results = await runBundle(deps.sources, paid ? [...primary, ...supporting] : primary, !paid);
+      const body: AgentContextBody = {
+        goal,
+        goal_category: plan.goal_category,
+        subject: plan.subject,
+        paid,
+        context: { primary: results.slice(0, primary.length), supporting: paid ? results.slice(primary.length) : supporting, decision_recipe: plan.decision_recipe },
+      };
+      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: results.some((r) => r.ok), body }));
+      const answered = results.flatMap((r) => (r.ok ? [r.data] : []));
+      reply.provenance = { asOf: answered.length ? Math.min(...answered.map((d) => Number(d.as_of))) : undefined, sources: answered.map((d) => String(d.source)) };
+      return body;
+    },
+  );
+};

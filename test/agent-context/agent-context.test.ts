@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { PAY_TO, paymentHeader } from '../helpers/x402.js';
+import { PRICES } from '../../src/payments/pricing.js';
+import { subjectOf } from '../../src/agent-context/subject.js';
+import { EntityResolver } from '../../src/entities/resolver.js';
+import { loadDataset } from '../../src/entities/dataset.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
+});
+afterAll(() => t.close());
+
+const context = (query: Record<string, string>, headers: Record<string, string> = {}) => t.app.inject({ url: '/api/v1/agent-context', query, headers });
+
+describe('GET /api/v1/agent-context', () => {
+  it('maps a buy goal to price, indicators and funding, one row each, and lists the supporting fetches unpaid', async () => {
+    const res = await context({ goal: 'Should I buy BTC this week?' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ goal_category: 'buy_crypto', subject: 'svc-ent:cr.bitcoin', paid: false });
+    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(['crypto-price bitcoin', 'ta-indicators BTC:1h', 'funding-rates BTC']);
+    expect(body.context.primary[0]).toMatchObject({ ok: true, data: { count: 1, results: [{ coin: 'bitcoin', usd: 67187.34 }], source: 'coingecko' } });
+    expect(body.context.primary[2].data.results[0]).toMatchObject({ symbol: 'BTC', funding_rate: 0.0001 });
+    expect(body.context.supporting).toEqual([
+      { type: 'sentiment-ticker', q: 'BTC' },
+      { type: 'order-book', q: 'binance:BTC-USDT' },
+      { type: 'economic-indicator', q: 'DGS10' },
+    ]);
+    expect(body.context.decision_recipe.outcomes).toEqual(['buy', 'wait']);
+    expect(body._receipt.sources).toEqual(['binance', 'binance-futures', 'coingecko']);
+  });
+
+  it('runs the supporting fetches too, with all rows, for a verified payment of the agent-context price', async () => {
+    const header = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: PRICES.agentContext });
+    const res = await context({ goal: 'sell ETH?' }, { 'x-payment': header });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ goal_category: 'sell_crypto', subject: 'svc-ent:cr.ethereum', paid: true });
+    expect(body.context.supporting).toHaveLength(3);
+    expect(body.context.supporting[0]).toMatchObject({ type: 'sentiment-ticker', q: 'ETH', ok: expect.any(Boolean) });
+    const retried = await context({ goal: 'sell ETH?' }, { 'x-payment': header });
+    expect(retried.json().context).toEqual(body.context);
+  });
+
+  it('answers 402 for a payment of the wrong amount, and free=1 never asks for one', async () => {
+    const header = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: PRICES.call });
+    const res = await context({ goal: 'buy BTC' }, { 'x-payment': header });
+    expect(res.statusCode).toBe(402);
+    expect(res.json().invoice.amount).toBe(String(PRICES.agentContext));
+    expect((await context({ goal: 'buy BTC', free: '1' }, { 'x-payment': header })).json().paid).toBe(false);
+  });
+
+  it('takes the subject from entity= and sends equities to the stock rule', async () => {
+    const body = (await context({ goal: 'should I buy it?', entity: 'svc-ent:eq.aapl' })).json();
+    expect(body).toMatchObject({ goal_category: 'stock_decision', subject: 'svc-ent:eq.aapl' });
+    expect(body.context.primary[0]).toMatchObject({ type: 'stock-quote', q: 'AAPL', ok: true, data: { results: [{ symbol: 'AAPL' }] } });
+  });
+
+  it('reads coordinates and addresses from the goal', async () => {
+    const weather = (await context({ goal: 'will the weather near 52.52,13.41 hurt wheat?' })).json();
+    expect(weather).toMatchObject({ goal_category: 'weather_impact', subject: '52.52,13.41' });
+    expect(weather.context.primary[0]).toMatchObject({ type: 'weather', q: '52.52,13.41' });
+    expect(weather.context.supporting[0]).toEqual({ type: 'agriculture-prices', q: 'wheat' });
+    const scan = (await context({ goal: 'is 0xdAC17F958D2ee523a2206206994597C13D831ec7 a scam?' })).json();
+    expect(scan).toMatchObject({ goal_category: 'security_scan' });
+    expect(scan.context.primary[0]).toMatchObject({ type: 'token-risk', q: 'ethereum:0xdac17f958d2ee523a2206206994597c13d831ec7' });
+  });
+
+  it('names the missing parameter, refuses a goal no rule matches, and checks the entity', async () => {
+    const missing = await context({ goal: 'is this token safe?' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ error: 'validation_failed', details: { field: 'goal', rule: 'missing_parameter' } });
+    const unmatched = await context({ goal: 'tell me a joke' });
+    expect(unmatched.statusCode).toBe(422);
+    expect(unmatched.json()).toMatchObject({ error: 'goal_unmatched', details: { field: 'goal', goal_categories: expect.arrayContaining(['buy_crypto', 'news_brief']) } });
+    expect((await context({ goal: 'buy it', entity: 'svc-ent:cr.nope' })).statusCode).toBe(404);
+    expect((await context({ goal: 'buy it', entity: 'bitcoin' })).statusCode).toBe(400);
+    expect((await context({ goal: 'x' })).json()).toMatchObject({ error: 'validation_failed', details: { field: 'goal' } });
+  });
+});
+
+describe('the subject of a goal', () => {
+  const resolver = new EntityResolver(loadDataset().entities);
+  it.each([
+    ['buy $AAPL now', 'svc-ent:eq.aapl'],
+    ['is bitcoin overbought', 'svc-ent:cr.bitcoin'],
+    ['sell ETH', 'svc-ent:cr.ethereum'],
+    ['weather near the coast, link to news', undefined],
+    ['should I sell everything', undefined],
+  ])('%s → %s', (goal, id) => {
+    expect(subjectOf(goal, resolver)?.id).toBe(id);
+  });
+});
