@@ -51,6 +51,11 @@ export const EnvSchema = Type.Object({
   SVC_STREAM_POLL_S: Type.Integer({ minimum: 5, maximum: 3600, default: 15, description: 'seconds between live stream polls' }),
   SVC_STREAM_MAX_PER_IP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'concurrent anonymous streams per IP' }),
   SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '1', description: '0 disables background jobs (snapshots, stream poller, viral refresh)' }),
+  SVC_LLM_MODEL: Type.String({
+    default: 'gpt-4o-mini',
+    minLength: 1,
+    description: 'chat model that plans agent-context goals no built-in rule matches (OpenAI-compatible API at UPSTREAM_LLM_URL; needs UPSTREAM_LLM_KEY)',
+  }),
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
   LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
     default: 'info',
@@ -87,6 +92,7 @@ export interface Config {
   streamMaxPerIp: number;
   scheduler: boolean;
   cronKey?: string;
+  llmModel: string;
   paymentSettle: 'sync' | 'async' | 'off';
   facilitatorUrl?: string;
   stripeSecretKey?: string;
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamMaxPerIp: parsed.SVC_STREAM_MAX_PER_IP,
     scheduler: parsed.SVC_SCHEDULER === '1',
     cronKey: parsed.SVC_CRON_KEY,
+    llmModel: parsed.SVC_LLM_MODEL,
     paymentSettle: parsed.PAYMENT_SETTLE,
     facilitatorUrl: parsed.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
     stripeSecretKey: parsed.STRIPE_SECRET_KEY,

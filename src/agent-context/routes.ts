@@ -4,20 +4,38 @@ import { ApiError } from '../core/errors.js';
 import { FreeFlag, FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { SourceRunner } from '../sources/runner.js';
+import type { Entity } from '../entities/dataset.js';
 import { runBundle, type BundleResult } from '../data/bundle.js';
 import { PRICES } from '../payments/pricing.js';
 import { GOAL_CATEGORIES, goalFacts, planGoal, type Plan, type Step } from './goals.js';
+import { planWithModel } from './llm-planner.js';
 import { subjectOf } from './subject.js';
 
 const StepResult = FreeObject('{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}; unpaid supporting steps are {type, q} only');
 
+/** What the language-model planner's answers are filed under. */
+const OTHER = 'other';
+const PLANNER_DEADLINE_MS = 8000;
+
+type Planned = Omit<Plan, 'goal_category'> & { goal_category: Plan['goal_category'] | typeof OTHER; planner: 'rules' | 'language_model' };
+
 interface AgentContextBody {
   goal: string;
-  goal_category: Plan['goal_category'];
+  goal_category: Planned['goal_category'];
+  planner: Planned['planner'];
   subject: string | null;
   paid: boolean;
   context: { primary: BundleResult[]; supporting: (BundleResult | Step)[]; decision_recipe: Plan['decision_recipe'] };
 }
+
+const isValidStep = (runner: SourceRunner) => (step: Step) => {
+  try {
+    runner.prepare(step.type, step.q);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Every step's q is checked before anything runs or is paid for; a bad one is the goal's fault. */
 function checkSteps(runner: SourceRunner, steps: Step[]): Step[] {
@@ -34,6 +52,27 @@ function checkSteps(runner: SourceRunner, steps: Step[]): Step[] {
 export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
 
+  /** The built-in rules first; the language model only for goals none of them matches. */
+  async function planFor(goal: string, entity: Entity | undefined): Promise<Planned> {
+    const ruled = planGoal(goalFacts(goal, entity));
+    if (ruled) return { ...ruled, planner: 'rules' };
+    if (!deps.upstream.hasKey('llm')) {
+      throw new ApiError('goal_unmatched', 'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)', {
+        field: 'goal',
+        goal_categories: [...GOAL_CATEGORIES],
+        language_model: 'not configured (UPSTREAM_LLM_KEY)',
+      });
+    }
+    const modelPlan = await planWithModel(goal, {
+      http: deps.upstream.host('llm'),
+      model: deps.config.llmModel,
+      descriptors: deps.registry.all().filter((d) => d.implemented),
+      isValid: isValidStep(deps.sources),
+      deadline: Date.now() + PLANNER_DEADLINE_MS,
+    });
+    return { goal_category: OTHER, planner: 'language_model', subject: entity?.id ?? null, ...modelPlan };
+  }
+
   app.get(
     '/api/v1/agent-context',
     {
@@ -46,8 +85,9 @@ export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async
           'The subject comes from `entity=` or from the goal’s words (`$AAPL`, `BTC`, `bitcoin`, a 0x address, "<lat>,<lon>"). ' +
           'Unpaid (no X-Payment, or free=1): each primary fetch with one row, and the supporting fetches listed as {type, q} for the agent to run itself. ' +
           `Paid (a verified X-Payment of ${PRICES.agentContext} USDC atomic units, or a pass): primary and supporting fetches with all rows; ` +
-          'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add; a goal no rule matches is ' +
-          '422 goal_unmatched (the hosted language-model fallback of the spec is not built).',
+          'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add. A goal no rule matches is ' +
+          `planned by a chat model (goal_category "${OTHER}", planner "language_model"; invalid steps it proposes are dropped) when UPSTREAM_LLM_KEY is set, ` +
+          'else 422 goal_unmatched; a failing model is a 503.',
         querystring: Type.Object({
           goal: Type.String({ minLength: 3, maxLength: 500, description: 'what the agent wants to decide, in plain words' }),
           entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
@@ -56,7 +96,8 @@ export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async
         response: {
           200: Type.Object({
             goal: Type.String(),
-            goal_category: StringEnum(GOAL_CATEGORIES),
+            goal_category: StringEnum([...GOAL_CATEGORIES, OTHER]),
+            planner: StringEnum(['rules', 'language_model'] as const),
             subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
             paid: Type.Boolean(),
             context: Type.Object({
@@ -69,20 +110,14 @@ export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async
               }),
             }),
           }),
-          ...errorResponses(400, 402, 404, 422),
+          ...errorResponses(400, 402, 404, 422, 503),
         },
       },
     },
     async (request, reply) => {
       const { goal, entity: entityId, free } = request.query;
       const entity = entityId !== undefined ? ctx.entities.entity(entityId, 'entity') : subjectOf(goal, ctx.entities.resolver);
-      const plan = planGoal(goalFacts(goal, entity));
-      if (!plan) {
-        throw new ApiError('goal_unmatched', 'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)', {
-          field: 'goal',
-          goal_categories: [...GOAL_CATEGORIES],
-        });
-      }
+      const plan = await planFor(goal, entity);
       const primary = checkSteps(deps.sources, plan.primary);
       const supporting = checkSteps(deps.sources, plan.supporting);
       const requirement = { amount: PRICES.agentContext, resource: `${deps.config.publicUrl}/api/v1/agent-context`, description: 'svc agent-context with every fetch in full' };
@@ -94,6 +129,7 @@ export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async
       const body: AgentContextBody = {
         goal,
         goal_category: plan.goal_category,
+        planner: plan.planner,
         subject: plan.subject,
         paid,
         context: { primary: results.slice(0, primary.length), supporting: paid ? results.slice(primary.length) : supporting, decision_recipe: plan.decision_recipe },

@@ -4,8 +4,12 @@
  * `key.required` hosts are skipped (reason `upstream_key_missing`) when no key is configured.
  */
 export interface KeySpec {
-  /** Where the key goes: a query parameter or a header (`Bearer` prefix added for `authorization`). */
-  in: 'query' | 'header';
+  /**
+   * Where the key goes: a query parameter or a header (`Bearer` prefix added for `authorization`);
+   * `token`: credentials (in the format `name` gives, e.g. `client_id:client_secret`) that the
+   * fetcher itself exchanges for a short-lived bearer token (OAuth); the client sends nothing.
+   */
+  in: 'query' | 'header' | 'token';
   name: string;
   required: boolean;
 }
@@ -59,6 +63,72 @@ export const HOSTS = {
   'alternative-me': { baseUrl: 'https://api.alternative.me' },
   cryptopanic: { baseUrl: 'https://cryptopanic.com', key: { in: 'query', name: 'auth_token', required: true } },
   'coindesk-rss': { baseUrl: 'https://www.coindesk.com' },
+  /** Any OpenAI-compatible chat-completions server: agent-context plans goals no built-in rule matches with it. */
+  llm: { baseUrl: 'https://api.openai.com', key: { in: 'header', name: 'authorization', required: true } },
+  // Reddit app-only OAuth: UPSTREAM_REDDIT_AUTH_KEY=client_id:client_secret buys a token for oauth.reddit.com.
+  'reddit-auth': { baseUrl: 'https://www.reddit.com', key: { in: 'token', name: 'client_id:client_secret', required: true }, userAgent: 'identify' },
+  reddit: { baseUrl: 'https://oauth.reddit.com', userAgent: 'identify' },
+  'reddit-rss': { baseUrl: 'https://www.reddit.com', userAgent: 'identify' },
+  // ACLED password grant: UPSTREAM_ACLED_KEY=email:password (the first ':' splits them).
+  acled: { baseUrl: 'https://acleddata.com', key: { in: 'token', name: 'email:password', required: true }, userAgent: 'identify' },
+  gdelt: { baseUrl: 'https://api.gdeltproject.org', userAgent: 'identify' },
+  // Delphi Epidata (CDC FluView mirror): anonymous works at 100 requests/hour; a free api_key lifts it.
+  'delphi-epidata': { baseUrl: 'https://api.delphi.cmu.edu', key: { in: 'query', name: 'api_key', required: false } },
+  who: { baseUrl: 'https://www.who.int' },
+  // ReliefWeb API v2 takes no key but refuses calls without a pre-approved appname: UPSTREAM_RELIEFWEB_KEY=<appname>.
+  reliefweb: { baseUrl: 'https://api.reliefweb.int', key: { in: 'query', name: 'appname', required: true } },
+  // SEC answers 403 to agents without a name and contact address (SVC_USER_AGENT) and allows 10 requests/s.
+  'sec-edgar': { baseUrl: 'https://www.sec.gov', userAgent: 'identify' },
+  'sec-efts': { baseUrl: 'https://efts.sec.gov', userAgent: 'identify' },
+  // CourtListener wants `Authorization: Token <key>` (not Bearer), so the fetcher sends the key itself;
+  // `courtlistener-anon` is the same API without a key (very low anonymous limit).
+  courtlistener: { baseUrl: 'https://www.courtlistener.com', key: { in: 'token', name: 'api_token', required: true } },
+  'courtlistener-anon': { baseUrl: 'https://www.courtlistener.com' },
+  // Keyless; the optional key is a GoPlus access token (POST /api/v1/token with app_key + app_secret), sent as Bearer.
+  gopluslabs: { baseUrl: 'https://api.gopluslabs.io', key: { in: 'header', name: 'authorization', required: false } },
+  zeromev: { baseUrl: 'https://data.zeromev.org' },
+  // Blockscout explorers (keyless), one host per chain: `blockscout` is Ethereum mainnet.
+  blockscout: { baseUrl: 'https://eth.blockscout.com' },
+  'blockscout-base': { baseUrl: 'https://base.blockscout.com' },
+  'blockscout-optimism': { baseUrl: 'https://optimism.blockscout.com' },
+  'blockscout-arbitrum': { baseUrl: 'https://arbitrum.blockscout.com' },
+  'blockscout-gnosis': { baseUrl: 'https://gnosis.blockscout.com' },
+  'hn-firebase': { baseUrl: 'https://hacker-news.firebaseio.com' },
+  'hn-algolia': { baseUrl: 'https://hn.algolia.com' },
+  // GitHub refuses requests without a User-Agent; an optional token (sent as Bearer) lifts search from 10 to 30 calls/min.
+  github: {
+    baseUrl: 'https://api.github.com',
+    key: { in: 'header', name: 'authorization', required: false },
+    userAgent: 'identify',
+    headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
+  },
+  // HHS OCR breach portal (JSF pages, no API); the report page with its 100-row table is a few hundred KB.
+  'hhs-ocr': { baseUrl: 'https://ocrportal.hhs.gov' },
+  okx: { baseUrl: 'https://www.okx.com' },
+  // ENTSO-E Transparency Platform: the security token (granted on request by their helpdesk) goes in the query.
+  entsoe: { baseUrl: 'https://web-api.tp.entsoe.eu', key: { in: 'query', name: 'securityToken', required: true } },
+  'energy-charts': { baseUrl: 'https://api.energy-charts.info' },
+  // Unofficial JSON behind seecapitalmarkets.com's index pages (Baltic indices); public scrapers send these XHR headers (terms of use unconfirmed).
+  seecapitalmarkets: { baseUrl: 'https://seecapitalmarkets.com', userAgent: 'browser', headers: { 'x-requested-with': 'XMLHttpRequest', referer: 'https://seecapitalmarkets.com/indeksi' } },
+  // Twitch app access token: UPSTREAM_TWITCH_AUTH_KEY=client_id:client_secret buys it; Helix (`twitch`) also gets the client id as Client-Id.
+  'twitch-auth': { baseUrl: 'https://id.twitch.tv', key: { in: 'token', name: 'client_id:client_secret', required: true } },
+  twitch: { baseUrl: 'https://api.twitch.tv' },
+  'steam-api': { baseUrl: 'https://api.steampowered.com' },
+  'steam-store': { baseUrl: 'https://store.steampowered.com' },
+  steamspy: { baseUrl: 'https://steamspy.com' },
+  // OpenSky OAuth2 client credentials (required since 18 Mar 2026): UPSTREAM_OPENSKY_AUTH_KEY=client_id:client_secret buys the token for `opensky`.
+  'opensky-auth': { baseUrl: 'https://auth.opensky-network.org', key: { in: 'token', name: 'client_id:client_secret', required: true } },
+  opensky: { baseUrl: 'https://opensky-network.org' },
+  // Keyless ADS-B aggregators serving the same ADSBExchange-v2 `point` API.
+  'adsb-lol': { baseUrl: 'https://api.adsb.lol' },
+  'airplanes-live': { baseUrl: 'https://api.airplanes.live' },
+  openaq: { baseUrl: 'https://api.openaq.org', key: { in: 'header', name: 'x-api-key', required: true } },
+  'open-meteo-air': { baseUrl: 'https://air-quality-api.open-meteo.com' },
+  // Redfin's unofficial stingray endpoints answer browsers only (datacenter IPs often get 403).
+  redfin: { baseUrl: 'https://www.redfin.com', userAgent: 'browser', headers: { referer: 'https://www.redfin.com/' } },
+  espn: { baseUrl: 'https://site.api.espn.com' },
+  // TheSportsDB v1 takes its key in the path; the fetcher uses the documented free key (123).
+  thesportsdb: { baseUrl: 'https://www.thesportsdb.com' },
 } as const satisfies Record<string, HostSpec>;
 
 export type HostName = keyof typeof HOSTS;

@@ -72,12 +72,42 @@ describe('GET /api/v1/agent-context', () => {
     const missing = await context({ goal: 'is this token safe?' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toMatchObject({ error: 'validation_failed', details: { field: 'goal', rule: 'missing_parameter' } });
-    const unmatched = await context({ goal: 'tell me a joke' });
-    expect(unmatched.statusCode).toBe(422);
-    expect(unmatched.json()).toMatchObject({ error: 'goal_unmatched', details: { field: 'goal', goal_categories: expect.arrayContaining(['buy_crypto', 'news_brief']) } });
     expect((await context({ goal: 'buy it', entity: 'svc-ent:cr.nope' })).statusCode).toBe(404);
     expect((await context({ goal: 'buy it', entity: 'bitcoin' })).statusCode).toBe(400);
     expect((await context({ goal: 'x' })).json()).toMatchObject({ error: 'validation_failed', details: { field: 'goal' } });
+  });
+});
+
+describe('goals no rule matches', () => {
+  it('are planned by the language model, keeping only the steps that are valid', async () => {
+    const res = await context({ goal: 'compare gold with the euro' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ goal_category: 'other', planner: 'language_model', subject: 'svc-ent:cmd.gold', paid: false });
+    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(['commodity-metals gold', 'forex EUR:USD']);
+    expect(body.context.primary[0].ok).toBe(true);
+    expect(body.context.supporting).toEqual([{ type: 'economic-indicator', q: 'DGS10' }]);
+    expect(body.context.decision_recipe.outcomes).toEqual(['prefer gold', 'prefer euro', 'neutral']);
+    expect(t.sim.hits('llm', '/v1/chat/completions')).toBe(1);
+  });
+
+  it('answer 503 when the model fails and never reach it for goals a rule matches', async () => {
+    t.sim.resetHits();
+    await context({ goal: 'buy BTC' });
+    expect(t.sim.hits('llm')).toBe(0);
+    t.sim.fault('llm', { kind: 'malformed' });
+    const res = await context({ goal: 'compare gold with the euro' });
+    t.sim.clearFaults();
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { field: 'goal', reason: 'upstream_bad_response' } });
+  });
+
+  it('are a 422 naming the categories when no model is configured', async () => {
+    const keyless = await startTestApp({ sim: t.sim, env: { UPSTREAM_LLM_KEY: '' } });
+    const res = await keyless.app.inject({ url: '/api/v1/agent-context', query: { goal: 'tell me a joke' } });
+    await keyless.close();
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ error: 'goal_unmatched', details: { field: 'goal', goal_categories: expect.arrayContaining(['buy_crypto', 'news_brief']) } });
   });
 });
 
