@@ -17,6 +17,8 @@ export interface Exchange {
   path: string;
   /** Parameters that must match (a subset); key parameters are never listed. */
   query?: Record<string, string>;
+  /** Text the request body must contain (POSTs to one path, e.g. JSON-RPC methods). */
+  body_contains?: string;
   status?: number;
   headers?: Record<string, string>;
   /** JSON value, or a string served as-is (CSV, XML, HTML). */
@@ -69,11 +71,18 @@ const emptied = (value: unknown): unknown => {
   return value;
 };
 
-function matchScore(exchange: Exchange, method: string, path: string, params: URLSearchParams): number {
+function matchScore(exchange: Exchange, method: string, path: string, params: URLSearchParams, body: string): number {
   if ((exchange.method ?? 'GET') !== method || exchange.path !== path) return -1;
+  if (exchange.body_contains !== undefined && !body.includes(exchange.body_contains)) return -1;
   const wanted = Object.entries(exchange.query ?? {});
   const matched = wanted.filter(([k, v]) => params.get(k) === v).length;
   return matched === wanted.length ? 1 + matched : 0;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export class Simulator {
@@ -158,7 +167,7 @@ export class Simulator {
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers }).end(fault.body ?? '{"error":"simulated"}');
       return;
     }
-    const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams);
+    const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams, await readBody(req));
     if (!exchange) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no recorded exchange', host, path }));
       return;
@@ -166,12 +175,12 @@ export class Simulator {
     this.respond(res, exchange, fault);
   }
 
-  private find(host: string, method: string, path: string, params: URLSearchParams): Exchange | undefined {
+  private find(host: string, method: string, path: string, params: URLSearchParams, body: string): Exchange | undefined {
     let best: Exchange | undefined;
     let bestScore = -1;
     for (const e of [...this.overrides, ...this.exchanges]) {
       if (e.host !== host) continue;
-      const match = matchScore(e, method, path, params);
+      const match = matchScore(e, method, path, params, body);
       const score = match < 0 ? -1 : match + (this.overrides.includes(e) ? 100 : 0);
       if (score > bestScore) [best, bestScore] = [e, score];
     }
