@@ -1,0 +1,98 @@
+import Type from 'typebox';
+import { invalidQ } from '../core/errors.js';
+import { noData } from '../upstream/errors.js';
+import { isoDaysAgo } from './lib/fred.js';
+import { plainText } from './lib/html-text.js';
+import { defineSource, type Row } from './define.js';
+
+const MAX_ITEMS = 10;
+const WINDOW_DAYS = 365;
+const SUMMARY_CHARS = 400;
+const LABEL = /^[\p{L}\p{N}][\p{L}\p{N} ()'.-]{1,39}$/u;
+const ITEM_URL = 'https://www.who.int/emergencies/disease-outbreak-news/item/';
+
+/** `latest` (every entry) or a disease or country keyword matched against titles; lower-cased, spaces collapsed. */
+export function parseLabel(q: string): string {
+  const label = q.toLowerCase().replace(/\s+/g, ' ');
+  if (!LABEL.test(label)) {
+    throw invalidQ('<label>: latest, or a disease or country keyword of 2-40 letters (e.g. cholera, marburg, ethiopia)', 'latest', q ? `"${q}" is not a label` : 'q is required');
+  }
+  return label;
+}
+
+export interface Entry {
+  don_id: string | null;
+  title: string;
+  published_at: number;
+  url: string;
+  summary: string | null;
+}
+
+const seconds = (date: string) => Math.floor(Date.parse(date) / 1000);
+const Nullable = Type.Union([Type.String(), Type.Null()]);
+const Dons = Type.Object({
+  value: Type.Array(
+    Type.Object({ Title: Type.String(), UrlName: Type.String(), PublicationDate: Type.String(), DonId: Type.Optional(Nullable), OverrideTitle: Type.Optional(Nullable), Summary: Type.Optional(Nullable) }),
+  ),
+});
+type Dons = Type.Static<typeof Dons>;
+/** ReliefWeb v2 `reports` with `fields.include` title, url_alias, url, date.created. */
+const Reports = Type.Object({
+  data: Type.Array(Type.Object({ fields: Type.Object({ title: Type.String(), url_alias: Type.Optional(Type.String()), url: Type.String(), date: Type.Object({ created: Type.String() }) }) })),
+});
+type Reports = Type.Static<typeof Reports>;
+
+export const fromDons = (raw: Dons): Entry[] =>
+  raw.value.map((d) => ({
+    don_id: d.DonId ?? null,
+    title: d.OverrideTitle || d.Title,
+    published_at: seconds(d.PublicationDate),
+    url: ITEM_URL + d.UrlName,
+    summary: d.Summary ? plainText(d.Summary, SUMMARY_CHARS) : null,
+  }));
+
+export const fromReports = (raw: Reports): Entry[] =>
+  raw.data.map(({ fields: f }) => ({ don_id: null, title: f.title, published_at: seconds(f.date.created), url: f.url_alias ?? f.url, summary: null }));
+
+/** Newest first, one per URL (WHO pages may come back out of order and overlap), titles matching the label. */
+export function toRows(entries: Entry[], label: string): Row[] {
+  const seen = new Set<string>();
+  const rows = entries
+    .filter((e) => label === 'latest' || e.title.toLowerCase().includes(label))
+    .sort((a, b) => b.published_at - a.published_at)
+    .filter((e) => !seen.has(e.url) && seen.add(e.url))
+    .slice(0, MAX_ITEMS);
+  if (rows.length === 0) throw noData(label === 'latest' ? 'no outbreak news in the last year' : `no outbreak news in the last year mentions "${label}"`);
+  return rows.map((e) => ({ ...e, as_of: e.published_at }));
+}
+
+/** Rows (newest first, up to 10): don_id (e.g. 2026-DON625; null from ReliefWeb), title, published_at, url, summary (plain text, up to 400 chars). */
+export default defineSource<string>({
+  type: 'who-outbreak',
+  categories: ['health', 'public-health', 'global'],
+  qShape: '<label>',
+  example: 'latest',
+  desc: '`<label>`; latest disease outbreak news entries',
+  parseQ: parseLabel,
+  keyOf: (label) => label,
+  ttlSeconds: 1800,
+  deadlineMs: 7000,
+  upstreams: {
+    // $orderby is ignored and $top capped at 100, so a date filter bounds the set and we sort ourselves.
+    who: async (label, { http, deadline, clock }) => {
+      const query = { $filter: `PublicationDate ge ${isoDaysAgo(clock.now(), WINDOW_DAYS)}`, $orderby: 'PublicationDate desc', $top: 100 };
+      return toRows(fromDons(await http.json<Dons>('/api/news/diseaseoutbreaknews', Dons, { deadline, query })), label);
+    },
+    reliefweb: async (label, { http, deadline }) => {
+      const body = {
+        query: { value: '"Disease Outbreak News"', fields: ['title'] },
+        filter: { field: 'source.shortname', value: 'WHO' },
+        sort: ['date.created:desc'],
+        limit: 100,
+        fields: { include: ['title', 'url_alias', 'url', 'date.created'] },
+      };
+      const raw = await http.json<Reports>('/v2/reports', Reports, { deadline, method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      return toRows(fromReports(raw), label);
+    },
+  },
+});
