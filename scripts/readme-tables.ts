@@ -24,11 +24,11 @@ export function typeTable(): string {
     const hosts = Object.keys(d.upstreams);
     const chain = [...hosts, ...(d.curated ? ['curated data file'] : [])].join(' → ') || '—';
     const keys = hosts.flatMap((h) => {
-      const key = (HOSTS as Record<string, HostSpec>)[h]?.key;
-      return key ? [`\`${hostEnvName(h, 'KEY')}\`${key.required ? '' : ' (optional)'}`] : [];
+      const keyHost = (HOSTS as Record<string, HostSpec>)[h]?.tokenFrom ?? h;
+      const key = (HOSTS as Record<string, HostSpec>)[keyHost]?.key;
+      return key ? [`\`${hostEnvName(keyHost, 'KEY')}\`${key.required ? '' : ' (optional)'}`] : [];
     });
-    const state = d.implemented === false ? ' (not built yet: `not_implemented`)' : '';
-    return `| \`${d.type}\` | ${chain}${state} | ${keys.join(', ') || '—'} |`;
+    return `| \`${d.type}\` | ${chain} | ${keys.join(', ') || '—'} |`;
   });
   return ['| type | upstreams (primary → fallbacks) | keys |', '|---|---|---|', ...rows].join('\n');
 }

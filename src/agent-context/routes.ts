@@ -66,7 +66,7 @@ export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async
     const modelPlan = await planWithModel(goal, {
       http: deps.upstream.host('llm'),
       model: deps.config.llmModel,
-      descriptors: deps.registry.all().filter((d) => d.implemented),
+      descriptors: deps.registry.all(),
       isValid: isValidStep(deps.sources),
       deadline: Date.now() + PLANNER_DEADLINE_MS,
     });

@@ -7,7 +7,6 @@ export const CatalogEntry = Type.Object({
   categories: Type.Array(Type.String()),
   example: Type.String({ description: 'a sample q; empty when the type takes none' }),
   desc: Type.String(),
-  implemented: Type.Boolean({ description: 'false while the connector is not built (answers ok:false, not_implemented)' }),
 });
 
 export const catalogRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
@@ -18,7 +17,6 @@ export const catalogRoutes = ({ deps }: AppContext): FastifyPluginAsync => async
       categories: [...d.categories],
       example: d.example,
       desc: d.desc,
-      implemented: d.implemented !== false,
     })),
     landing: `${deps.config.publicUrl}/`,
   };

@@ -26,7 +26,7 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the ' +
           'last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. ' +
           'Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, ' +
-          'upstream_unavailable, upstream_key_missing, no_data, not_implemented.',
+          'upstream_unavailable, upstream_key_missing, no_data.',
         querystring: Type.Object({
           type: StringEnum(types, { description: 'data type (see /api/v1/catalog)' }),
           q: Type.Optional(Type.String({ maxLength: 2048, description: 'query in the type’s q shape' })),

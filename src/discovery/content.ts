@@ -71,7 +71,7 @@ Base URL: ${baseUrl}
 4. Batch with \`POST /api/data/bundle\` (1-${MAX_BUNDLE_QUERIES} queries). Without payment it answers HTTP 402 with an x402 challenge; pay it and retry with \`X-Payment\`. \`?free=1\` runs up to ${FREE_BUNDLE_QUERIES} queries with one row each.
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
-7. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data, not_implemented): do not retry a 4xx; back off on upstream_rate_limited.
+7. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data): do not retry a 4xx; back off on upstream_rate_limited.
 
 ## Prices
 ${priceLines().map((l) => `- ${l}`).join('\n')}

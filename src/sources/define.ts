@@ -56,10 +56,8 @@ export interface SourceDescriptor<Q = unknown> {
   ttlSeconds: number;
   deadlineMs: number;
   entityQ?(entity: EntityLike): string | undefined;
-  /** False for a type listed in the catalog whose connector is not written yet. */
-  implemented?: boolean;
 }
 
 export function defineSource<Q>(descriptor: SourceDescriptor<Q>): SourceDescriptor<Q> {
-  return { implemented: true, ...descriptor };
+  return descriptor;
 }

@@ -1,5 +1,4 @@
 import type { SourceDescriptor } from './define.js';
-import { pendingSources } from './pending.js';
 import cryptoPrice from './crypto-price.js';
 import economicIndicator from './economic-indicator.js';
 import weather from './weather.js';
@@ -19,9 +18,33 @@ import stableDepeg from './stable-depeg.js';
 import crossDexArb from './cross-dex-arb.js';
 import tokenUnlock from './token-unlock.js';
 import sentimentTicker from './sentiment-ticker.js';
+import cdcFlu from './cdc-flu.js';
+import whoOutbreak from './who-outbreak.js';
+import secEdgar from './sec-edgar.js';
+import legalCourtlistener from './legal-courtlistener.js';
+import newsReddit from './news-reddit.js';
+import redditTrending from './reddit-trending.js';
+import gdeltEvents from './gdelt-events.js';
+import acledConflict from './acled-conflict.js';
+import tokenRisk from './token-risk.js';
+import contractRisk from './contract-risk.js';
+import whaleTracker from './whale-tracker.js';
+import mevExposure from './mev-exposure.js';
+import energyGridEu from './energy-grid-eu.js';
+import shippingBdi from './shipping-bdi.js';
+import twitchTop from './twitch-top.js';
+import steamTop from './steam-top.js';
+import newsHnTop from './news-hn-top.js';
+import githubTrending from './github-trending.js';
+import liquidations from './liquidations.js';
+import breach from './breach.js';
+import flightsNear from './flights-near.js';
+import airQuality from './air-quality.js';
+import realEstateRss from './real-estate-rss.js';
+import sportsScores from './sports-scores.js';
 
 /** Every data type, explicitly listed: the single source of the catalog, the OpenAPI enum and the docs. */
-const IMPLEMENTED: SourceDescriptor<any>[] = [cryptoPrice, weather, economicIndicator, stockQuote, forex, cryptoTrending, gasPricesEth, taIndicators, scrape, fundingRates, orderBook, defiYield, energyOil, commodityMetals, agriculturePrices, stableDepeg, crossDexArb, tokenUnlock, sentimentTicker];
+const DATA_TYPES: SourceDescriptor<any>[] = [cryptoPrice, weather, economicIndicator, stockQuote, forex, cryptoTrending, gasPricesEth, taIndicators, scrape, fundingRates, orderBook, defiYield, energyOil, commodityMetals, agriculturePrices, stableDepeg, crossDexArb, tokenUnlock, sentimentTicker, cdcFlu, whoOutbreak, secEdgar, legalCourtlistener, newsReddit, redditTrending, gdeltEvents, acledConflict, tokenRisk, contractRisk, whaleTracker, mevExposure, energyGridEu, shippingBdi, twitchTop, steamTop, newsHnTop, githubTrending, liquidations, breach, flightsNear, airQuality, realEstateRss, sportsScores];
 
 export class Registry {
   private readonly byType: Map<string, SourceDescriptor>;
@@ -45,4 +68,4 @@ export class Registry {
 }
 
 
-export const registry = new Registry([...IMPLEMENTED, ...pendingSources]);
+export const registry = new Registry(DATA_TYPES);

@@ -87,9 +87,6 @@ export class SourceRunner {
 
   async run(type: string, rawQ: string | undefined, options: RunOptions = {}): Promise<SourceResult> {
     const { descriptor, key } = this.prepare(type, rawQ);
-    if (!descriptor.implemented) {
-      return failure(descriptor.type, key, 'not_implemented', `the ${descriptor.type} connector is not built yet`, []);
-    }
     const cacheKey = `src:${descriptor.type}:${key}`;
     const cached = options.maxAgeS === 0 ? undefined : await this.deps.cache.get<CachedValue>(cacheKey);
     if (cached) {

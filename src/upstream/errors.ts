@@ -7,7 +7,6 @@ export const FAILURE_REASONS = [
   'upstream_unavailable',
   'upstream_key_missing',
   'no_data',
-  'not_implemented',
   'blocked_address',
   'too_many_redirects',
   'unsupported_content_type',

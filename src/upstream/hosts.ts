@@ -22,6 +22,8 @@ export interface HostSpec {
   headers?: Record<string, string>;
   /** Response body cap; larger bodies are refused as `upstream_bad_response`. */
   maxBytes?: number;
+  /** The host whose credentials buy this host's bearer token (an `in: 'token'` host); docs list its key for the types using this one. */
+  tokenFrom?: string;
 }
 
 /** The base URL of a host whose requests go wherever the caller's URL says (scrape). */
@@ -67,7 +69,7 @@ export const HOSTS = {
   llm: { baseUrl: 'https://api.openai.com', key: { in: 'header', name: 'authorization', required: true } },
   // Reddit app-only OAuth: UPSTREAM_REDDIT_AUTH_KEY=client_id:client_secret buys a token for oauth.reddit.com.
   'reddit-auth': { baseUrl: 'https://www.reddit.com', key: { in: 'token', name: 'client_id:client_secret', required: true }, userAgent: 'identify' },
-  reddit: { baseUrl: 'https://oauth.reddit.com', userAgent: 'identify' },
+  reddit: { baseUrl: 'https://oauth.reddit.com', userAgent: 'identify', tokenFrom: 'reddit-auth' },
   'reddit-rss': { baseUrl: 'https://www.reddit.com', userAgent: 'identify' },
   // ACLED password grant: UPSTREAM_ACLED_KEY=email:password (the first ':' splits them).
   acled: { baseUrl: 'https://acleddata.com', key: { in: 'token', name: 'email:password', required: true }, userAgent: 'identify' },
@@ -102,7 +104,7 @@ export const HOSTS = {
     userAgent: 'identify',
     headers: { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' },
   },
-  // HHS OCR breach portal (JSF pages, no API); the report page with its 100-row table is a few hundred KB.
+  // HHS OCR breach portal: server-rendered JSF pages, no API and no key.
   'hhs-ocr': { baseUrl: 'https://ocrportal.hhs.gov' },
   okx: { baseUrl: 'https://www.okx.com' },
   // ENTSO-E Transparency Platform: the security token (granted on request by their helpdesk) goes in the query.
@@ -112,13 +114,13 @@ export const HOSTS = {
   seecapitalmarkets: { baseUrl: 'https://seecapitalmarkets.com', userAgent: 'browser', headers: { 'x-requested-with': 'XMLHttpRequest', referer: 'https://seecapitalmarkets.com/indeksi' } },
   // Twitch app access token: UPSTREAM_TWITCH_AUTH_KEY=client_id:client_secret buys it; Helix (`twitch`) also gets the client id as Client-Id.
   'twitch-auth': { baseUrl: 'https://id.twitch.tv', key: { in: 'token', name: 'client_id:client_secret', required: true } },
-  twitch: { baseUrl: 'https://api.twitch.tv' },
+  twitch: { baseUrl: 'https://api.twitch.tv', tokenFrom: 'twitch-auth' },
   'steam-api': { baseUrl: 'https://api.steampowered.com' },
   'steam-store': { baseUrl: 'https://store.steampowered.com' },
   steamspy: { baseUrl: 'https://steamspy.com' },
   // OpenSky OAuth2 client credentials (required since 18 Mar 2026): UPSTREAM_OPENSKY_AUTH_KEY=client_id:client_secret buys the token for `opensky`.
   'opensky-auth': { baseUrl: 'https://auth.opensky-network.org', key: { in: 'token', name: 'client_id:client_secret', required: true } },
-  opensky: { baseUrl: 'https://opensky-network.org' },
+  opensky: { baseUrl: 'https://opensky-network.org', tokenFrom: 'opensky-auth' },
   // Keyless ADS-B aggregators serving the same ADSBExchange-v2 `point` API.
   'adsb-lol': { baseUrl: 'https://api.adsb.lol' },
   'airplanes-live': { baseUrl: 'https://api.airplanes.live' },
