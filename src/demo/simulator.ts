@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,13 @@ function matchScore(exchange: Exchange, method: string, path: string, params: UR
   return matched === wanted.length ? 1 + matched : 0;
 }
 
+interface Hit {
+  host: string;
+  path: string;
+  query: string;
+  headers: IncomingHttpHeaders;
+}
+
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -90,7 +97,7 @@ export class Simulator {
   private readonly exchanges: Exchange[];
   private readonly overrides: Exchange[] = [];
   private readonly faults = new Map<string, Fault>();
-  private readonly hitLog: { host: string; path: string; query: string }[] = [];
+  private readonly hitLog: Hit[] = [];
   private readonly open = new Set<ServerResponse>();
   url = '';
 
@@ -139,7 +146,12 @@ export class Simulator {
   }
 
   hits(host?: string, path?: string): number {
-    return this.hitLog.filter((h) => (!host || h.host === host) && (!path || h.path === path)).length;
+    return this.requests(host, path).length;
+  }
+
+  /** The requests a host received, oldest first (headers included: tests check what was sent). */
+  requests(host?: string, path?: string): Hit[] {
+    return this.hitLog.filter((h) => (!host || h.host === host) && (!path || h.path === path));
   }
 
   resetHits(): void {
@@ -155,7 +167,7 @@ export class Simulator {
     const url = new URL(req.url ?? '/', 'http://sim');
     const [, host = '', ...rest] = url.pathname.split('/');
     const path = `/${rest.join('/')}`;
-    this.hitLog.push({ host, path, query: url.search });
+    this.hitLog.push({ host, path, query: url.search, headers: req.headers });
     const fault = this.faults.get(host);
     if (fault?.kind === 'hang') {
       this.open.add(res);

@@ -59,14 +59,14 @@ export function toRows(raw: Search): Row[] {
   });
 }
 
-/** Newest opinions first; `authorization` is the token header, or none for the anonymous fallback. */
-async function search(label: Label, { http, deadline, clock }: FetchContext, authorization?: string): Promise<Row[]> {
+/** Newest opinions first; the keyed host sends `Authorization: Token <key>`, the anonymous one nothing. */
+async function search(label: Label, { http, deadline, clock }: FetchContext): Promise<Row[]> {
   const query = { type: 'o', order_by: 'dateFiled desc', filed_after: filedAfter(clock.now()), court: courtFilter(label) };
   try {
-    return toRows(await http.json<Search>('/api/rest/v4/search/', Search, { deadline, query, headers: authorization ? { authorization } : {} }));
+    return toRows(await http.json<Search>('/api/rest/v4/search/', Search, { deadline, query }));
   } catch (e) {
     // Anonymous v4 calls are being phased out (HTTP 401): that is a missing key, not an outage.
-    if (!authorization && e instanceof UpstreamError && e.info.status === 401) {
+    if (http.name === 'courtlistener-anon' && e instanceof UpstreamError && e.info.status === 401) {
       throw new UpstreamError('upstream_key_missing', 'CourtListener refuses anonymous requests: set UPSTREAM_COURTLISTENER_KEY', { host: http.name });
     }
     throw e;
@@ -89,7 +89,7 @@ export default defineSource<Label>({
   deadlineMs: 7000,
   upstreams: {
     // Without a key the client skips this host (upstream_key_missing) before anything is sent.
-    courtlistener: (label, ctx) => search(label, ctx, `Token ${ctx.config.upstreams.courtlistener.key}`),
-    'courtlistener-anon': (label, ctx) => search(label, ctx),
+    courtlistener: search,
+    'courtlistener-anon': search,
   },
 });

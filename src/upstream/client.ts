@@ -146,7 +146,7 @@ export class UpstreamClient {
     else headers['user-agent'] ??= this.config.userAgent;
     const key = this.config.upstreams[name].key;
     if (key && spec.key?.in === 'header') {
-      headers[spec.key.name] = spec.key.name.toLowerCase() === 'authorization' ? `Bearer ${key}` : key;
+      headers[spec.key.name] = spec.key.name.toLowerCase() === 'authorization' ? `${spec.key.scheme ?? 'Bearer'} ${key}` : key;
     }
     return headers;
   }

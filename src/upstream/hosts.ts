@@ -5,13 +5,15 @@
  */
 export interface KeySpec {
   /**
-   * Where the key goes: a query parameter or a header (`Bearer` prefix added for `authorization`);
+   * Where the key goes: a query parameter or a header (`authorization` gets `scheme` in front);
    * `token`: credentials (in the format `name` gives, e.g. `client_id:client_secret`) that the
    * fetcher itself exchanges for a short-lived bearer token (OAuth); the client sends nothing.
    */
   in: 'query' | 'header' | 'token';
   name: string;
   required: boolean;
+  /** The authorization scheme for an `authorization` header; default `Bearer`. */
+  scheme?: string;
 }
 
 export interface HostSpec {
@@ -82,9 +84,8 @@ export const HOSTS = {
   // SEC answers 403 to agents without a name and contact address (SVC_USER_AGENT) and allows 10 requests/s.
   'sec-edgar': { baseUrl: 'https://www.sec.gov', userAgent: 'identify' },
   'sec-efts': { baseUrl: 'https://efts.sec.gov', userAgent: 'identify' },
-  // CourtListener wants `Authorization: Token <key>` (not Bearer), so the fetcher sends the key itself;
-  // `courtlistener-anon` is the same API without a key (very low anonymous limit).
-  courtlistener: { baseUrl: 'https://www.courtlistener.com', key: { in: 'token', name: 'api_token', required: true } },
+  // `courtlistener-anon` is the same API without a key (anonymous v4 access is being phased out).
+  courtlistener: { baseUrl: 'https://www.courtlistener.com', key: { in: 'header', name: 'authorization', scheme: 'Token', required: true } },
   'courtlistener-anon': { baseUrl: 'https://www.courtlistener.com' },
   // Keyless; the optional key is a GoPlus access token (POST /api/v1/token with app_key + app_secret), sent as Bearer.
   gopluslabs: { baseUrl: 'https://api.gopluslabs.io', key: { in: 'header', name: 'authorization', required: false } },

@@ -9,10 +9,10 @@ const result = (dateFiled: string, docketNumber: string | null = '24-1') => ({
 });
 
 /** A context whose HTTP client records the options it was called with and answers `answer`. */
-function context(answer: () => unknown, key?: string) {
+function context(answer: () => unknown, name = 'courtlistener') {
   const calls: CallOptions[] = [];
-  const http = { name: 'courtlistener', json: async (_path: string, _schema: unknown, options: CallOptions) => (calls.push(options), answer()) } as unknown as HostHttp;
-  const ctx = { http, deadline: Date.now() + 1000, clock: { now: () => Date.UTC(2026, 10, 22, 12) }, config: { upstreams: { courtlistener: { key } } } } as unknown as FetchContext;
+  const http = { name, json: async (_path: string, _schema: unknown, options: CallOptions) => (calls.push(options), answer()) } as unknown as HostHttp;
+  const ctx = { http, deadline: Date.now() + 1000, clock: { now: () => Date.UTC(2026, 10, 22, 12) } } as unknown as FetchContext;
   return { ctx, calls };
 }
 
@@ -45,18 +45,17 @@ describe('legal-courtlistener rows', () => {
   });
 });
 
-describe('legal-courtlistener auth', () => {
-  it('sends the key as a Token header (not Bearer) with the court filter', async () => {
-    const { ctx, calls } = context(() => ({ results: [result('2026-11-20')] }), 'abc123');
+describe('legal-courtlistener search', () => {
+  it('asks for the newest opinions of the court in the last 30 days', async () => {
+    const { ctx, calls } = context(() => ({ results: [result('2026-11-20')] }));
     await source.upstreams.courtlistener!('ca9', ctx);
-    expect(calls[0]).toMatchObject({ headers: { authorization: 'Token abc123' }, query: { type: 'o', court: 'ca9', filed_after: '10/23/2026' } });
+    expect(calls[0]).toMatchObject({ query: { type: 'o', order_by: 'dateFiled desc', court: 'ca9', filed_after: '10/23/2026' } });
   });
 
-  it('calls anonymously without a header, and reads a 401 as a missing key', async () => {
-    const { ctx, calls } = context(() => {
+  it('reads a 401 to the anonymous host as a missing key', async () => {
+    const { ctx } = context(() => {
       throw new UpstreamError('upstream_error', 'courtlistener-anon answered HTTP 401', { status: 401 });
-    });
+    }, 'courtlistener-anon');
     await expect(source.upstreams['courtlistener-anon']!('latest', ctx)).rejects.toMatchObject({ reason: 'upstream_key_missing', message: expect.stringContaining('UPSTREAM_COURTLISTENER_KEY') });
-    expect(calls[0]!.headers).toEqual({});
   });
 });

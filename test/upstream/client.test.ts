@@ -15,6 +15,16 @@ describe('upstream client', () => {
     expect(body.latitude).toBeCloseTo(40.71, 1);
   });
 
+  it('puts each host key where the host wants it, with the host scheme for authorization headers', async () => {
+    const deadline = Date.now() + 1000;
+    await t.deps.upstream.host('courtlistener').text('/api/rest/v4/search/', { deadline });
+    await t.deps.upstream.host('courtlistener-anon').text('/api/rest/v4/search/', { deadline });
+    await t.deps.upstream.host('coingecko').text('/api/v3/simple/price', { deadline });
+    expect(t.sim.requests('courtlistener').at(-1)!.headers.authorization).toBe('Token sim-key');
+    expect(t.sim.requests('courtlistener-anon').at(-1)!.headers.authorization).toBeUndefined();
+    expect(t.sim.requests('coingecko').at(-1)!.headers['x-cg-demo-api-key']).toBe('sim-key');
+  });
+
   it('opens the circuit after repeated failures and says so', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     const http = t.deps.upstream.host('open-meteo');
