@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
+import { parse } from 'csv-parse/sync';
 import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
@@ -44,28 +45,6 @@ export function regionId(text: string, zip: string): string {
   return hit.id![2]!;
 }
 
-/** One CSV line split per RFC 4180 (quoted fields may hold commas and doubled quotes). */
-export function csvFields(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (quoted && c === '"' && line[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (c === ',' && !quoted) {
-      fields.push(field);
-      field = '';
-    } else {
-      field += c;
-    }
-  }
-  return [...fields, field];
-}
-
 /** `October-31-2025` → Unix s (midnight UTC). */
 export function soldAt(date: string): number | null {
   const m = /^([A-Za-z]+)-(\d{1,2})-(\d{4})$/.exec(date);
@@ -77,15 +56,17 @@ const numberOrNull = (s: string | undefined) => (s && s.trim() !== '' && Number.
 
 /** The zip's past sales from gis-csv, newest first; lines before the header (the MLS disclaimer) are skipped. */
 export function fromCsv(csv: string, zip: string): Row[] {
-  const lines = csv.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.startsWith('SALE TYPE,'));
+  const start = csv.split(/\r?\n/).findIndex((l) => l.startsWith('SALE TYPE,'));
   if (start < 0) throw new UpstreamError('upstream_bad_response', 'redfin sent something other than the sales CSV');
-  const header = csvFields(lines[start]!);
-  const col = (name: string) => header.findIndex((h) => h === name || (name === 'URL' && h.startsWith('URL')));
-  const at = Object.fromEntries(['SALE TYPE', 'SOLD DATE', 'PROPERTY TYPE', 'ADDRESS', 'CITY', 'STATE OR PROVINCE', 'ZIP OR POSTAL CODE', 'PRICE', 'BEDS', 'BATHS', 'SQUARE FEET', 'YEAR BUILT', 'URL', 'LATITUDE', 'LONGITUDE'].map((n) => [n, col(n)]));
-  const rows = lines.slice(start + 1).flatMap((line) => {
-    const f = csvFields(line);
-    const get = (name: string) => f[at[name]!]?.trim() || undefined;
+  // The URL column's header carries a long note after "URL"; every other column is named plainly.
+  let records: Record<string, string>[];
+  try {
+    records = parse(csv, { from_line: start + 1, columns: (header: string[]) => header.map((h) => (h.startsWith('URL') ? 'URL' : h)), relax_column_count: true, skip_empty_lines: true });
+  } catch (e) {
+    throw new UpstreamError('upstream_bad_response', `redfin sent a CSV that does not parse (${(e as Error).message})`);
+  }
+  const rows = records.flatMap((record) => {
+    const get = (name: string) => record[name]?.trim() || undefined;
     const sold = soldAt(get('SOLD DATE') ?? '');
     if (get('SALE TYPE') !== 'PAST SALE' || sold === null || !get('ZIP OR POSTAL CODE')?.startsWith(zip)) return [];
     return [{

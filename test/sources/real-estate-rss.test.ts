@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvFields, fromCsv, parseZip, regionId, soldAt } from '../../src/sources/real-estate-rss.js';
+import { fromCsv, parseZip, regionId, soldAt } from '../../src/sources/real-estate-rss.js';
 
 const HEADER =
   'SALE TYPE,SOLD DATE,PROPERTY TYPE,ADDRESS,CITY,STATE OR PROVINCE,ZIP OR POSTAL CODE,PRICE,BEDS,BATHS,LOCATION,SQUARE FEET,LOT SIZE,YEAR BUILT,DAYS ON MARKET,$/SQUARE FEET,HOA/MONTH,STATUS,NEXT OPEN HOUSE START TIME,NEXT OPEN HOUSE END TIME,URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING),SOURCE,MLS#,FAVORITE,INTERESTED,LATITUDE,LONGITUDE';
@@ -29,11 +29,6 @@ describe('real-estate-rss region lookup', () => {
 });
 
 describe('real-estate-rss CSV', () => {
-  it('splits quoted fields, doubled quotes and empty fields', () => {
-    expect(csvFields('a,"b, c","say ""hi""",,e,')).toEqual(['a', 'b, c', 'say "hi"', '', 'e', '']);
-    expect(csvFields(',x')).toEqual(['', 'x']);
-  });
-
   it('reads Redfin sale dates as midnight UTC', () => {
     expect(soldAt('October-31-2025')).toBe(Date.UTC(2025, 9, 31) / 1000);
     expect(soldAt('November-4-2026')).toBe(Date.UTC(2026, 10, 4) / 1000);
@@ -67,5 +62,6 @@ describe('real-estate-rss CSV', () => {
   it('answers no_data for a header-only CSV and bad_response for something else', () => {
     expect(() => fromCsv(`${HEADER}\n`, '78701')).toThrowError(expect.objectContaining({ reason: 'no_data' }));
     expect(() => fromCsv('<html>Access denied</html>', '78701')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
+    expect(() => fromCsv(`${HEADER}\n"PAST SALE,unclosed`, '78701')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
   });
 });
