@@ -22,6 +22,7 @@ describe('who-outbreak text', () => {
     expect(plainText('<p>18&nbsp;406 cases &amp; 412 deaths</p><p>in&nbsp;Sudan.</p>', 400)).toBe('18 406 cases & 412 deaths in Sudan.');
     expect(plainText('<p>alpha beta gamma delta</p>', 12)).toBe('alpha beta…');
     expect(plainText('abcdefghij', 4)).toBe('abcd…');
+    expect(plainText('<p>R&eacute;publique d&#233;mocratique &ndash; 3&times;</p>', 400)).toBe('République démocratique – 3×');
   });
 });
 

@@ -1,8 +1,13 @@
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", nbsp: ' ' };
+import { parseHTML } from 'linkedom';
 
-/** HTML text fields (WHO summaries) as plain text: tags dropped, common entities decoded, whitespace collapsed, cut at a word. */
+/** Elements whose end separates words in the rendered text. */
+const BLOCKS = 'address,article,blockquote,br,dd,div,dl,dt,h1,h2,h3,h4,h5,h6,hr,li,ol,p,pre,section,table,td,th,tr,ul';
+
+/** HTML text fields (WHO summaries) as plain text: parsed (entities decoded), whitespace collapsed, cut at a word. */
 export function plainText(html: string, max: number): string {
-  const text = html.replace(/<[^>]*>/g, ' ').replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!).replace(/\s+/g, ' ').trim();
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  for (const block of document.body.querySelectorAll(BLOCKS)) block.appendChild(document.createTextNode(' '));
+  const text = (document.body.textContent ?? '').replace(/\s+/g, ' ').trim();
   if (text.length <= max) return text;
   const cut = text.lastIndexOf(' ', max);
   return `${text.slice(0, cut > 0 ? cut : max)}…`;
