@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
-import { FORM, Grant, form, withBearer } from './lib/bearer-token.js';
+import { FORM, Grant, clientCredentials, form, withBearer } from './lib/bearer-token.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
 
 export interface Box {
@@ -126,9 +126,6 @@ export function pointQuery(box: Box): { lat: number; lon: number; radiusNm: numb
   const halfDiagonalM = (Math.hypot(dLat, dLon) / 2) * 6_371_000;
   return { lat: +lat.toFixed(4), lon: +lon.toFixed(4), radiusNm: Math.min(MAX_RADIUS_NM, Math.ceil(halfDiagonalM / NM_M)) };
 }
-
-/** `client_id:client_secret` split at the first ':'. */
-const clientCredentials = (key: string) => ({ client_id: key.slice(0, key.indexOf(':')), client_secret: key.slice(key.indexOf(':') + 1) });
 
 function openSky(box: Box, ctx: FetchContext): Promise<Row[]> {
   const auth = ctx.upstream('opensky-auth');

@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
-import { FORM, Grant, form, withBearer } from './lib/bearer-token.js';
+import { FORM, Grant, clientCredentials, form, withBearer } from './lib/bearer-token.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
 
 export type TwitchList = { kind: 'top' } | { kind: 'language'; language: string } | { kind: 'game'; game: string };
@@ -61,12 +61,6 @@ export function toRows(raw: Streams): Row[] {
     thumbnail_url: s.thumbnail_url.replace('{width}', '320').replace('{height}', '180'),
   }));
 }
-
-/** `client_id:client_secret` (Twitch client ids and secrets never contain ':'). */
-const clientCredentials = (key: string) => {
-  const at = key.indexOf(':');
-  return { client_id: key.slice(0, at), client_secret: key.slice(at + 1) };
-};
 
 /** Helix wants the app's Client-Id beside an app access token bought with the client credentials. */
 function withHelixHeaders<T>(ctx: FetchContext, use: (headers: Record<string, string>) => Promise<T>): Promise<T> {

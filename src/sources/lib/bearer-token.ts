@@ -37,6 +37,12 @@ export async function withBearer<T>(ctx: FetchContext, auth: HostHttp, buy: (cre
   }
 }
 
+/** `client_id:client_secret` credentials, split at the first ':' (client ids never contain one). */
+export function clientCredentials(key: string): { client_id: string; client_secret: string } {
+  const at = key.indexOf(':');
+  return { client_id: key.slice(0, at), client_secret: key.slice(at + 1) };
+}
+
 /** An `application/x-www-form-urlencoded` body. */
 export const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
