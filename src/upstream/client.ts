@@ -166,9 +166,8 @@ export class UpstreamClient {
       });
       const maxBytes = spec.maxBytes ?? DEFAULT_MAX_BYTES;
       const text = await readCapped(res.body, maxBytes, () => new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name }));
-      if (res.statusCode === 429) {
-        const retryAfterS = Number(res.headers['retry-after']) || undefined;
-        throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, { host: name, status: 429, retryAfterS });
+      if (isRateLimited(res.statusCode, res.headers)) {
+        throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, { host: name, status: res.statusCode, retryAfterS: retryAfterS(res.headers, Date.now()) });
       }
       if (res.statusCode >= 400) {
         throw new UpstreamError('upstream_error', `${name} answered HTTP ${res.statusCode}`, { host: name, status: res.statusCode });
@@ -195,4 +194,18 @@ function parseJson<T>(name: HostName, text: string, schema: TSchema): T {
     throw new UpstreamError('upstream_bad_response', `${name} answered in an unexpected shape`, { host: name });
   }
   return parsed as T;
+}
+
+type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/** 429, or a 403 with an exhausted quota (GitHub and other `X-RateLimit-*` APIs answer so). */
+const isRateLimited = (status: number, headers: ResponseHeaders): boolean =>
+  status === 429 || (status === 403 && headers['x-ratelimit-remaining'] === '0');
+
+/** `Retry-After` seconds, else the wait until `X-RateLimit-Reset` (Unix seconds). */
+function retryAfterS(headers: ResponseHeaders, nowMs: number): number | undefined {
+  const retryAfter = Number(headers['retry-after']);
+  if (retryAfter > 0) return retryAfter;
+  const reset = Number(headers['x-ratelimit-reset']);
+  return reset > 0 ? Math.max(1, Math.ceil(reset - nowMs / 1000)) : undefined;
 }

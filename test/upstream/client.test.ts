@@ -25,6 +25,20 @@ describe('upstream client', () => {
     expect(t.sim.requests('coingecko').at(-1)!.headers['x-cg-demo-api-key']).toBe('sim-key');
   });
 
+  it('reads a 403 with an exhausted X-RateLimit quota as rate limiting, with the wait until the reset', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 42;
+    t.sim.fault('github', { kind: 'status', status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
+    const error = await t.deps.upstream.host('github').text('/search/repositories', { deadline: Date.now() + 1000 }).catch((e: unknown) => e);
+    t.sim.fault('github', { kind: 'status', status: 403 });
+    const plain = await t.deps.upstream.host('github').text('/search/repositories', { deadline: Date.now() + 1000 }).catch((e: { reason: string }) => e.reason);
+    t.sim.clearFaults();
+    t.deps.upstream.resetBreakers();
+    expect(error).toMatchObject({ reason: 'upstream_rate_limited', info: { status: 403 } });
+    expect((error as { info: { retryAfterS: number } }).info.retryAfterS).toBeGreaterThanOrEqual(41);
+    expect((error as { info: { retryAfterS: number } }).info.retryAfterS).toBeLessThanOrEqual(42);
+    expect(plain).toBe('upstream_error');
+  });
+
   it('opens the circuit after repeated failures and says so', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     const http = t.deps.upstream.host('open-meteo');
