@@ -5,6 +5,7 @@ import type { Row } from '../sources/define.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { diffRows } from './diff.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 export const PREVIEW_CURSOR = 'svc-cur:';
 /** The time machine reaches this far back; older history is pruned. */
@@ -29,7 +30,7 @@ export type PreviewBody = Record<string, unknown> & { ok: boolean };
 
 /** `as_of` may be Unix seconds or ISO 8601; either way it must fall in the last 60 minutes. */
 export function parseAsOf(value: string, nowS: number): number {
-  const seconds = /^\d+$/.test(value) ? Number(value) : Math.floor(Date.parse(value) / 1000);
+  const seconds = /^\d+$/.test(value) ? Number(value) : parseUnixSeconds(value);
   if (!Number.isFinite(seconds)) {
     throw new ApiError('validation_failed', 'as_of must be Unix seconds or an ISO 8601 time', { field: 'as_of', rule: 'format' });
   }

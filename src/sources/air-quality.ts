@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { noData } from '../upstream/errors.js';
 import { latLon, latLonKey, type LatLon } from './lib/q.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const RADIUS_M = 10_000;
 const MAX_STATIONS = 3;
@@ -44,7 +45,6 @@ const OpenMeteoAir = Type.Object({
 });
 type OpenMeteoAir = Type.Static<typeof OpenMeteoAir>;
 
-const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const isPollutant = (name: string): name is Pollutant => (POLLUTANTS as readonly string[]).includes(name);
 
 /** µg/m³ from a reading in µg/m³ (kept as sent), ppm or ppb (converted, 1 decimal); null for units we cannot convert. */
@@ -59,7 +59,7 @@ export function toUgm3(pollutant: Pollutant, value: number, units: string): numb
 /** The nearest stations that measure a pollutant we report and have reported within a day. */
 export function nearestStations(raw: Locations, nowS: number): Station[] {
   return raw.results
-    .filter((s) => s.sensors.some((x) => isPollutant(x.parameter.name)) && (!s.datetimeLast || nowS - seconds(s.datetimeLast.utc) <= FRESH_S))
+    .filter((s) => s.sensors.some((x) => isPollutant(x.parameter.name)) && (!s.datetimeLast || nowS - parseUnixSeconds(s.datetimeLast.utc) <= FRESH_S))
     .sort((a, b) => (a.distance ?? Infinity) - (b.distance ?? Infinity))
     .slice(0, MAX_STATIONS);
 }
@@ -70,7 +70,7 @@ export function stationRow(station: Station, latest: Latest, nowS: number): Row 
   let asOf = 0;
   for (const reading of latest.results) {
     const parameter = station.sensors.find((s) => s.id === reading.sensorsId)?.parameter;
-    const at = seconds(reading.datetime.utc);
+    const at = parseUnixSeconds(reading.datetime.utc);
     if (reading.value === null || !parameter || !isPollutant(parameter.name) || nowS - at > FRESH_S || values[parameter.name] !== undefined) continue;
     const ugm3 = toUgm3(parameter.name, reading.value, parameter.units);
     if (ugm3 === null) continue;
@@ -116,7 +116,7 @@ export function fromOpenMeteo(raw: OpenMeteoAir): Row[] {
     no2_ugm3: c.nitrogen_dioxide,
     o3_ugm3: c.ozone,
     modelled: true,
-    as_of: seconds(`${c.time}Z`),
+    as_of: parseUnixSeconds(`${c.time}Z`),
   }];
 }
 

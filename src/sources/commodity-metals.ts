@@ -4,6 +4,7 @@ import { latestWithSeries } from './lib/series.js';
 import type { Observation } from './lib/fred.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 export const METALS = ['gold', 'silver', 'platinum'] as const;
 export type Metal = (typeof METALS)[number];
@@ -41,7 +42,7 @@ export const fromLbma = (metal: Metal, raw: LbmaFile): Row[] => [
 
 /** gold-api.com has the live spot only, so the series is that single point. */
 export function fromGoldApi(metal: Metal, raw: GoldApi): Row[] {
-  const asOf = raw.updatedAt ? Math.floor(Date.parse(raw.updatedAt) / 1000) : NaN;
+  const asOf = raw.updatedAt ? parseUnixSeconds(raw.updatedAt) : NaN;
   if (!Number.isFinite(asOf)) throw noData('gold-api.com sent a price without its time');
   const date = new Date(asOf * 1000).toISOString().slice(0, 10);
   return [{ metal, benchmark: `${METAL[metal].symbol}/USD spot`, date, price_usd_oz: raw.price, series: [{ date, price_usd_oz: raw.price }], as_of: asOf }];

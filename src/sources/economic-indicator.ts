@@ -3,6 +3,7 @@ import { oneOf } from './lib/q.js';
 import { isoDaysAgo, parseFredCsv, parseObservations, type Observation } from './lib/fred.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 /** The 26 series the spec allows, grouped as it groups them. */
 export const SERIES_CODES = [
@@ -48,7 +49,7 @@ export function toRows(seriesId: string, observations: Observation[], meta: Seri
     value: latest.value,
     series,
     series_window: recent.length >= MIN_POINTS ? `${SERIES_WINDOW_DAYS}d` : `last_${series.length}_observations`,
-    as_of: Math.floor(Date.parse(latest.date) / 1000),
+    as_of: parseUnixSeconds(latest.date),
   }];
 }
 

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { currencyPair } from '../backtest/providers/frankfurter.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const Frankfurter = Type.Object({ base: Type.String(), date: Type.String(), rates: Type.Record(Type.String(), Type.Number()) });
 const OpenEr = Type.Object({
@@ -14,7 +15,7 @@ const OpenEr = Type.Object({
 export function fromFrankfurter([base, symbol]: [string, string], raw: Type.Static<typeof Frankfurter>): Row[] {
   const rate = raw.rates[symbol];
   if (rate === undefined) throw noData(`no ${base}/${symbol} rate`);
-  return [{ base, symbol, rate, date: raw.date, provider: 'ECB reference rate', as_of: Math.floor(Date.parse(`${raw.date}T16:00:00+01:00`) / 1000) }];
+  return [{ base, symbol, rate, date: raw.date, provider: 'ECB reference rate', as_of: parseUnixSeconds(`${raw.date}T16:00:00+01:00`) }];
 }
 
 export function fromOpenEr([base, symbol]: [string, string], raw: Type.Static<typeof OpenEr>): Row[] {

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const WINDOW_S = 48 * 3600;
 const TOP = 10;
@@ -43,7 +44,7 @@ type Repos = Type.Static<typeof Repos>;
 /** Repositories created in the last 48 hours, most stars first (ties: newest first), top 10. */
 export function toRows(raw: Repos, nowS: number): Row[] {
   const repos = raw.items
-    .map((r) => ({ ...r, created: Math.floor(Date.parse(r.created_at) / 1000) }))
+    .map((r) => ({ ...r, created: parseUnixSeconds(r.created_at) }))
     .filter((r) => r.created >= nowS - WINDOW_S)
     .sort((a, b) => b.stargazers_count - a.stargazers_count || b.created - a.created)
     .slice(0, TOP);

@@ -4,6 +4,7 @@ import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { cryptoBySymbol } from './lib/entities.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const SYMBOL = /^[A-Z0-9]{2,10}$/;
 const MAX_HEADLINES = 10;
@@ -41,15 +42,13 @@ const Posts = Type.Object({
   ),
 });
 
-const seconds = (date: string) => Math.floor(Date.parse(date) / 1000);
-
 export function fromFng(raw: Type.Static<typeof Fng>): FearGreed | null {
   const latest = raw.data[0];
   return latest ? { value: Number(latest.value), label: latest.value_classification, at: Number(latest.timestamp) } : null;
 }
 
 export const fromCryptoPanic = (raw: Type.Static<typeof Posts>): Headline[] =>
-  raw.results.map((p) => ({ title: p.title, url: p.original_url ?? p.url ?? null, source: p.source?.title ?? null, published_at: seconds(p.published_at) }));
+  raw.results.map((p) => ({ title: p.title, url: p.original_url ?? p.url ?? null, source: p.source?.title ?? null, published_at: parseUnixSeconds(p.published_at) }));
 
 const xml = new XMLParser({ ignoreAttributes: true });
 interface RssItem {
@@ -71,7 +70,7 @@ export function fromRss(text: string, feed: string, symbol: string): Headline[] 
   const names = cryptoBySymbol(symbol).flatMap((e) => [e.name, ...e.aliases]);
   const mentions = new RegExp(`\\b(${[symbol, ...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'i');
   return items.flatMap((i) =>
-    mentions.test(String(i.title ?? '')) ? [{ title: String(i.title), url: i.link ? String(i.link) : null, source: feed, published_at: seconds(String(i.pubDate ?? '')) }] : [],
+    mentions.test(String(i.title ?? '')) ? [{ title: String(i.title), url: i.link ? String(i.link) : null, source: feed, published_at: parseUnixSeconds(String(i.pubDate ?? '')) }] : [],
   );
 }
 

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { noData } from '../upstream/errors.js';
 import { oneOf } from './lib/q.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 /** ESPN `<sport>/<league>` paths we serve, with TheSportsDB's league id for the fallback. */
 const LEAGUES = {
@@ -81,7 +82,7 @@ export function fromEspn(raw: Scoreboard): Row[] {
       const started = e.status.type.state !== 'pre';
       return {
         event_id: e.id,
-        start_at: Math.floor(Date.parse(e.date) / 1000),
+        start_at: parseUnixSeconds(e.date),
         name: e.name,
         home_team: home?.team.displayName ?? null,
         away_team: away?.team.displayName ?? null,

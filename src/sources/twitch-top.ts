@@ -3,6 +3,7 @@ import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { FORM, Grant, clientCredentials, form, withBearer } from './lib/bearer-token.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 export type TwitchList = { kind: 'top' } | { kind: 'language'; language: string } | { kind: 'game'; game: string };
 
@@ -56,7 +57,7 @@ export function toRows(raw: Streams): Row[] {
     game_name: s.game_name,
     viewer_count: s.viewer_count,
     language: s.language,
-    started_at: Math.floor(Date.parse(s.started_at) / 1000),
+    started_at: parseUnixSeconds(s.started_at),
     is_mature: s.is_mature ?? null,
     thumbnail_url: s.thumbnail_url.replace('{width}', '320').replace('{height}', '180'),
   }));

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { noData } from '../upstream/errors.js';
 import { latLon, latLonKey, type LatLon } from './lib/q.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const OpenMeteo = Type.Object({
   latitude: Type.Number(),
@@ -45,7 +46,7 @@ export function fromMetNo(raw: MetNo): Row[] {
   if (!now) throw noData('MET Norway sent an empty time series');
   const d = now.data.instant.details;
   const kmh = Math.round(d.wind_speed * 3.6 * 10) / 10;
-  return [{ lat, lon, temp_c: d.air_temperature, wind_kmh: kmh, wind_dir_deg: d.wind_from_direction, as_of: Math.floor(Date.parse(now.time) / 1000) }];
+  return [{ lat, lon, temp_c: d.air_temperature, wind_kmh: kmh, wind_dir_deg: d.wind_from_direction, as_of: parseUnixSeconds(now.time) }];
 }
 
 export default defineSource<LatLon>({

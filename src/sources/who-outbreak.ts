@@ -4,6 +4,7 @@ import { noData } from '../upstream/errors.js';
 import { isoDaysAgo } from './lib/fred.js';
 import { plainText } from './lib/html-text.js';
 import { defineSource, type Row } from './define.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 const MAX_ITEMS = 10;
 const WINDOW_DAYS = 365;
@@ -28,7 +29,6 @@ export interface Entry {
   summary: string | null;
 }
 
-const seconds = (date: string) => Math.floor(Date.parse(date) / 1000);
 const Nullable = Type.Union([Type.String(), Type.Null()]);
 const Dons = Type.Object({
   value: Type.Array(
@@ -46,13 +46,13 @@ export const fromDons = (raw: Dons): Entry[] =>
   raw.value.map((d) => ({
     don_id: d.DonId ?? null,
     title: d.OverrideTitle || d.Title,
-    published_at: seconds(d.PublicationDate),
+    published_at: parseUnixSeconds(d.PublicationDate),
     url: ITEM_URL + d.UrlName,
     summary: d.Summary ? plainText(d.Summary, SUMMARY_CHARS) : null,
   }));
 
 export const fromReports = (raw: Reports): Entry[] =>
-  raw.data.map(({ fields: f }) => ({ don_id: null, title: f.title, published_at: seconds(f.date.created), url: f.url_alias ?? f.url, summary: null }));
+  raw.data.map(({ fields: f }) => ({ don_id: null, title: f.title, published_at: parseUnixSeconds(f.date.created), url: f.url_alias ?? f.url, summary: null }));
 
 /** Newest first, one per URL (WHO pages may come back out of order and overlap), titles matching the label. */
 export function toRows(entries: Entry[], label: string): Row[] {

@@ -2,6 +2,7 @@ import Type from 'typebox';
 import { XMLParser } from 'fast-xml-parser';
 import type { HostHttp } from '../upstream/client.js';
 import { UpstreamError } from '../upstream/errors.js';
+import { parseUnixSeconds } from '../core/clock.js';
 
 export interface Video {
   video_id: string;
@@ -41,7 +42,7 @@ export async function searchToday(http: HostHttp, query: string, dayStartMs: num
   const views = new Map(stats.items.map((s) => [s.id, Number(s.statistics.viewCount ?? 0)]));
   return search.items.flatMap((i) =>
     i.id.videoId
-      ? [{ video_id: i.id.videoId, title: i.snippet.title, channel: i.snippet.channelTitle, published_at: Math.floor(Date.parse(i.snippet.publishedAt) / 1000), views: views.get(i.id.videoId) ?? 0, url: watchUrl(i.id.videoId), thumbnail_url: thumbnail(i.id.videoId) }]
+      ? [{ video_id: i.id.videoId, title: i.snippet.title, channel: i.snippet.channelTitle, published_at: parseUnixSeconds(i.snippet.publishedAt), views: views.get(i.id.videoId) ?? 0, url: watchUrl(i.id.videoId), thumbnail_url: thumbnail(i.id.videoId) }]
       : [],
   );
 }
@@ -73,7 +74,7 @@ export function parseChannelFeed(text: string): Video[] {
       video_id: id,
       title: String(e.title ?? ''),
       channel: String(e.author?.name ?? ''),
-      published_at: Math.floor(Date.parse(e.published) / 1000),
+      published_at: parseUnixSeconds(e.published),
       views: Number(e['media:group']?.['media:community']?.['media:statistics']?.views ?? 0),
       url: watchUrl(id),
       thumbnail_url: thumbnail(id),

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { XMLParser } from 'fast-xml-parser';
 import { UpstreamError } from '../../upstream/errors.js';
+import { parseUnixSeconds } from '../../core/clock.js';
 
 /** SEC EDGAR's two listings of recent filings (latest-filings Atom feed, full-text search JSON) as one shape. */
 
@@ -54,7 +55,7 @@ export function fromAtom(text: string): Filing[] {
       role: title[3]!.toLowerCase(),
       accession_no: accession,
       filed_date: filed,
-      accepted_at: Math.floor(Date.parse(textOf(e.updated)) / 1000),
+      accepted_at: parseUnixSeconds(textOf(e.updated)),
       items: [...new Set(items)],
       url: e.link.href,
     }];

@@ -3,6 +3,7 @@ import type { HostHttp } from '../../upstream/client.js';
 import { UpstreamError } from '../../upstream/errors.js';
 import { Envelope, etherscanList, type EnvelopeOf } from './etherscan.js';
 import type { EvmTarget } from './evm-chains.js';
+import { parseUnixSeconds } from '../../core/clock.js';
 
 /** Explorers answer the newest first; one page of them is "recent". */
 const PAGE = 100;
@@ -97,7 +98,7 @@ export const fromBlockscout = (items: TokenTransfer[]): Transfer[] =>
   items.flatMap(({ token, total, timestamp, ...t }) =>
     token.type === 'ERC-20' && total.value && token.decimals !== null && timestamp
       ? [{
-          id: `${t.transaction_hash}:${t.log_index}`, tx_hash: t.transaction_hash, transferred_at: Math.floor(Date.parse(timestamp) / 1000),
+          id: `${t.transaction_hash}:${t.log_index}`, tx_hash: t.transaction_hash, transferred_at: parseUnixSeconds(timestamp),
           from: t.from.hash.toLowerCase(), to: t.to.hash.toLowerCase(), token_address: (token.address ?? token.address_hash ?? '').toLowerCase(),
           token_symbol: token.symbol ?? '', value: total.value, decimals: Number(token.decimals), price_usd: token.exchange_rate === null ? null : Number(token.exchange_rate),
         }]
@@ -109,7 +110,7 @@ export const fromBlockscoutTxs = (items: Tx[], symbol: string): Transfer[] =>
   items.flatMap((t) =>
     t.status === 'ok' && t.value !== '0' && t.timestamp && t.to
       ? [{
-          id: `${t.hash}:native`, tx_hash: t.hash, transferred_at: Math.floor(Date.parse(t.timestamp) / 1000), from: t.from.hash.toLowerCase(),
+          id: `${t.hash}:native`, tx_hash: t.hash, transferred_at: parseUnixSeconds(t.timestamp), from: t.from.hash.toLowerCase(),
           to: t.to.hash.toLowerCase(), token_address: null, token_symbol: symbol, value: t.value, decimals: 18, price_usd: t.exchange_rate === null ? null : Number(t.exchange_rate),
         }]
       : [],

@@ -3,6 +3,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { noData, UpstreamError } from '../../upstream/errors.js';
 import type { FetchContext, Row } from '../define.js';
 import { FORM, Grant, form, withBearer } from './bearer-token.js';
+import { parseUnixSeconds } from '../../core/clock.js';
 
 /**
  * Reddit for news-reddit and reddit-trending. Anonymous `.json` listings are blocked (403) since
@@ -97,7 +98,7 @@ export function fromAtom(text: string): Post[] {
       comments: null,
       url: null,
       permalink,
-      posted_at: Math.floor(Date.parse(String(e.updated)) / 1000),
+      posted_at: parseUnixSeconds(String(e.updated)),
       nsfw: null,
       stickied: null,
     }];

@@ -1,9 +1,10 @@
 import { noData } from '../../upstream/errors.js';
 import type { Observation } from './fred.js';
 import type { Row } from '../define.js';
+import { parseUnixSeconds } from '../../core/clock.js';
 
 /** Midnight UTC of a `YYYY-MM-DD` date, in Unix seconds: the `as_of` of a daily or monthly observation. */
-export const dayStart = (date: string): number => Math.floor(Date.parse(`${date}T00:00:00Z`) / 1000);
+export const dayStart = (date: string): number => parseUnixSeconds(`${date}T00:00:00Z`);
 
 /**
  * Newest-first observations → the fields shared by the spot-series types: the latest `date`, the
