@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HOSTS, hostEnvName, type HostSpec } from '../src/upstream/hosts.js';
 import { registry } from '../src/sources/registry.js';
+import { loadFixtures, type FixtureOrigin } from '../src/demo/simulator.js';
 
 const README = new URL('../README.md', import.meta.url);
 
@@ -19,7 +20,15 @@ export function upstreamTable(): string {
   return ['| host | base URL | key |', '|---|---|---|', ...rows].join('\n');
 }
 
+/** What the type's fixture follows: a recorded response, or a documentation page (marked when unofficial). */
+function originCell(origin: FixtureOrigin | undefined): string {
+  if (!origin) return '—';
+  if (origin.kind === 'recorded') return `recorded ${origin.date}`;
+  return `from docs: [${new URL(origin.url).host}](${origin.url})${origin.note ? ' (unofficial)' : ''}`;
+}
+
 export function typeTable(): string {
+  const origins = new Map(loadFixtures().map((f) => [f.type, f.origin]));
   const rows = registry.all().map((d) => {
     const hosts = Object.keys(d.upstreams);
     const chain = [...hosts, ...(d.curated ? ['curated data file'] : [])].join(' → ') || '—';
@@ -28,9 +37,9 @@ export function typeTable(): string {
       const key = (HOSTS as Record<string, HostSpec>)[keyHost]?.key;
       return key ? [`\`${hostEnvName(keyHost, 'KEY')}\`${key.required ? '' : ' (optional)'}`] : [];
     });
-    return `| \`${d.type}\` | ${chain} | ${keys.join(', ') || '—'} |`;
+    return `| \`${d.type}\` | ${chain} | ${keys.join(', ') || '—'} | ${originCell(origins.get(d.type))} |`;
   });
-  return ['| type | upstreams (primary → fallbacks) | keys |', '|---|---|---|', ...rows].join('\n');
+  return ['| type | upstreams (primary → fallbacks) | keys | fixture origin |', '|---|---|---|---|', ...rows].join('\n');
 }
 
 export function renderReadme(text: string): string {

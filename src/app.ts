@@ -1,12 +1,14 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Deps } from './deps.js';
 import type { AppContext } from './app-context.js';
 import { CursorCodec } from './core/cursor.js';
 import { createPaymentGate } from './payments/index.js';
-import { registerErrorHandler } from './plugins/error-handler.js';
+import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.js';
+import { registerInputGuard } from './plugins/input-guard.js';
+import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
 import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { catalogRoutes } from './catalog/routes.js';
@@ -15,6 +17,7 @@ import { agentContextRoutes } from './agent-context/routes.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { snapshotRoutes } from './snapshot/routes.js';
 import { streamRoutes } from './stream/routes.js';
 import { backtestRoutes } from './backtest/routes.js';
@@ -25,6 +28,8 @@ import { paymentRoutes } from './payments/routes.js';
 import { calibRoutes } from './calib/routes.js';
 import { trainingStationRoutes } from './training-station/routes.js';
 import { arenaRoutes } from './arena/routes.js';
+import { agentSessionRoutes } from './agent-session/routes.js';
+import { portfolioRoutes } from './portfolio/routes.js';
 import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
@@ -33,12 +38,18 @@ import { ApiKeysRepo } from './store/repos/api-keys.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { LeaseRepo } from './store/repos/leases.js';
 
+/** Where log lines go when not stdout: anything with write(line). */
+export interface LogStream {
+  write(line: string): void;
+}
+
 export interface AppOptions {
-  logger?: boolean | { level: string };
+  /** false = no logging (tests); otherwise the pino level and, for tests that read logs, a stream. */
+  logger?: false | { level: string; stream?: LogStream };
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
-const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, receiptRoutes, healthRoutes, discoveryRoutes];
+const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, agentSessionRoutes, portfolioRoutes, receiptRoutes, healthRoutes, discoveryRoutes, mcpRoutes];
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,25 +67,28 @@ export function derivedSecret(deps: Deps, purpose: string): Buffer {
 /** Builds the HTTP app from ready dependencies; no I/O happens here beyond what deps already did. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? false,
-    genReqId: () => randomUUID(),
+    ...serverOptions(deps.config),
+    logger: options.logger ? loggerOptions(options.logger.level, options.logger.stream) : false,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
-    trustProxy: true,
+    frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   registerErrorHandler(app);
+  registerServerLimits(app, deps.config);
+  registerInputGuard(app);
   // Browser agents pay too: x402 clients send X-Payment / PAYMENT-SIGNATURE and read the payment headers back.
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-payment', 'payment-signature', 'access-control-expose-headers', 'last-event-id'],
-    exposedHeaders: ['x-payment-response', 'payment-response', 'x-payment-required', 'payment-required', 'www-authenticate', 'x-payment-status', 'x-svc-pass', 'x-svc-pass-expires', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after'],
+    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-payment', 'payment-signature', 'access-control-expose-headers', 'last-event-id', 'x-request-id'],
+    exposedHeaders: ['x-payment-response', 'payment-response', 'x-payment-required', 'payment-required', 'www-authenticate', 'x-payment-status', 'x-svc-pass', 'x-svc-pass-expires', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id'],
   });
-  registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
-  deps.metrics.register(app);
-  await registerOpenApi(app, deps.config);
+  registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo });
+  deps.metrics.register(app, deps.config.metricsToken);
+  await registerOpenApi(app, deps.config, deps.registry);
 
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
+  payments.attach(app);
   const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, (request) => payments.hasPass(request));
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);

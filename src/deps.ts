@@ -32,8 +32,6 @@ export interface DepsOptions {
   clock?: Clock;
   /** Postgres schema (tests isolate themselves); SQLite ignores it. */
   pgSchema?: string;
-  /** Redis key prefix (tests isolate themselves). */
-  redisPrefix?: string;
   /** Caps every data type's deadline (tests). */
   deadlineCapMs?: number;
   registry?: Registry;
@@ -42,7 +40,7 @@ export interface DepsOptions {
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const clock = options.clock ?? systemClock;
   const store = await createStore({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'svc.db'), schema: options.pgSchema });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: options.redisPrefix ?? 'svc:', maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2 }) : undefined;
   const cache = createCache(redis, () => clock.now());
   const bus = createBus(redis);
   const metrics = new Metrics();

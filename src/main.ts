@@ -14,12 +14,12 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const demo = config.demo ? await startDemoSimulator() : undefined;
+  const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
   if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
 
   const deps = await createDeps(config);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
-  if (demo) app.log.warn({ simulator: demo.url }, 'SVC_DEMO=1: every upstream is served from recorded fixtures (source_mode: "replay")');
+  if (demo) app.log.warn({ simulator: demo.url }, 'SVC_DEMO=1: every upstream is served by the demo simulator; answers and receipts say source_mode "demo"');
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

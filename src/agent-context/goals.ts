@@ -4,6 +4,13 @@ import type { Entity } from '../entities/dataset.js';
 /**
  * The built-in goal rules: a free-text goal (plus an optional entity) → the data fetches that
  * answer it and a decision recipe. Pure: the route runs the fetches.
+ *
+ * How the spec's "10 goal kinds" are counted: it lists "buy/sell BTC/ETH" and seven single kinds
+ * (security scan, news brief, contract check, portfolio risk, DeFi yield, weather impact, stock
+ * decision). Read as four trade goals that is 11, read as two directions it is 9; neither reading
+ * gives 10. svc has 9 categories: buy_crypto and sell_crypto serve BTC and ETH (and any other coin of
+ * the entity graph) with the same fetches for the named asset, plus the seven single kinds. The
+ * tests plan each of the 11 named goals.
  */
 export const GOAL_CATEGORIES = [
   'security_scan',
@@ -69,6 +76,9 @@ function contractOf(f: GoalFacts): string {
   return `${f.chain}:${address.toLowerCase()}`;
 }
 
+/** zeromev measures Ethereum mainnet only; other chains go without the MEV step. */
+const mevExposure = (f: GoalFacts): Step[] => (f.chain === 'ethereum' ? [{ type: 'mev-exposure', q: contractOf(f) }] : []);
+
 function cryptoOf(f: GoalFacts): Entity {
   const e = f.entity;
   const asset = e?.type === 'crypto' || e?.type === 'stablecoin' ? e : undefined;
@@ -103,10 +113,7 @@ const RULES: Rule[] = [
     plan: (f) => ({
       subject: f.address ?? f.entity?.id ?? null,
       primary: [{ type: 'token-risk', q: contractOf(f) }],
-      supporting: [
-        { type: 'contract-risk', q: contractOf(f) },
-        { type: 'mev-exposure', q: contractOf(f) },
-      ],
+      supporting: [{ type: 'contract-risk', q: contractOf(f) }, ...mevExposure(f)],
     }),
     recipe: {
       outcomes: ['avoid', 'caution', 'acceptable'],
@@ -125,10 +132,7 @@ const RULES: Rule[] = [
     plan: (f) => ({
       subject: f.address ?? f.entity?.id ?? null,
       primary: [{ type: 'contract-risk', q: contractOf(f) }],
-      supporting: [
-        { type: 'token-risk', q: contractOf(f) },
-        { type: 'mev-exposure', q: contractOf(f) },
-      ],
+      supporting: [{ type: 'token-risk', q: contractOf(f) }, ...mevExposure(f)],
     }),
     recipe: {
       outcomes: ['do_not_interact', 'review', 'interact'],
@@ -191,7 +195,7 @@ const RULES: Rule[] = [
   },
   {
     category: 'portfolio_risk',
-    matches: has(/\b(portfolio|hedge|hedging|exposure|drawdown|diversif\w*|risk)\b/i),
+    matches: has(/\b(portfolio|hedge|hedging|exposure|drawdown|diversif\w*|risk\w*)\b/i),
     plan: () => ({
       subject: null,
       primary: [
@@ -213,7 +217,7 @@ const RULES: Rule[] = [
         { when: 'the 10-year yield rose more than 0.25 points over its window', then: 'hedge duration and growth exposure' },
         { when: 'otherwise', then: 'hold' },
       ],
-      caveats: ['Built from market-wide signals; it does not know your holdings.'],
+      caveats: ['Built from market-wide signals; for your own holdings see GET /api/portfolio/insights.'],
     },
   },
   {

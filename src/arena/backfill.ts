@@ -14,6 +14,6 @@ if (!Number.isInteger(days) || days < 1 || days > 730) {
 }
 const deps = await createDeps(loadConfig(process.env));
 const nowS = Math.floor(Date.now() / 1000);
-await runArena(deps, createArena(deps), nowS - days * 86_400, nowS);
+await runArena(deps, createArena(deps), nowS - days * 86_400, nowS, { replay: true });
 console.log(JSON.stringify({ backfilled_days: days }));
 await deps.close();

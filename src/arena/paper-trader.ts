@@ -1,6 +1,6 @@
-import type { Candle } from '../backtest/candles.js';
+import type { Candle } from '../core/candles.js';
 import type { TradeRow } from '../store/repos/arena.js';
-import { indicatorSeries } from './indicators.js';
+import { indicatorSeries } from '../core/indicators.js';
 import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, RULES, litSignals, predictedP, type ExitReason, type Strategy } from './strategies.js';
 
 export { ASSETS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type Asset, type ExitReason, type Strategy } from './strategies.js';

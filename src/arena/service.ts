@@ -4,12 +4,19 @@ import type { SigningKey } from '../receipts/keys.js';
 import { responseHash, signReceipt } from '../receipts/receipt.js';
 import type { CalibrationService } from '../calib/service.js';
 import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
-import type { Candle } from '../backtest/candles.js';
+import type { TradeMode } from '../store/schema.js';
+import type { Candle } from '../core/candles.js';
 import { attestationId } from './attestations.js';
 import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, simulate, type Asset, type PaperTrade, type Strategy } from './paper-trader.js';
 
 export const agentIdOf = (strategy: string, asset: string) => `arena:${strategy}:${asset}`;
 export const attestationPath = (id: string) => `/api/v1/arena/attestation/${id}`;
+
+/** An entry recorded within this long of its signal candle's close was decided live; later ones are replays. */
+export const LIVE_MAX_LAG_MS = 2 * 3600_000;
+export const MODE_RULE =
+  `mode is the entry's: \`live\` when svc recorded the entry within ${LIVE_MAX_LAG_MS / 3600_000} h of its signal candle's close (the scheduler on fresh candles), ` +
+  '`backfill` when it was replayed over history (npm run arena:backfill, or the scheduler catching up on candles older than that, e.g. on its first run or after downtime)';
 
 export interface ArenaDeps {
   repo: ArenaRepo;
@@ -23,19 +30,21 @@ export interface ArenaDeps {
 export class ArenaService {
   constructor(private readonly deps: ArenaDeps) {}
 
-  async ingest(strategy: Strategy, asset: Asset, candles: Candle[], intervalS: number): Promise<{ entered: number; exited: number }> {
+  /** `replay`: the candles are history being backfilled, so every trade is `backfill` whatever its age. */
+  async ingest(strategy: Strategy, asset: Asset, candles: Candle[], intervalS: number, { replay = false } = {}): Promise<{ entered: number; exited: number }> {
     let entered = 0;
     let exited = 0;
     // Continue from what is already recorded, so a sliding window never invents trades a continuous history would not take.
     const resume = resumeAfter(await this.deps.repo.trades(strategy, asset));
     for (const trade of simulate(strategy, candles, intervalS, resume)) {
-      if (await this.enter(strategy, asset, trade, intervalS)) entered++;
+      const mode: TradeMode = !replay && this.deps.clock.now() - trade.entry_ts <= LIVE_MAX_LAG_MS ? 'live' : 'backfill';
+      if (await this.enter(strategy, asset, trade, intervalS, mode)) entered++;
       if (trade.exit_ts !== null && (await this.exit(strategy, asset, trade))) exited++;
     }
     return { entered, exited };
   }
 
-  private async enter(strategy: Strategy, asset: Asset, trade: PaperTrade, intervalS: number): Promise<boolean> {
+  private async enter(strategy: Strategy, asset: Asset, trade: PaperTrade, intervalS: number, mode: TradeMode): Promise<boolean> {
     const existing = await this.deps.repo.get(strategy, asset, trade.entry_ts);
     if (existing) return false;
     const agentId = agentIdOf(strategy, asset);
@@ -43,17 +52,17 @@ export class ArenaService {
       agent_id: agentId,
       kind: 'trade',
       predicted_p: trade.predicted_p,
-      payload: { strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit },
+      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit },
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: Math.ceil(((MAX_HOLD_CANDLES + 2) * intervalS) / 3600) + 1,
     });
     const inserted = await this.deps.repo.insertEntry({
       strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price, predicted_p: trade.predicted_p,
-      signals_lit_json: JSON.stringify(trade.signals_lit), claim_id, exit_ts: null, exit_price: null, exit_reason: null, pnl_pct: null,
+      signals_lit_json: JSON.stringify(trade.signals_lit), claim_id, exit_ts: null, exit_price: null, exit_reason: null, pnl_pct: null, mode,
     });
     if (inserted) {
       await this.attest(attestationId(strategy, asset, trade.entry_ts, 'enter'), trade.entry_ts, {
-        event: 'enter', agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
+        event: 'enter', mode, agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
         predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id,
       });
     }
@@ -66,9 +75,9 @@ export class ArenaService {
     if (!closed) return false;
     const row = (await this.deps.repo.get(strategy, asset, trade.entry_ts))!;
     const outcome = pnl > 0 ? 1 : 0;
-    if (row.claim_id) await this.deps.calib.recordOutcome(row.claim_id, outcome, { pnl_pct: pnl, exit_reason: trade.exit_reason, exit_price: trade.exit_price });
+    if (row.claim_id) await this.deps.calib.recordOutcome(row.claim_id, outcome, { pnl_pct: pnl, exit_reason: trade.exit_reason, exit_price: trade.exit_price }, 'verified');
     await this.attest(attestationId(strategy, asset, trade.entry_ts, 'exit'), trade.exit_ts!, {
-      event: 'exit', agent_id: agentIdOf(strategy, asset), strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
+      event: 'exit', mode: row.mode, agent_id: agentIdOf(strategy, asset), strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
       exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl, outcome, claim_id: row.claim_id,
       entry_attestation: `arena-att:${attestationId(strategy, asset, trade.entry_ts, 'enter')}`,
     });

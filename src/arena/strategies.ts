@@ -1,4 +1,4 @@
-import type { Snapshot } from './indicators.js';
+import type { Snapshot } from '../core/indicators.js';
 
 export const STRATEGIES = ['rsi2_mean_reversion', 'rsi14_oversold', 'macd_bullish_div', 'bollinger_bounce', 'trend_following'] as const;
 export type Strategy = (typeof STRATEGIES)[number];

@@ -1,6 +1,9 @@
 import type { TradeRow } from '../store/repos/arena.js';
 import { ATTESTATION_FORMULA, attestationId, attestationRef } from './attestations.js';
 
+export const MODE_FILTERS = ['live', 'backfill', 'all'] as const;
+export type ModeFilter = (typeof MODE_FILTERS)[number];
+
 const CHAIN_LENGTH = 20;
 const CURVE_POINTS = 50;
 
@@ -28,9 +31,14 @@ export function downsample<T>(points: readonly T[], max: number): T[] {
  * outcome is 1 iff pnl_pct > 0 (so a flat trade is a loss). chain: the 20 newest trades, newest
  * first, trade_n counting from 1 at the oldest. cumulative_pnl_curve: [exit_ts, cumulative] per
  * trade, downsampled evenly to at most 50 points keeping the last.
+ *
+ * `mode` selects the trades behind every figure (live, backfill or all); live_trade_count and
+ * backfill_trade_count always count the closed trades of each mode, so a reader sees how much of a
+ * record was replayed over history.
  */
-export function trackRecord(strategy: string, asset: string, trades: readonly TradeRow[], links: Links, nowMs: number) {
-  const closed = trades.filter((t) => t.exit_ts !== null && t.pnl_pct !== null).sort((a, b) => a.entry_ts - b.entry_ts);
+export function trackRecord(strategy: string, asset: string, trades: readonly TradeRow[], links: Links, nowMs: number, mode: ModeFilter = 'all') {
+  const allClosed = trades.filter((t) => t.exit_ts !== null && t.pnl_pct !== null);
+  const closed = allClosed.filter((t) => mode === 'all' || t.mode === mode).sort((a, b) => a.entry_ts - b.entry_ts);
   let cumulative = 0;
   let peak = 0;
   const chain = closed.map((t, i) => {
@@ -39,6 +47,7 @@ export function trackRecord(strategy: string, asset: string, trades: readonly Tr
     const exitId = attestationId(strategy, asset, t.entry_ts, 'exit');
     return {
       trade_n: i + 1,
+      mode: t.mode,
       claim_id: t.claim_id,
       entry_attestation: attestationRef(attestationId(strategy, asset, t.entry_ts, 'enter')),
       entry_ts: t.entry_ts,
@@ -61,6 +70,9 @@ export function trackRecord(strategy: string, asset: string, trades: readonly Tr
     agent_id: `arena:${strategy}:${asset}`,
     strategy,
     asset,
+    mode,
+    live_trade_count: allClosed.filter((t) => t.mode === 'live').length,
+    backfill_trade_count: allClosed.filter((t) => t.mode === 'backfill').length,
     total_pnl_pct: cumulative,
     trade_count: chain.length,
     win_count: wins,

@@ -1,14 +1,28 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { FreeFlag, StringEnum, errorResponses } from '../core/schemas.js';
-import { ApiError } from '../core/errors.js';
 import type { AppContext } from '../app-context.js';
 import { PRICES } from '../payments/pricing.js';
-import { INTERVALS } from './candles.js';
-import { BACKTEST_TYPES } from './providers/index.js';
+import { sendStoredAnswer } from '../payments/answers.js';
+import { TierParam, requestedTier } from '../payments/tier.js';
+import { INTERVALS } from '../core/candles.js';
+import { BACKTEST_TYPES, intervalsOf } from './providers/index.js';
 import { BacktestService, FREE_CANDLES, PAID_CANDLES } from './service.js';
 
-const Candle = Type.Object({ t: Type.Integer(), o: Type.Number(), h: Type.Number(), l: Type.Number(), c: Type.Number(), v: Type.Number() });
+/** 2100-01-01T00:00:00Z: past it a Unix-seconds parameter is a typo or an attack, and Date math would overflow. */
+const LATEST_UNIX_S = 4_102_444_800;
+
+const Candle = Type.Object(
+  {
+    t: Type.Integer({ description: 'open time, Unix seconds' }),
+    o: Type.Number({ description: 'open price, quote currency (USD/USDT, or the forex quote)' }),
+    h: Type.Number({ description: 'high price' }),
+    l: Type.Number({ description: 'low price' }),
+    c: Type.Number({ description: 'close price' }),
+    v: Type.Number({ description: 'volume in base units (0 for forex)' }),
+  },
+  { title: 'Candle', description: 'One OHLCV candle' },
+);
 
 export const backtestRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
@@ -23,18 +37,22 @@ export const backtestRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
         summary: 'Historical OHLCV candles for backtests',
         description:
           `Candles \`{t,o,h,l,c,v}\` (t = open time, Unix s) sorted ascending, one per t, never after \`to\` or after now (a candle still forming is left out). ` +
-          `crypto-price: Binance klines (q = BTC or BTCUSDT; every interval). stock-quote: Yahoo daily chart (1d only). forex: ECB reference rates via Frankfurter ` +
-          `(1d only; o = h = l = c = the day's rate, v = 0). Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range. Paid ` +
-          `(${PRICES.backtest} USDC atomic units via X-Payment, or a pass): up to ${PAID_CANDLES} per call; a longer range continues with \`cursor=<_cursor>\` ` +
-          '(svc-bt-cur:…), which carries the query. A present but invalid X-Payment is a 402.',
+          `crypto-price: Binance klines (q = BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
+          `stock-quote: Yahoo charts (${intervalsOf('stock-quote').join(', ')}). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter ` +
+          `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
+          'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
+          `Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range, with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
+          `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
+          '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
         querystring: Type.Object({
-          type: Type.Optional(StringEnum(BACKTEST_TYPES)),
-          q: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
-          from: Type.Optional(Type.Integer({ minimum: 0, description: 'Unix seconds' })),
-          to: Type.Optional(Type.Integer({ minimum: 1, description: 'Unix seconds' })),
+          type: StringEnum(BACKTEST_TYPES),
+          q: Type.String({ minLength: 1, maxLength: 40 }),
+          from: Type.Integer({ minimum: 0, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
+          to: Type.Integer({ minimum: 1, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
           interval: Type.Optional(StringEnum(INTERVALS, { default: '1h' })),
-          cursor: Type.Optional(Type.String({ maxLength: 1024, description: 'continue a paid range (svc-bt-cur:…)' })),
+          cursor: Type.Optional(Type.String({ maxLength: 1024, description: 'continue a range (svc-bt-cur:…) with the same type, q, interval and to' })),
           free: FreeFlag,
+          tier: TierParam,
         }),
         response: {
           200: Type.Object({
@@ -53,26 +71,14 @@ export const backtestRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
       },
     },
     async (request, reply) => {
-      const query = request.query;
-      const resumed = query.cursor ? backtests.resume(query.cursor) : undefined;
-      const params = resumed ?? { type: query.type, q: query.q, from: query.from, to: query.to, interval: query.interval ?? '1h' };
-      const { type, q, from, to, interval } = requireFields(params, ['type', 'q', 'from', 'to']);
+      const { type, q, to, interval = '1h', cursor } = request.query;
+      const from = cursor ? backtests.resume(cursor, { type, q, to, interval }) : request.query.from;
       const requirement = { amount: PRICES.backtest, resource: `${deps.config.publicUrl}/api/v1/backtest`, description: 'svc paid backtest (up to 10,000 candles)' };
-      const grant = query.free === '1' ? undefined : await ctx.payments.authorize(request, requirement);
-      if (grant?.storedResponse) return grant.storedResponse as Awaited<ReturnType<typeof backtests.candles>>;
+      const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
+      if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
       const result = await backtests.candles({ type, q, from, to, interval, paid: Boolean(grant) });
-      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: result.count > 0, body: result }));
+      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: result.count > 0 }));
       return result;
     },
   );
 };
-
-/** `type`, `q`, `from` and `to` are required unless a cursor carries them. */
-function requireFields<T extends object, K extends keyof T>(params: T, keys: K[]): T & { [P in K]-?: NonNullable<T[P]> } {
-  for (const field of keys) {
-    if (params[field] === undefined) {
-      throw new ApiError('validation_failed', `querystring: ${String(field)} is required`, { field, rule: 'required', in: 'querystring' });
-    }
-  }
-  return params as T & { [P in K]-?: NonNullable<T[P]> };
-}

@@ -4,8 +4,8 @@ import type { CursorCodec } from '../core/cursor.js';
 import type { HostHttp, UpstreamClient } from '../upstream/client.js';
 import type { HostName } from '../upstream/hosts.js';
 import { UpstreamError } from '../upstream/errors.js';
-import { INTERVAL_SECONDS, normalizeCandles, type Candle, type Interval } from './candles.js';
-import { CANDLE_PROVIDERS, type BacktestType } from './providers/index.js';
+import { INTERVAL_SECONDS, normalizeCandles, type Candle, type Interval } from '../core/candles.js';
+import { providerFor, type BacktestType } from './providers/index.js';
 
 export const BACKTEST_CURSOR = 'svc-bt-cur:';
 export const FREE_CANDLES = 100;
@@ -21,7 +21,7 @@ export interface BacktestInput {
   paid: boolean;
 }
 
-interface CursorPayload {
+export interface CursorPayload {
   type: BacktestType;
   q: string;
   interval: Interval;
@@ -36,42 +36,39 @@ export class BacktestService {
     private readonly clock: Clock,
   ) {}
 
-  /** Continues a paged range: the cursor carries the query and where the next page starts. */
-  resume(cursor: string): CursorPayload {
-    return this.cursors.decode<CursorPayload>(BACKTEST_CURSOR, cursor);
+  /** A cursor continues the query it was issued for: the same type, q, interval and `to`; it only moves `from`. */
+  resume(cursor: string, query: Omit<CursorPayload, 'from'>): number {
+    const payload = this.cursors.decode<CursorPayload>(BACKTEST_CURSOR, cursor);
+    const differs = (['type', 'q', 'interval', 'to'] as const).find((k) => payload[k] !== query[k]);
+    if (differs) throw new ApiError('validation_failed', `cursor was issued for another ${differs}`, { field: 'cursor', rule: 'same_query', differs });
+    return payload.from;
   }
 
   async candles(input: BacktestInput) {
-    const provider = CANDLE_PROVIDERS[input.type];
+    const provider = providerFor(input.type, input.interval);
     const symbol = provider.parseQ(input.q);
-    if (!provider.intervals.includes(input.interval)) {
-      throw new ApiError('validation_failed', `${input.type} candles come from a source that serves ${provider.intervals.join(', ')} only`, {
-        field: 'interval', rule: 'supported', allowed: [...provider.intervals],
-      });
-    }
     if (input.from >= input.to) throw new ApiError('validation_failed', 'from must be before to', { field: 'from', rule: 'before_to' });
     const nowS = unixSeconds(this.clock);
     const step = INTERVAL_SECONDS[input.interval];
     const limit = input.paid ? PAID_CANDLES : FREE_CANDLES;
     // Unpaid: the last 100 candles of the range, so only that tail is fetched.
     const from = input.paid ? input.from : Math.max(input.from, Math.min(input.to, nowS) - step * (FREE_CANDLES + 1));
+    checkLookback(provider.lookbackS?.[input.interval], from, nowS, input.interval);
     const raw = await this.fetch(provider.host, (http, deadline) => provider.fetch(http, symbol, input.interval, from, input.to, limit + 1, deadline));
     const all = normalizeCandles(raw, { from, to: input.to, nowS, intervalS: step });
     const data = input.paid ? all.slice(0, limit) : all.slice(-limit);
-    const more = input.paid && all.length > limit;
     const last = data[data.length - 1];
+    const query = { type: input.type, q: input.q, interval: input.interval, to: input.to };
+    // Paid: the next page when there is more. Unpaid: the whole range asked for, for a paid call to continue.
+    const next = input.paid ? (all.length > limit && last ? last.t + step : undefined) : input.from;
     return {
-      type: input.type,
-      q: input.q,
-      interval: input.interval,
+      ...query,
       count: data.length,
       paid: input.paid,
       source: provider.host,
       as_of: last ? last.t + step : nowS,
       data,
-      ...(more && last
-        ? { _cursor: this.cursors.encode(BACKTEST_CURSOR, { type: input.type, q: input.q, interval: input.interval, from: last.t + step, to: input.to } satisfies CursorPayload) }
-        : {}),
+      ...(next !== undefined ? { _cursor: this.cursors.encode(BACKTEST_CURSOR, { ...query, from: next } satisfies CursorPayload) } : {}),
     };
   }
 
@@ -85,4 +82,12 @@ export class BacktestService {
       throw e;
     }
   }
+}
+
+/** An upstream that keeps `lookbackS` of an interval cannot serve a range starting earlier: say so as a 400. */
+function checkLookback(lookbackS: number | undefined, from: number, nowS: number, interval: Interval): void {
+  if (lookbackS === undefined || from >= nowS - lookbackS) return;
+  throw new ApiError('validation_failed', `${interval} candles reach back ${lookbackS / 86_400} days only; from is earlier`, {
+    field: 'from', rule: 'lookback', interval, earliest: nowS - lookbackS,
+  });
 }

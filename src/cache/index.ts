@@ -16,6 +16,22 @@ export interface Cache {
    * Atomic (one Lua script on Redis), so several instances share one bucket.
    */
   take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState>;
+  /**
+   * Concurrency slots: `holder` takes one of at most `limit` slots under `key`, leased until
+   * `nowMs + leaseMs`; expired leases are swept first, so a crashed holder's slots free themselves.
+   * Atomic (one Lua script on Redis), so several instances share one cap. False when all are held.
+   */
+  acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean>;
+  /** Extends the leases of slots still held (a released or expired slot is not re-taken). */
+  renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void>;
+  releaseSlot(key: string, holder: string): Promise<void>;
+  /** Slots under `key` with an unexpired lease. */
+  countSlots(key: string, nowMs: number): Promise<number>;
+}
+
+export interface SlotRef {
+  key: string;
+  holder: string;
 }
 
 export interface BucketState {

@@ -1,4 +1,4 @@
-import type { BucketState, Cache } from './index.js';
+import type { BucketState, Cache, SlotRef } from './index.js';
 import { takeToken, type Bucket } from '../protection/token-bucket.js';
 
 interface Entry {
@@ -9,6 +9,8 @@ interface Entry {
 /** In-process cache with expiry and a size bound (oldest-inserted evicted first). */
 export class MemoryCache implements Cache {
   private readonly entries = new Map<string, Entry>();
+  /** key → holder → lease expiry (Unix ms). */
+  private readonly slots = new Map<string, Map<string, number>>();
 
   constructor(
     private readonly now: () => number,
@@ -47,6 +49,37 @@ export class MemoryCache implements Cache {
     const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs);
     this.entries.set(key, { value: bucket, expiresAt: this.now() + (capacity / ratePerS) * 1000 + 1000 });
     return state;
+  }
+
+  async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {
+    const held = this.liveSlots(key, nowMs);
+    if (!held.has(holder) && held.size >= limit) return false;
+    held.set(holder, nowMs + leaseMs);
+    this.slots.set(key, held);
+    return true;
+  }
+
+  async renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void> {
+    for (const { key, holder } of slots) {
+      const held = this.slots.get(key);
+      if (held?.has(holder)) held.set(holder, nowMs + leaseMs);
+    }
+  }
+
+  async releaseSlot(key: string, holder: string): Promise<void> {
+    const held = this.slots.get(key);
+    held?.delete(holder);
+    if (held?.size === 0) this.slots.delete(key);
+  }
+
+  async countSlots(key: string, nowMs: number): Promise<number> {
+    return this.liveSlots(key, nowMs).size;
+  }
+
+  private liveSlots(key: string, nowMs: number): Map<string, number> {
+    const held = this.slots.get(key) ?? new Map<string, number>();
+    for (const [holder, expiresAt] of held) if (expiresAt <= nowMs) held.delete(holder);
+    return held;
   }
 
   private peek(key: string): unknown {

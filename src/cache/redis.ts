@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { BucketState, Cache } from './index.js';
+import type { BucketState, Cache, SlotRef } from './index.js';
 
 /** The token-bucket step of protection/token-bucket.ts, atomically in Redis. Returns {allowed, tokens_left}. */
 const TAKE_TOKEN = `
@@ -12,6 +12,16 @@ if tokens >= 1 then allowed = 1; tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 return {allowed, tostring(tokens)}
+`;
+
+/** Concurrency slots as a sorted set of holder → lease expiry: sweep expired, then add if below the limit. Returns 1 when held. */
+const ACQUIRE_SLOT = `
+local holder, limit, expires, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], holder) == false and redis.call('ZCARD', KEYS[1]) >= limit then return 0 end
+redis.call('ZADD', KEYS[1], expires, holder)
+redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
+return 1
 `;
 
 /** Redis-backed cache; values are JSON. Expiry is Redis's own (PX), so every instance agrees. */
@@ -49,5 +59,25 @@ export class RedisCache implements Cache {
       retryAfterS: allowed === 1 ? 0 : Math.ceil((1 - tokens) / ratePerS),
       resetS: Math.ceil((capacity - tokens) / ratePerS),
     };
+  }
+
+  async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {
+    return (await this.redis.eval(ACQUIRE_SLOT, 1, `slots:${key}`, holder, limit, nowMs + leaseMs, nowMs)) === 1;
+  }
+
+  async renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void> {
+    if (slots.length === 0) return;
+    const batch = this.redis.pipeline();
+    // XX: only leases still held; the key's own expiry follows the longest lease.
+    for (const { key, holder } of slots) batch.zadd(`slots:${key}`, 'XX', nowMs + leaseMs, holder).pexpire(`slots:${key}`, leaseMs, 'GT');
+    await batch.exec();
+  }
+
+  async releaseSlot(key: string, holder: string): Promise<void> {
+    await this.redis.zrem(`slots:${key}`, holder);
+  }
+
+  async countSlots(key: string, nowMs: number): Promise<number> {
+    return this.redis.zcount(`slots:${key}`, `(${nowMs}`, '+inf');
   }
 }

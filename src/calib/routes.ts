@@ -1,52 +1,66 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
-import { errorResponses } from '../core/schemas.js';
+import { errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { CalibrationRepo } from '../store/repos/calibration.js';
-import { AgentCard, AgentId, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability } from './schemas.js';
+import { AgentsRepo } from '../store/repos/agents.js';
+import { signableOrThrow } from '../plugins/signing.js';
+import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, PublicJwk } from './schemas.js';
 import { CalibrationService } from './service.js';
+import { AUTH_DESCRIPTION, AgentAuth, hashAgentKey, keepRawBodyOfSignedRequests, newAgentKey } from './agent-auth.js';
+import { RESERVED_NAMESPACES } from './namespaces.js';
+import { checkResolver } from './resolvers/registry.js';
 
 const RESOLVE_EVERY_MS = 60_000;
-
-/** Price resolvers need a coin and a numeric threshold; a bad config is a 400 naming the field. */
-function checkResolver(resolver: { type: string; config: Record<string, unknown> }): void {
-  if (resolver.type === 'manual') return;
-  if (typeof resolver.config.coin !== 'string' || !/^[a-z0-9-]+$/.test(resolver.config.coin)) {
-    throw new ApiError('validation_failed', 'outcome_resolver.config.coin must be a CoinGecko id such as bitcoin', { field: 'outcome_resolver.config.coin', rule: 'pattern' });
-  }
-  if (typeof resolver.config.threshold_usd !== 'number' || !(resolver.config.threshold_usd > 0)) {
-    throw new ApiError('validation_failed', 'outcome_resolver.config.threshold_usd must be a positive number', { field: 'outcome_resolver.config.threshold_usd', rule: 'exclusiveMinimum' });
-  }
-}
+const PURGE_SIGNATURES_EVERY_MS = 3600_000;
+const PUBLIC = 'Public: no credentials needed.';
+const RESERVED = `Agent ids in the namespaces ${RESERVED_NAMESPACES.map((n) => `${n}:`).join(', ')} are written by svc only (403 forbidden).`;
 
 export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
   const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
+  const agents = new AgentsRepo(deps.store.db);
+  const auth = new AgentAuth(agents, deps.clock);
   ctx.jobs.push({ name: 'calib-resolve', everyMs: RESOLVE_EVERY_MS, run: async () => void (await calib.resolveDue()) });
+  ctx.jobs.push({ name: 'agent-signatures-purge', everyMs: PURGE_SIGNATURES_EVERY_MS, run: async () => void (await auth.purge()) });
   const signed = { signed: true };
   const tags = ['calibration'];
+  const write = { preParsing: keepRawBodyOfSignedRequests };
 
   app.post(
     '/api/v1/calib/record_claim',
     {
       config: signed,
+      ...write,
       schema: {
+        security: SECURITY.agent,
         tags,
         summary: 'Record a confidence-weighted claim',
         description:
           'Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved ' +
-          'at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; price_above / price_below claims are resolved by svc then.',
+          'at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). ' +
+          'The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). ' +
+          `${AUTH_DESCRIPTION} ${RESERVED} Nothing is stored when the answer cannot be built.`,
         body: ClaimBody,
         response: {
-          200: Type.Object({ claim_id: Type.String(), calibrated_p: Probability, low_confidence: Type.Boolean(), expected_resolution_at: Type.Integer() }),
-          ...errorResponses(400),
+          200: Type.Object({
+            claim_id: Type.String(),
+            calibrated_p: Probability,
+            low_confidence: Type.Boolean(),
+            expected_resolution_at: Type.Integer(),
+            agent_key: Type.Optional(AgentKey),
+          }),
+          ...errorResponses(400, 401, 403),
         },
       },
     },
     async (request) => {
-      checkResolver(request.body.outcome_resolver);
-      return calib.recordClaim(request.body);
+      checkResolver(request.body.outcome_resolver, deps.registry);
+      const grant = await auth.authorize(request, request.body.agent_id, { mayCreate: true });
+      const newAgent = grant.status === 'new' ? grant.credential : undefined;
+      const answer = await calib.recordClaim(request.body, { newAgent, seal: signableOrThrow(request) });
+      return grant.status === 'new' ? { ...answer, agent_key: grant.agentKey } : answer;
     },
   );
 
@@ -54,18 +68,28 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
     '/api/v1/calib/record_outcome',
     {
       config: signed,
+      ...write,
       schema: {
+        security: SECURITY.agent,
         tags,
-        summary: 'Record the outcome of a claim (once)',
-        description: '404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one (nothing changes). Of concurrent outcomes exactly one wins.',
+        summary: 'Record the outcome of a claim (once), as a self-reported outcome',
+        description:
+          `Only the claim's agent may: ${AUTH_DESCRIPTION} ${RESERVED} ` +
+          'Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. ' +
+          'A claim whose resolver is not manual is svc\'s to resolve: 409 `conflict`. 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one (nothing changes). ' +
+          'Of concurrent outcomes exactly one wins.',
         body: OutcomeBody,
         response: {
-          200: Type.Object({ claim_id: Type.String(), status: Type.String(), outcome: Type.Integer(), calibrated_p: Probability }),
-          ...errorResponses(400, 404, 409),
+          200: Type.Object({ claim_id: Type.String(), status: Type.String(), outcome: Type.Integer(), calibrated_p: Probability, outcome_source: Type.String({ description: 'self_reported' }) }),
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
-    async (request) => calib.recordOutcome(request.body.claim_id, request.body.outcome, request.body.evidence ?? {}),
+    async (request) => {
+      const claim = await calib.claim(request.body.claim_id);
+      await auth.authorize(request, claim.agent_id, { mayCreate: false });
+      return calib.recordOutcome(claim.claim_id, request.body.outcome, request.body.evidence ?? {}, 'self_reported', { seal: signableOrThrow(request) });
+    },
   );
 
   app.get(
@@ -75,7 +99,9 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       schema: {
         tags,
         summary: 'Reliability curve: 10 bins, ECE and Brier score',
-        description: 'Bins [k/10, (k+1)/10], right-closed (p = 0 in the first). ECE = Σ n_b/N·|success_rate_b − avg_p_b| over non-empty bins; Brier = mean (p − o)². Read from per-bin aggregates.',
+        description:
+          'Bins [k/10, (k+1)/10], right-closed (p = 0 in the first). ECE = Σ n_b/N·|success_rate_b − avg_p_b| over non-empty bins; Brier = mean (p − o)². Read from per-bin aggregates. ' +
+          `verified_outcomes + self_reported_outcomes = resolved_claims tells a record svc checked from a self-graded one. ${PUBLIC}`,
         querystring: Type.Object({ agent_id: AgentId, kind: Kind }),
         response: { 200: CurveResponse, ...errorResponses(400) },
       },
@@ -90,7 +116,7 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       schema: {
         tags,
         summary: 'Map a predicted probability to the historical success rate of its bin',
-        description: 'With no resolved claims in that bin, calibrated_p is predicted_p itself (and low_confidence is true).',
+        description: `With no resolved claims in that bin, calibrated_p is predicted_p itself (and low_confidence is true). A read: nothing is stored. ${PUBLIC}`,
         body: Type.Object({ agent_id: AgentId, kind: Kind, predicted_p: Probability }),
         response: {
           200: Type.Object({ calibrated_p: Probability, low_confidence: Type.Boolean(), sample_count: Type.Integer(), bin_index: Type.Integer() }),
@@ -108,7 +134,7 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       schema: {
         tags,
         summary: 'Portable signed agent card',
-        description: 'Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts).',
+        description: `Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. ${PUBLIC}`,
         querystring: Type.Object({ agent_id: AgentId }),
         response: { 200: AgentCard, ...errorResponses(400) },
       },
@@ -117,6 +143,52 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       const card = await calib.agentCard(request.query.agent_id);
       reply.provenance = { asOf: card.issued_at, sources: [] };
       return card;
+    },
+  );
+
+  app.post(
+    '/api/v1/calib/rotate_key',
+    {
+      ...write,
+      schema: {
+        security: SECURITY.agent,
+        tags,
+        summary: "Replace an agent's key",
+        description: `Returns a new agent_key, shown once; the old key stops working at once. Of two concurrent rotations one wins (the other: 409 conflict). ${AUTH_DESCRIPTION}`,
+        body: Type.Object({ agent_id: AgentId }),
+        response: { 200: Type.Object({ agent_id: Type.String(), agent_key: AgentKey, rotated_at: Type.Integer({ description: 'Unix ms' }) }), ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      const { credential } = await auth.authorize(request, request.body.agent_id, { mayCreate: false });
+      const agentKey = newAgentKey();
+      const rotatedAt = deps.clock.now();
+      if (!(await agents.rotateKey(credential.agent_id, credential.key_hash, hashAgentKey(agentKey), rotatedAt))) {
+        throw new ApiError('conflict', 'the key was rotated by a concurrent request', { agent_id: credential.agent_id });
+      }
+      return { agent_id: credential.agent_id, agent_key: agentKey, rotated_at: rotatedAt };
+    },
+  );
+
+  app.post(
+    '/api/v1/calib/public_key',
+    {
+      ...write,
+      schema: {
+        security: SECURITY.agent,
+        tags,
+        summary: 'Register (or remove, with null) the Ed25519 public key whose signatures may replace the agent_key',
+        description: `The agent_key keeps working. ${AUTH_DESCRIPTION}`,
+        body: Type.Object({ agent_id: AgentId, public_jwk: Type.Union([PublicJwk, Type.Null()]) }),
+        response: { 200: Type.Object({ agent_id: Type.String(), public_jwk: Type.Union([PublicJwk, Type.Null()]) }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { agent_id, public_jwk } = request.body;
+      const jwk = public_jwk && { kty: public_jwk.kty, crv: public_jwk.crv, x: public_jwk.x };
+      const { credential } = await auth.authorize(request, agent_id, { mayCreate: false });
+      await agents.setPublicJwk(credential.agent_id, jwk ? JSON.stringify(jwk) : null);
+      return { agent_id, public_jwk: jwk };
     },
   );
 };

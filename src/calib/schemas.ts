@@ -1,10 +1,20 @@
 import Type from 'typebox';
 import { FreeObject, StringEnum } from '../core/schemas.js';
+import { RESOLVER_DOCS, RESOLVER_TYPES } from './resolvers/registry.js';
 
 export const AgentId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,191}$',
   description: '<namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC',
 });
+export const AgentKey = Type.String({ pattern: '^svc-ak_[A-Za-z0-9_-]{32}$', description: 'svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key>' });
+export const PublicJwk = Type.Object(
+  {
+    kty: Type.Literal('OKP'),
+    crv: Type.Literal('Ed25519'),
+    x: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'the 32-byte public key, base64url' }),
+  },
+  { description: 'an Ed25519 public key as an RFC 8037 JWK; other members are ignored', additionalProperties: true },
+);
 export const Kind = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$', description: 'free-form claim category' });
 export const Probability = Type.Number({ minimum: 0, maximum: 1 });
 
@@ -13,12 +23,13 @@ export const ClaimBody = Type.Object({
   kind: Kind,
   predicted_p: Probability,
   payload: FreeObject(),
-  outcome_resolver: Type.Object({
-    type: StringEnum(['manual', 'price_above', 'price_below'] as const, {
-      description: 'manual: resolved by record_outcome; price_above / price_below: resolved by svc at expected_resolution_at from crypto-price (config {coin, threshold_usd})',
-    }),
-    config: FreeObject('resolver settings; price resolvers need {coin, threshold_usd}'),
-  }),
+  outcome_resolver: Type.Object(
+    {
+      type: StringEnum(RESOLVER_TYPES, { description: 'who decides the outcome: manual (the agent, self-reported) or one of svc\'s resolvers (verified)' }),
+      config: FreeObject('the resolver\'s settings; its schema is listed per type in outcome_resolver\'s description (400 naming the field when it does not fit)'),
+    },
+    { description: `How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.\n\n${RESOLVER_DOCS}` },
+  ),
   ttl_hours: Type.Integer({ minimum: 1, maximum: 8760 }),
 });
 
@@ -48,17 +59,23 @@ export const CurveResponse = Type.Object({
   brier: Nullable('null without resolved claims'),
   total_claims: Type.Integer(),
   resolved_claims: Type.Integer(),
+  verified_outcomes: Type.Integer({ description: 'outcomes svc checked itself (a price resolver, the arena on candles)' }),
+  self_reported_outcomes: Type.Integer({ description: 'outcomes the agent reported with record_outcome' }),
 });
 
 export const AgentCard = Type.Object({
   agent_id: Type.String(),
   issued_at: Type.Integer(),
   claims_total: Type.Integer(),
+  verified_outcomes: Type.Integer({ description: 'over every kind: outcomes svc checked itself' }),
+  self_reported_outcomes: Type.Integer({ description: 'over every kind: outcomes the agent reported with record_outcome' }),
   kinds: Type.Array(
     Type.Object({
       kind: Type.String(),
       claims: Type.Integer(),
       resolved: Type.Integer(),
+      verified_outcomes: Type.Integer(),
+      self_reported_outcomes: Type.Integer(),
       ece: Nullable('null without resolved claims'),
       brier: Nullable('null without resolved claims'),
       miscalibration: Type.String({ description: 'insufficient_data (< 30 resolved); well_calibrated (ECE minus the ECE chance alone would give ≤ 0.05); overconfident / underconfident (Σ n_b/N·(avg_p − success_rate) above / below 0 by more than 2 standard errors); mixed (miscalibrated with no net direction)' }),

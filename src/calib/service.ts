@@ -2,19 +2,29 @@ import { ApiError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import type { SourceRunner } from '../sources/runner.js';
-import type { CalibrationRepo } from '../store/repos/calibration.js';
+import type { CalibrationRepo, ClaimRow } from '../store/repos/calibration.js';
+import type { CredentialRow } from '../store/repos/agents.js';
+import type { OutcomeSource } from '../store/schema.js';
 import { binIndex, calibrate, curve, miscalibration } from './reliability.js';
+import { resolverOf } from './resolvers/registry.js';
 
 export interface ClaimInput {
   agent_id: string;
   kind: string;
   predicted_p: number;
   payload: Record<string, unknown>;
-  outcome_resolver: { type: 'manual' | 'price_above' | 'price_below'; config: Record<string, unknown> };
+  outcome_resolver: { type: string; config: Record<string, unknown> };
   ttl_hours: number;
 }
 
-/** A price resolver that cannot fetch its price keeps trying this long past the claim's TTL before the claim expires. */
+export interface WriteOptions {
+  /** The agent this write creates (its first write): inserted in the write's transaction. */
+  newAgent?: CredentialRow;
+  /** Runs on the finished response before the write commits; when it throws, nothing is stored. */
+  seal?: (response: Record<string, unknown>) => void;
+}
+
+/** A resolver that cannot read its data keeps trying this long past the claim's TTL before the claim expires. */
 const RESOLVER_GRACE_S = 3600;
 
 export class CalibrationService {
@@ -24,37 +34,68 @@ export class CalibrationService {
     private readonly runner: SourceRunner,
   ) {}
 
-  async recordClaim(input: ClaimInput) {
+  /** Records a claim (and, on an agent's first write, the agent) and builds the answer in one transaction. */
+  async recordClaim(input: ClaimInput, { newAgent, seal }: WriteOptions = {}) {
     const nowS = unixSeconds(this.clock);
     const claimId = randomId('svc-claim:');
     const expectedResolutionAt = nowS + input.ttl_hours * 3600;
-    await this.repo.insertClaim({
-      claim_id: claimId,
-      agent_id: input.agent_id,
-      kind: input.kind,
-      predicted_p: input.predicted_p,
-      payload_json: JSON.stringify(input.payload),
-      resolver_json: JSON.stringify(input.outcome_resolver),
-      created_at: this.clock.now(),
-      expected_resolution_at: expectedResolutionAt,
-      status: 'unresolved',
-      outcome: null,
-      evidence_json: null,
-      resolved_at: null,
+    return this.repo.transaction(async (repo, agents) => {
+      if (newAgent && !(await agents.create(newAgent))) {
+        throw new ApiError('unauthorized', `agent ${input.agent_id} was just created by another request: send its agent_key`, { agent_id: input.agent_id });
+      }
+      await repo.insertClaim({
+        claim_id: claimId,
+        agent_id: input.agent_id,
+        kind: input.kind,
+        predicted_p: input.predicted_p,
+        payload_json: JSON.stringify(input.payload),
+        resolver_json: JSON.stringify(input.outcome_resolver),
+        created_at: this.clock.now(),
+        expected_resolution_at: expectedResolutionAt,
+        status: 'unresolved',
+        outcome: null,
+        evidence_json: null,
+        resolved_at: null,
+        outcome_source: null,
+      });
+      const { calibrated_p, low_confidence } = calibrate(input.predicted_p, await repo.bins(input.agent_id, input.kind));
+      const response = { claim_id: claimId, calibrated_p, low_confidence, expected_resolution_at: expectedResolutionAt };
+      seal?.(response);
+      return response;
     });
-    const { calibrated_p, low_confidence } = await this.calibrateP(input.agent_id, input.kind, input.predicted_p);
-    return { claim_id: claimId, calibrated_p, low_confidence, expected_resolution_at: expectedResolutionAt };
   }
 
-  async recordOutcome(claimId: string, outcome: 0 | 1, evidence: Record<string, unknown>) {
-    const result = await this.repo.resolve(claimId, outcome, JSON.stringify(evidence), this.clock.now(), binIndex);
-    if (result.status === 'not_found') throw new ApiError('not_found', 'claim not found', { field: 'claim_id' });
-    if (result.status === 'already_resolved') {
-      const expired = result.claim.status === 'expired';
-      throw new ApiError('already_resolved', expired ? 'claim expired without an outcome' : 'claim already resolved', { status: result.claim.status });
-    }
-    const { calibrated_p } = await this.calibrateP(result.claim.agent_id, result.claim.kind, result.claim.predicted_p);
-    return { claim_id: claimId, status: 'resolved' as const, outcome, calibrated_p };
+  /** The claim an outcome is about; 404 when unknown. */
+  async claim(claimId: string): Promise<ClaimRow> {
+    const claim = await this.repo.getClaim(claimId);
+    if (!claim) throw new ApiError('not_found', 'claim not found', { field: 'claim_id' });
+    return claim;
+  }
+
+  /**
+   * Resolves a claim once. `self_reported` outcomes (record_outcome over HTTP) are only taken for
+   * manual claims: a claim that names a resolver is svc's to check, so an agent cannot grade it itself.
+   */
+  async recordOutcome(claimId: string, outcome: 0 | 1, evidence: Record<string, unknown>, source: OutcomeSource, { seal }: WriteOptions = {}) {
+    return this.repo.transaction(async (repo) => {
+      const claim = await repo.getClaim(claimId);
+      if (claim?.status === 'unresolved' && source === 'self_reported') {
+        const resolver = JSON.parse(claim.resolver_json) as ClaimInput['outcome_resolver'];
+        if (resolverOf(resolver.type)?.resolve) {
+          throw new ApiError('conflict', `this claim is resolved by svc's ${resolver.type} resolver at expected_resolution_at, not by record_outcome`, { resolver: resolver.type });
+        }
+      }
+      const result = await repo.resolve(claimId, outcome, source, JSON.stringify(evidence), this.clock.now(), binIndex);
+      if (result.status === 'not_found') throw new ApiError('not_found', 'claim not found', { field: 'claim_id' });
+      if (result.status === 'already_resolved') {
+        const expired = result.claim.status === 'expired';
+        throw new ApiError('already_resolved', expired ? 'claim expired without an outcome' : 'claim already resolved', { status: result.claim.status });
+      }
+      const { calibrated_p } = calibrate(result.claim.predicted_p, await repo.bins(result.claim.agent_id, result.claim.kind));
+      const response = { claim_id: claimId, status: 'resolved' as const, outcome, calibrated_p, outcome_source: source };
+      seal?.(response);
+      return response;
+    });
   }
 
   async calibrateP(agentId: string, kind: string, predictedP: number) {
@@ -64,55 +105,55 @@ export class CalibrationService {
   async curve(agentId: string, kind: string) {
     const [bins, counts] = await Promise.all([this.repo.bins(agentId, kind), this.repo.claimCounts(agentId)]);
     const c = curve(bins);
+    const mine = counts.find((k) => k.kind === kind);
     return {
       agent_id: agentId,
       kind,
       bins: c.bins,
       ece: c.ece,
       brier: c.brier,
-      total_claims: counts.find((k) => k.kind === kind)?.n ?? 0,
+      total_claims: mine?.n ?? 0,
       resolved_claims: c.resolved,
+      verified_outcomes: mine?.verified ?? 0,
+      self_reported_outcomes: mine?.self_reported ?? 0,
     };
   }
 
   async agentCard(agentId: string) {
     const [bins, counts] = await Promise.all([this.repo.allBins(agentId), this.repo.claimCounts(agentId)]);
-    const kinds = counts.map(({ kind, n }) => {
+    const kinds = counts.map(({ kind, n, verified, self_reported }) => {
       const c = curve(bins.filter((b) => b.kind === kind));
-      return { kind, claims: n, resolved: c.resolved, ece: c.ece, brier: c.brier, miscalibration: miscalibration(c) };
+      return { kind, claims: n, resolved: c.resolved, verified_outcomes: verified, self_reported_outcomes: self_reported, ece: c.ece, brier: c.brier, miscalibration: miscalibration(c) };
     });
-    return { agent_id: agentId, issued_at: unixSeconds(this.clock), claims_total: counts.reduce((sum, k) => sum + k.n, 0), kinds };
+    const total = (pick: (k: (typeof counts)[number]) => number) => counts.reduce((sum, k) => sum + pick(k), 0);
+    return {
+      agent_id: agentId,
+      issued_at: unixSeconds(this.clock),
+      claims_total: total((k) => k.n),
+      verified_outcomes: total((k) => k.verified),
+      self_reported_outcomes: total((k) => k.self_reported),
+      kinds,
+    };
   }
 
-  /** The scheduler's pass: resolve due price claims from the crypto-price type, expire the rest. */
+  /** The scheduler's pass: resolve due claims with their resolvers (verified outcomes), expire the rest. */
   async resolveDue(): Promise<{ resolved: number; expired: number }> {
     const nowS = unixSeconds(this.clock);
     let resolved = 0;
     let expired = 0;
     for (const claim of await this.repo.due(nowS)) {
-      const resolver = JSON.parse(claim.resolver_json) as ClaimInput['outcome_resolver'];
-      const outcome = resolver.type === 'manual' ? undefined : await this.priceOutcome(resolver);
-      if (outcome) {
-        await this.repo.resolve(claim.claim_id, outcome.outcome, JSON.stringify(outcome.evidence), this.clock.now(), binIndex);
+      const { type, config } = JSON.parse(claim.resolver_json) as ClaimInput['outcome_resolver'];
+      const resolve = resolverOf(type)?.resolve;
+      // A resolver that throws counts as data unavailable, so one bad claim cannot stall the others.
+      const resolution = await resolve?.(config, { runner: this.runner, claim }).catch(() => undefined);
+      if (resolution) {
+        await this.repo.resolve(claim.claim_id, resolution.outcome, 'verified', JSON.stringify(resolution.evidence), this.clock.now(), binIndex);
         resolved++;
-      } else if (resolver.type === 'manual' || nowS > claim.expected_resolution_at + RESOLVER_GRACE_S) {
+      } else if (!resolve || nowS > claim.expected_resolution_at + RESOLVER_GRACE_S) {
         await this.repo.expire(claim.claim_id);
         expired++;
       }
     }
     return { resolved, expired };
   }
-
-  private async priceOutcome(resolver: ClaimInput['outcome_resolver']) {
-    const { coin, threshold_usd: threshold } = resolver.config as { coin: string; threshold_usd: number };
-    const result = await this.runner.run('crypto-price', coin, { maxAgeS: 120 });
-    const price = result.ok ? Number(result.rows[0]?.usd) : NaN;
-    if (!result.ok || !Number.isFinite(price)) return undefined;
-    const above = price > threshold;
-    return {
-      outcome: (resolver.type === 'price_above' ? above : price < threshold) ? (1 as const) : (0 as const),
-      evidence: { resolver: resolver.type, coin, threshold_usd: threshold, price_usd: price, as_of: result.as_of, source: result.source, above },
-    };
-  }
 }
-

@@ -1,6 +1,9 @@
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 
-/** Schemas shared by many routes; each appears once in the OpenAPI document. */
+/**
+ * Schemas shared by many routes. A schema with a `title` becomes one entry of the OpenAPI
+ * document's `components.schemas` and is referenced with `$ref` wherever a route uses it.
+ */
 
 export const ReceiptSchema = Type.Object(
   {
@@ -14,22 +17,31 @@ export const ReceiptSchema = Type.Object(
     kid: Type.String({ description: 'RFC 7638 thumbprint of the signing key' }),
     sig: Type.String({ description: 'ed25519-<base64url>' }),
   },
-  { description: 'Ed25519 receipt; see the API description for the signing input' },
+  { title: 'Receipt', description: 'Ed25519 receipt; see the API description for the signing input' },
 );
 
-export const ErrorSchema = Type.Object({
-  error: Type.String({ description: 'snake_case error code' }),
-  message: Type.String(),
-  details: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  request_id: Type.Optional(Type.String()),
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.String({ description: 'snake_case error code (listed in the API description)' }),
+    message: Type.String({ description: 'human-readable explanation' }),
+    details: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'e.g. {field, rule} for validation errors' })),
+    request_id: Type.Optional(Type.String({ description: 'the X-Request-Id of this answer' })),
+  },
+  { title: 'ErrorBody', description: 'The one error body of every 4xx and 5xx answer' },
+);
+
+/** The opaque `_cursor` of incremental answers. */
+export const CursorSchema = Type.String({
+  title: 'Cursor',
+  description: 'Opaque cursor: `svc-cur:<opaque>` for preview, `svc-bt-cur:<opaque>` for backtest. Pass it back unchanged; never parse it.',
 });
 
 /** A normalized data row: snake_case fields plus `source` and `as_of`. */
-export const RowSchema = Type.Object({}, { additionalProperties: true, description: 'normalized row; always has source and as_of' });
+export const RowSchema = Type.Object({}, { title: 'Row', additionalProperties: true, description: 'normalized row; always has source and as_of' });
 
 export const FreeFlag = Type.Optional(Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description: 'free preview; the only allowed value is 1' }));
 
-/** The 402 body: the seed's invoice fields plus the standard x402 v1 `x402Version` and `accepts[]`. */
+/** The 402 body: the seed's invoice fields plus the standard x402 v1 `x402Version` and `accepts[]` (x402 v2 comes in the `PAYMENT-REQUIRED` header). */
 export const PaymentChallengeSchema = Type.Object(
   {
     error: Type.String({ description: 'payment_required' }),
@@ -44,9 +56,9 @@ export const PaymentChallengeSchema = Type.Object(
       expires: Type.String({ description: 'ISO 8601' }),
     }),
     x402Version: Type.Integer(),
-    accepts: Type.Array(Type.Object({}, { additionalProperties: true, description: 'x402 v1 PaymentRequirements' })),
+    accepts: Type.Array(Type.Object({}, { additionalProperties: true, description: 'x402 v1 PaymentRequirements; empty when the facilitator settles only x402 v2' })),
   },
-  { additionalProperties: true },
+  { title: 'PaymentChallenge', additionalProperties: true, description: 'HTTP 402 body; the same JSON is in the X-Payment-Required header' },
 );
 
 export const errorResponses = (...statuses: number[]) =>
@@ -58,3 +70,29 @@ export const FreeObject = (description = 'free-form object') => Type.Unsafe<Reco
 /** A string enum as OpenAPI 3.0 spells it. */
 export const StringEnum = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+
+/**
+ * A `text/event-stream` response: each message is `data: <JSON>` + a blank line, the JSON being
+ * `message`. Documented as such in OpenAPI (routes that stream hijack the reply, so nothing is serialized).
+ */
+export const EventStream = (message: TSchema, description: string) =>
+  Type.Unsafe<string>({ type: 'string', contentMediaType: 'text/event-stream', description, 'x-svc-message': message });
+
+/**
+ * Security requirements for `schema.security`, by who may call. Routes that do not declare one get
+ * a default (see plugins/openapi.ts): public, or paid when the route answers 402.
+ */
+export const SECURITY = {
+  /** Anyone; an API key (`X-API-Key`) only raises the rate-limit tier. */
+  public: [{}, { apiKey: [] }],
+  /** An agent that proves itself with the agent key it got at registration (its first write needs none). */
+  agent: [{ agentKey: [] }],
+  /** The agent that started a live session, with its session token. */
+  session: [{ sessionToken: [] }],
+  /** A portfolio owner, with the token it got when linking (its first link needs none). */
+  portfolio: [{ portfolioToken: [] }],
+  /** Only an x402 payment (buying a pass). */
+  x402: [{ x402: [] }],
+  admin: [{ adminToken: [] }],
+  cron: [{ cronKey: [] }],
+};

@@ -8,6 +8,7 @@ import { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { PreviewService, parseAsOf } from './service.js';
 import { resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
+import { sendStoredAnswer } from '../payments/answers.js';
 
 export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
@@ -94,8 +95,8 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
             free: Type.Boolean(),
             queries: Type.Array(Type.Object({ type: Type.String(), q: Type.String() })),
             results: Type.Array(Type.Object({}, { additionalProperties: true, description: '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}' })),
-            payment: Type.Optional(Type.Object({ method: Type.String(), charged: Type.Boolean({ description: 'false when every query failed: the payment was released' }) })),
-          }),
+            payment: Type.Optional(Type.Object({ method: Type.String(), charged: Type.Boolean({ description: 'false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off)' }) })),
+          }, { title: 'Bundle', description: 'The answers of a bundle, in query order' }),
           ...errorResponses(400, 402),
         },
       },
@@ -110,11 +111,11 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
       };
       const grant = free ? undefined : await ctx.payments.authorize(request, requirement);
       if (!free && !grant) throw ctx.payments.challenge(request, requirement);
-      if (grant?.storedResponse) return grant.storedResponse as BundleBody;
+      if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
       const results = await runBundle(deps.sources, queries, free);
-      const charged = !free && results.some((r) => r.ok);
-      const body: BundleBody = { count: results.length, free, queries, results, ...(grant ? { payment: { method: grant.method, charged } } : {}) };
-      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: charged, body }));
+      const answered = results.some((r) => r.ok);
+      const body: BundleBody = { count: results.length, free, queries, results, ...(grant ? { payment: { method: grant.method, charged: answered && grant.charges } } : {}) };
+      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: answered }));
       reply.provenance = { asOf: newestAsOf(results), sources: results.flatMap((r) => (r.ok ? [String(r.data.source)] : [])) };
       return body;
     },

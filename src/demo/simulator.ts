@@ -4,12 +4,17 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { UpstreamSetting } from '../config.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { HOSTS, type HostName } from '../upstream/hosts.js';
+import { generatedAnswer } from './generated.js';
+import { DemoSeries } from './series.js';
+import { shiftDays, shiftTimes } from './time-shift.js';
 
 /**
- * The loopback upstream simulator: serves recorded upstream exchanges from the fixture files by
- * host + method + path (base URLs become `http://127.0.0.1:<port>/<host>`), injects faults per
- * host, and counts hits. Tests and the offline demo (SVC_DEMO=1) both use it.
+ * The loopback upstream simulator: serves upstream exchanges from the fixture files by host + method + path
+ * (base URLs become `http://127.0.0.1:<port>/<host>`), injects faults per host, and counts hits. Tests and
+ * the offline demo (SVC_DEMO=1) both use it; in demo mode it also moves fixture times to today and
+ * generates price series relative to now (see `DemoOptions`).
  */
 export interface Exchange {
   host: string;
@@ -27,10 +32,19 @@ export interface Exchange {
   empty_body?: unknown;
 }
 
+/**
+ * Where a fixture's upstream shape comes from: a real response (`recorded`, with when and what was asked) or a
+ * response written from documentation (`from-docs`, with the page it follows; `note` says when that is not official).
+ */
+export type FixtureOrigin =
+  | { kind: 'recorded'; date: string; request: string }
+  | { kind: 'from-docs'; url: string; note?: string };
+
 export interface Fixture {
   type: string;
   q: string;
-  /** Where the recorded shape comes from (documentation page, client library). */
+  origin: FixtureOrigin;
+  /** The upstream requests and response shapes the fixture follows, in words. */
   provenance?: string;
   exchanges: Exchange[];
   expected: Record<string, unknown>[];
@@ -52,7 +66,8 @@ export type Fault =
   | { kind: 'oversize'; bytes: number }
   | { kind: 'empty' };
 
-export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/sources');
+/** Shipped with the service (the demo serves them) and read by the tests from the same place. */
+export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../sources/fixtures');
 
 export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
   return readdirSync(dir)
@@ -92,17 +107,41 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+export interface DemoOptions {
+  /** The generated price series are the same for the same seed. */
+  seed: number;
+  clock: Clock;
+}
+
 export class Simulator {
   private server?: Server;
-  private readonly exchanges: Exchange[];
+  private exchanges: Exchange[];
+  private readonly recorded: Exchange[];
+  private shiftedBy = 0;
+  private readonly series?: DemoSeries;
   private readonly overrides: Exchange[] = [];
   private readonly faults = new Map<string, Fault>();
   private readonly hitLog: Hit[] = [];
   private readonly open = new Set<ServerResponse>();
   url = '';
 
-  constructor(fixtures: Fixture[]) {
-    this.exchanges = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
+  constructor(
+    fixtures: Fixture[],
+    private readonly demo?: DemoOptions,
+  ) {
+    this.recorded = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
+    this.exchanges = this.recorded;
+    if (demo) this.series = new DemoSeries(demo.seed);
+  }
+
+  /** Demo mode: the fixtures with every time moved by whole days to today (recomputed when the day changes). */
+  private currentExchanges(nowMs: number): Exchange[] {
+    const days = shiftDays(nowMs);
+    if (days !== this.shiftedBy) {
+      this.exchanges = JSON.parse(shiftTimes(JSON.stringify(this.recorded), days)) as Exchange[];
+      this.shiftedBy = days;
+    }
+    return this.exchanges;
   }
 
   async start(): Promise<this> {
@@ -179,6 +218,11 @@ export class Simulator {
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers }).end(fault.body ?? '{"error":"simulated"}');
       return;
     }
+    if (this.demo && this.series) {
+      const generated = generatedAnswer(this.series, host, path, url.searchParams, Math.floor(this.demo.clock.now() / 1000));
+      if (generated !== undefined) return this.respond(res, { host, path, body: generated }, fault);
+      this.currentExchanges(this.demo.clock.now());
+    }
     const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams, await readBody(req));
     if (!exchange) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no recorded exchange', host, path }));
@@ -210,7 +254,7 @@ export class Simulator {
   }
 }
 
-/** SVC_DEMO=1: start the simulator in-process with every recorded fixture. */
-export async function startDemoSimulator(): Promise<Simulator> {
-  return new Simulator(loadFixtures()).start();
+/** SVC_DEMO=1: start the simulator in-process with every fixture, times moved to today and generated series. */
+export async function startDemoSimulator(seed: number, clock: Clock = systemClock): Promise<Simulator> {
+  return new Simulator(loadFixtures(), { seed, clock }).start();
 }

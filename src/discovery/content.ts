@@ -9,6 +9,17 @@ import { API_VERSION } from '../plugins/openapi.js';
 export interface DiscoveryInput {
   baseUrl: string;
   sources: SourceDescriptor[];
+  /** The MCP server's tools as tools/list returns them. */
+  tools: McpToolInfo[];
+}
+
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
 }
 
 export const ATTRIBUTION = 'Data and metadata are licensed CC-BY-4.0 (https://creativecommons.org/licenses/by/4.0/). Attribute as "Data via svc", naming the upstream given in each row\'s `source`.';
@@ -44,6 +55,7 @@ export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
 - Bundle (1-${MAX_BUNDLE_QUERIES} queries, x402): POST ${baseUrl}/api/data/bundle
 - Entity resolve: ${baseUrl}/api/v1/entity/resolve?q=apple
 - OpenAPI: ${baseUrl}/openapi.json · docs: ${baseUrl}/docs
+- MCP server (streamable HTTP, stateless): ${baseUrl}/mcp · stdio: \`npx svc-mcp\` · descriptor: ${baseUrl}/.well-known/mcp.json
 - Receipt key: ${baseUrl}/.well-known/svc-receipt-pubkey.json
 - Agent rules: ${baseUrl}/AGENTS.md
 
@@ -71,7 +83,8 @@ Base URL: ${baseUrl}
 4. Batch with \`POST /api/data/bundle\` (1-${MAX_BUNDLE_QUERIES} queries). Without payment it answers HTTP 402 with an x402 challenge; pay it and retry with \`X-Payment\`. \`?free=1\` runs up to ${FREE_BUNDLE_QUERIES} queries with one row each.
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
-7. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data): do not retry a 4xx; back off on upstream_rate_limited.
+7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`npx svc-mcp\` (stdio); see \`/.well-known/mcp.json\`.
+8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data): do not retry a 4xx; back off on upstream_rate_limited.
 
 ## Prices
 ${priceLines().map((l) => `- ${l}`).join('\n')}
@@ -102,19 +115,28 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
   };
 }
 
-export function mcpDescriptor({ baseUrl, sources }: DiscoveryInput) {
+/** Describes the MCP server that runs at /mcp and as `svc-mcp`: transports, tools (as tools/list returns them), version. */
+export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
   return {
     schema_version: '2025-06-18',
     name: 'svc',
+    title: 'svc data for agents',
     version: API_VERSION,
-    description: `Data for agents: ${sources.length} data types, signed receipts.`,
-    transport: { type: 'http', openapi: `${baseUrl}/openapi.json` },
-    tools: sources.map((d) => ({
-      name: `svc_${d.type.replace(/-/g, '_')}`,
-      description: `${d.type}: ${d.desc.replace(/`/g, '')}`,
-      inputSchema: { type: 'object', properties: { q: { type: 'string', description: d.qShape || 'empty', examples: [d.example] } } },
-      http: { method: 'GET', url: `${baseUrl}/api/data/preview?type=${d.type}&q={q}` },
-    })),
+    description: `Data for agents: ${sources.length} data types behind one query shape, signed receipts, x402 payments.`,
+    protocol_version: '2025-06-18',
+    transports: [
+      { type: 'streamable-http', url: `${baseUrl}/mcp`, stateless: true },
+      { type: 'stdio', command: 'npx', args: ['svc-mcp'], env: { SVC_BASE_URL: baseUrl } },
+    ],
+    authentication: {
+      optional: true,
+      paid_tools: 'without payment they return the x402 challenge as a structured result; pay it and call again with `payment`, or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
+      agent_key: '`Authorization: Bearer svc-ak_…` (SVC_MCP_AGENT_KEY for stdio) for agent-authenticated tools',
+    },
+    capabilities: { tools: true, resources: true, prompts: true },
+    resources: ['svc://catalog', 'svc://types/{type}', 'svc://receipt-key', 'svc://entities'],
+    tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+    openapi: `${baseUrl}/openapi.json`,
     license: ATTRIBUTION,
   };
 }
@@ -128,7 +150,7 @@ export function aiPlugin({ baseUrl, sources }: DiscoveryInput) {
     description_for_model: `Fetch normalized data of ${sources.length} types (crypto, weather, news, finance, security, sports, energy, health, legal, macro) with GET /api/data/preview?type=&q=. See /api/v1/catalog.`,
     auth: { type: 'none' },
     api: { type: 'openapi', url: `${baseUrl}/openapi.json` },
-    logo_url: `${baseUrl}/favicon.ico`,
+    logo_url: `${baseUrl}/logo.svg`,
     contact_email: 'ops@example.org',
     legal_info_url: `${baseUrl}/AGENTS.md`,
   };
@@ -139,7 +161,13 @@ export function agentCard({ baseUrl, sources }: DiscoveryInput) {
     protocolVersion: '0.3.0',
     name: 'svc',
     description: `Data service for agents: ${sources.length} data types behind one query shape, with Ed25519 receipts.`,
-    url: `${baseUrl}/api`,
+    url: `${baseUrl}/mcp`,
+    // Not an A2A JSON-RPC server: agents reach svc over MCP or its HTTP API, both listed here.
+    additionalInterfaces: [
+      { url: `${baseUrl}/mcp`, transport: 'MCP' },
+      { url: `${baseUrl}/openapi.json`, transport: 'HTTP+JSON' },
+    ],
+    documentationUrl: `${baseUrl}/docs`,
     version: API_VERSION,
     provider: { organization: 'svc', url: baseUrl },
     capabilities: { streaming: true, pushNotifications: false },
@@ -194,7 +222,11 @@ export function landingPage({ baseUrl, sources }: DiscoveryInput): string {
   return page(
     'svc: data for AI agents',
     `<h1>svc</h1><p>${sources.length} data types for AI agents behind one query shape, with signed receipts.</p>
-<p><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/llms.txt">llms.txt</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/how-svc-saves-agents-money">pricing</a></p>
+<p><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/mcp">MCP server</a> · <a href="/llms.txt">llms.txt</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/how-svc-saves-agents-money">pricing</a></p>
 <ul>${list}</ul>`,
   );
 }
+
+/** A small logo for manifests that want one (ai-plugin.json). */
+export const logoSvg = () =>
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img" aria-label="svc"><rect width="64" height="64" rx="12" fill="#1f3a5f"/><text x="32" y="40" font-family="system-ui,sans-serif" font-size="22" fill="#fff" text-anchor="middle">svc</text></svg>';

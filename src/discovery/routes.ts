@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import * as content from './content.js';
+import { buildTools } from '../mcp/tools.js';
+import type { OpenApiDoc } from '../mcp/schema.js';
 
 type Doc = { path: string; type: string; summary: string; build: (input: content.DiscoveryInput) => unknown };
 
@@ -15,16 +17,32 @@ const DOCS: Doc[] = [
   { path: '/how-svc-saves-agents-money', type: 'text/html; charset=utf-8', summary: 'Comparison article', build: content.savesMoneyPage },
   { path: '/svc/comparison.json', type: 'application/json', summary: 'Machine-readable comparison', build: content.comparison },
   { path: '/svc/why-agents-pick-svc', type: 'text/html; charset=utf-8', summary: 'Question-and-answer page', build: content.whyPage },
+  { path: '/logo.svg', type: 'image/svg+xml', summary: 'Logo', build: content.logoSvg },
 ];
 
-/** Discovery files are built once at start-up: they depend only on the registry, prices and base URL. */
+/**
+ * Discovery files depend only on the registry, prices, base URL and the MCP tools; they are built
+ * once, on first request, when the OpenAPI document the tools derive from is complete.
+ */
 export const discoveryRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
-  const input = { baseUrl: deps.config.publicUrl, sources: deps.registry.all() };
+  const built = new Map<string, string>();
+  const input = () => ({ baseUrl: deps.config.publicUrl, sources: deps.registry.all(), tools: buildTools(app.swagger() as unknown as OpenApiDoc).map((t) => t.definition) });
+  const textOf = (doc: Doc) => {
+    if (!built.size) {
+      const shared = input();
+      for (const d of DOCS) {
+        const value = d.build(shared);
+        built.set(d.path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+      }
+    }
+    return built.get(doc.path)!;
+  };
   for (const doc of DOCS) {
-    const built = doc.build(input);
-    const text = typeof built === 'string' ? built : JSON.stringify(built, null, 2);
-    app.get(doc.path, { schema: { tags: ['discovery'], summary: doc.summary } }, async (_request, reply) =>
-      reply.type(doc.type).header('cache-control', 'public, max-age=300').send(text),
+    const mime = doc.type.split(';')[0]!;
+    const body = mime === 'application/json' ? { description: 'JSON document' } : { type: 'string' };
+    const response = { 200: { description: doc.summary, content: { [mime]: { schema: body } } } };
+    app.get(doc.path, { schema: { tags: ['discovery'], summary: doc.summary, response } }, async (_request, reply) =>
+      reply.type(doc.type).header('cache-control', 'public, max-age=300').send(textOf(doc)),
     );
   }
 };

@@ -11,7 +11,8 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
  */
 export const CLASS_CODES: Record<EntityType, string> = { equity: 'eq', crypto: 'cr', forex: 'fx', commodity: 'cmd', index: 'idx', stablecoin: 'stb', perp: 'perp' };
 
-const EntitySchema = Type.Object({
+export const EntitySchema = Type.Object(
+  {
   id: Type.String({ pattern: '^svc-ent:(eq|cr|fx|cmd|idx|stb|perp)\\.[a-z0-9-]+$' }),
   name: Type.String({ minLength: 1 }),
   type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
@@ -20,7 +21,9 @@ const EntitySchema = Type.Object({
   ids: Type.Record(Type.String(), Type.String()),
   contracts: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }))),
   peg: Type.Optional(Type.String()),
-});
+  },
+  { title: 'Entity', description: 'A canonical entity: `ids` maps an upstream to its identifier (coingecko, yahoo, binance, …)' },
+);
 export type Entity = Type.Static<typeof EntitySchema>;
 
 const DatasetSchema = Type.Object({ version: Type.Integer(), as_of: Type.Integer(), license: Type.String(), source_note: Type.String(), entities: Type.Array(EntitySchema) });

@@ -17,8 +17,8 @@ export interface Resolution {
   ambiguous: boolean;
 }
 
-/** Fuzzy matches closer than this in confidence to the best one make a resolution ambiguous. */
-const AMBIGUITY_MARGIN = 0.05;
+/** A runner-up within this confidence of the best match (exact ones included) makes a resolution ambiguous. */
+export const AMBIGUITY_MARGIN = 0.05;
 /** Name similarities below this are not matches at all. */
 const MIN_CONFIDENCE = 0.3;
 /** A fuzzy match never reaches the confidence of an exact identifier. */
@@ -52,7 +52,8 @@ export function fuzzyConfidence(query: string, text: string): number {
 
 /**
  * Resolves free text to entities: exact identifiers (id, ticker/symbol, ISIN, CUSIP, provider ids,
- * contract addresses — all case-insensitive) at confidence 1, then names and aliases: MiniSearch
+ * contract addresses — all case-insensitive) and exactly spelled names or aliases at confidence 1, then
+ * other names and aliases below 1: MiniSearch
  * (fuzzy, prefix) finds candidates fast and an edit-distance similarity ranks them. Indexes are
  * built once.
  */
@@ -94,8 +95,9 @@ export class EntityResolver {
     const exact = (this.exact.get(norm(q)) ?? []).map(({ entity, on }) => this.match(entity, 1, on));
     const seen = new Set(exact.map((m) => m.id));
     const spelled = (this.names.get(norm(q)) ?? []).filter((m) => !seen.has(m.entity.id));
+    // A name or alias spelled exactly (case and spacing aside) is an exact match: confidence 1.
     const fuzzy = spelled.length
-      ? spelled.map(({ entity, on }) => this.match(entity, MAX_FUZZY_CONFIDENCE, on))
+      ? spelled.map(({ entity, on }) => this.match(entity, 1, on))
       : this.search
           .search(q)
       .slice(0, CANDIDATES)

@@ -1,14 +1,14 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
+import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { CLASS_CODES, ENTITY_TYPES } from './dataset.js';
+import { CLASS_CODES, ENTITY_TYPES, EntitySchema } from './dataset.js';
 
 const Match = Type.Object({
   id: Type.String(),
   name: Type.String(),
   type: Type.String(),
-  confidence: Type.Number({ description: '1 for an exact identifier match; (0, 1) for names and aliases' }),
+  confidence: Type.Number({ description: '1 for an exact identifier, name or alias match; (0, 1) for fuzzy name and alias matches' }),
   matched_on: Type.String({ description: 'which identifier matched (ticker, isin, cusip, coingecko, contract:<chain>, …), or name / alias' }),
 });
 
@@ -23,7 +23,7 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
       schema: {
         tags,
         summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
-        description: `Exact identifiers first (confidence 1), then typo-tolerant names and aliases. \`ambiguous: true\` when the top two are within 0.05. Ids: svc-ent:<class>.<slug> with ${classes}.`,
+        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within 0.05 (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
         querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })) }),
         response: { 200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }), ...errorResponses(400) },
       },
@@ -45,10 +45,10 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
           type: Type.Optional(StringEnum(ENTITY_TYPES)),
           category: Type.Optional(Type.String({ maxLength: 64 })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
         }),
         response: {
-          200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entities: Type.Array(FreeObject('entity record')) }),
+          200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entities: Type.Array(EntitySchema) }),
           ...errorResponses(400),
         },
       },
@@ -68,7 +68,10 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
         tags,
         summary: 'Entity record with the data types it works with and ready-to-run calls',
         params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
-        response: { 200: FreeObject('entity record + supported_types + example_calls'), ...errorResponses(400, 404) },
+        response: {
+          200: Type.Intersect([EntitySchema, Type.Object({ supported_types: Type.Array(Type.String()), example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })) })]),
+          ...errorResponses(400, 404),
+        },
       },
     },
     async (request) => {

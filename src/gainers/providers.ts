@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import type { HostHttp } from '../upstream/client.js';
-import { noData } from '../upstream/errors.js';
 
 export interface Mover {
   ticker: string;
@@ -46,14 +45,22 @@ const Screener = Type.Object({
 });
 type Screener = Type.Static<typeof Screener>;
 
-/** The top 250 coins by market cap, ranked by 24 h change; coins without a change are left out. */
-export function rankCoins(raw: Markets, dir: Direction): Mover[] {
-  const movers = raw.flatMap((c) =>
+/**
+ * Gainers are movers that rose (change > 0), losers movers that fell (change < 0), biggest move first;
+ * an unchanged or opposite mover is in neither list, however short the list gets.
+ */
+export function rankMovers(movers: Mover[], dir: Direction): Mover[] {
+  const sign = dir === 'up' ? 1 : -1;
+  return movers.filter((m) => m.change_24h_pct * sign > 0).sort((a, b) => (b.change_24h_pct - a.change_24h_pct) * sign);
+}
+
+/** The top 250 coins by market cap with a 24 h change. */
+export function coinMovers(raw: Markets): Mover[] {
+  return raw.flatMap((c) =>
     c.current_price === null || c.price_change_percentage_24h === null
       ? []
       : [{ ticker: c.symbol.toUpperCase(), name: c.name, price: c.current_price, change_24h_pct: c.price_change_percentage_24h, volume_24h: c.total_volume }],
   );
-  return movers.sort((a, b) => (dir === 'up' ? b.change_24h_pct - a.change_24h_pct : a.change_24h_pct - b.change_24h_pct));
 }
 
 export function screenerMovers(raw: Screener): Mover[] {
@@ -69,9 +76,8 @@ export async function cryptoMovers(http: HostHttp, dir: Direction, deadline: num
     deadline,
     query: { vs_currency: 'usd', order: 'market_cap_desc', per_page: 250, page: 1, price_change_percentage: '24h' },
   });
-  const ranked = rankCoins(raw, dir);
-  if (!ranked.length) throw noData('CoinGecko returned no markets');
-  return ranked;
+  // None moving that way is an answer (an empty list), not an upstream failure.
+  return rankMovers(coinMovers(raw), dir);
 }
 
 /** Yahoo's predefined day_gainers / day_losers screeners (US equities, regular session). */
@@ -80,7 +86,5 @@ export async function stockMovers(http: HostHttp, dir: Direction, deadline: numb
     deadline,
     query: { scrIds: dir === 'up' ? 'day_gainers' : 'day_losers', count: 25 },
   });
-  const movers = screenerMovers(raw);
-  if (!movers.length) throw noData('Yahoo returned no movers');
-  return movers;
+  return rankMovers(screenerMovers(raw), dir);
 }

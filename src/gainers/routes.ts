@@ -35,7 +35,7 @@ export const gainersRoutes = ({ deps }: AppContext): FastifyPluginAsync => async
       schema: {
         tags: ['data'],
         summary: 'Top gainers or losers over 24 h',
-        description: 'crypto: the top 250 coins by market cap (CoinGecko markets) ranked by 24 h change; stock: Yahoo day_gainers / day_losers screeners. Cached 60 s.',
+        description: 'crypto: the top 250 coins by market cap (CoinGecko markets); stock: Yahoo day_gainers / day_losers screeners. `dir=up` lists only movers with change_24h_pct > 0, biggest rise first; `dir=down` only those < 0, biggest fall first (fewer than `limit` when few moved that way). Cached 60 s.',
         querystring: Type.Object({
           type: Type.Optional(StringEnum(['stock', 'crypto'] as const, { default: 'crypto' })),
           dir: Type.Optional(StringEnum(['up', 'down'] as const, { default: 'up' })),

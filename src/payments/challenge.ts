@@ -50,6 +50,35 @@ export function paymentRequirements(ctx: ChallengeContext, requirement: Requirem
 }
 
 /**
+ * The x402 v2 PaymentRequirements for the same price: CAIP-2 network and `amount`. Deterministic per
+ * request (the memo is an HMAC of the request), because v2 payers echo it back in `accepted` and it
+ * is matched by equality.
+ */
+export function paymentRequirementsV2(ctx: ChallengeContext, requirement: Requirement) {
+  const v1 = paymentRequirements(ctx, requirement);
+  return {
+    scheme: v1.scheme,
+    network: USDC_NETWORKS[ctx.config.x402Network].caip2,
+    amount: v1.maxAmountRequired,
+    asset: v1.asset,
+    payTo: v1.payTo,
+    maxTimeoutSeconds: v1.maxTimeoutSeconds,
+    extra: v1.extra,
+  };
+}
+
+/** The `PAYMENT-REQUIRED` header of a 402: base64 JSON of the x402 v2 PaymentRequired. */
+export function paymentRequiredHeader(ctx: ChallengeContext, requirement: Requirement, reason?: string): string {
+  const paymentRequired = {
+    x402Version: 2,
+    error: reason ?? 'payment required',
+    resource: { url: requirement.resource, description: requirement.description, mimeType: 'application/json' },
+    accepts: [paymentRequirementsV2(ctx, requirement)],
+  };
+  return Buffer.from(JSON.stringify(paymentRequired)).toString('base64');
+}
+
+/**
  * One 402 body carrying the seed's fields (`error`, `protocol`, `invoice`) and the standard x402 v1
  * fields (`x402Version`, `accepts[]`), whose first entry is this call's price (stock clients pay
  * accepts[0]).
@@ -76,9 +105,15 @@ export function paymentChallenge(ctx: ChallengeContext, requirement: Requirement
   };
 }
 
-/** The 402 as an ApiError carrying the challenge body and headers; the error handler sends it verbatim. */
+/**
+ * The 402 as an ApiError carrying the challenge body (x402 v1 and the seed's invoice) and headers
+ * (`PAYMENT-REQUIRED` for x402 v2); the error handler sends them verbatim.
+ */
 export class PaymentRequiredError extends ApiError {
-  constructor(readonly challenge: Record<string, unknown>) {
+  constructor(
+    readonly challenge: Record<string, unknown>,
+    readonly headers: Record<string, string> = {},
+  ) {
     super('payment_required', String(challenge.message));
   }
 }

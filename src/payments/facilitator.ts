@@ -1,4 +1,5 @@
 import { request } from 'undici';
+import { cdpJwt, type CdpKey } from './cdp-jwt.js';
 
 export interface SettleResult {
   success: boolean;
@@ -8,26 +9,68 @@ export interface SettleResult {
   errorReason?: string;
 }
 
-/** The x402 facilitator's settle call (`POST {url}/settle`). */
+/** One `{x402Version, scheme, network}` a facilitator can verify and settle (`GET /supported`). */
+export interface SupportedKind {
+  x402Version: number;
+  scheme: string;
+  network: string;
+}
+
+/** How svc authenticates to the facilitator: none (x402.org testnet), a static bearer token, or a CDP API key (a JWT per request). */
+export type FacilitatorAuth = { kind: 'none' } | { kind: 'bearer'; token: string } | ({ kind: 'cdp' } & CdpKey);
+
+export class FacilitatorUnavailable extends Error {}
+
+/** The x402 facilitator's HTTP API: `POST {url}/settle` and `GET {url}/supported`. */
 export class Facilitator {
   constructor(
-    private readonly baseUrl: string,
+    readonly baseUrl: string,
+    private readonly auth: FacilitatorAuth = { kind: 'none' },
     private readonly timeoutMs = 10_000,
   ) {}
 
-  async settle(paymentPayload: unknown, paymentRequirements: unknown): Promise<SettleResult> {
+  /** Settles a payment of either x402 version, with the requirements of that version. */
+  async settle(paymentPayload: { x402Version: number }, paymentRequirements: unknown): Promise<SettleResult> {
     try {
-      const res = await request(`${this.baseUrl}/settle`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ x402Version: 1, paymentPayload, paymentRequirements }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      const res = await this.call('POST', '/settle', { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements });
       const body = (await res.body.json().catch(() => ({}))) as Partial<SettleResult>;
       if (typeof body.success === 'boolean') return body as SettleResult;
       return { success: false, errorReason: `facilitator answered HTTP ${res.statusCode}` };
     } catch (e) {
       return { success: false, errorReason: `unexpected_settle_error: ${(e as Error).message}` };
+    }
+  }
+
+  /** The kinds the facilitator settles; FacilitatorUnavailable names what went wrong. */
+  async supported(): Promise<SupportedKind[]> {
+    let res;
+    try {
+      res = await this.call('GET', '/supported');
+    } catch (e) {
+      throw new FacilitatorUnavailable(`GET ${this.baseUrl}/supported failed: ${(e as Error).message}`);
+    }
+    const body = (await res.body.json().catch(() => undefined)) as { kinds?: unknown } | undefined;
+    if (res.statusCode !== 200 || !Array.isArray(body?.kinds)) {
+      throw new FacilitatorUnavailable(`GET ${this.baseUrl}/supported answered HTTP ${res.statusCode} without a kinds list`);
+    }
+    return body.kinds.filter((k): k is SupportedKind => typeof k?.x402Version === 'number' && typeof k?.scheme === 'string' && typeof k?.network === 'string');
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown) {
+    const url = new URL(this.baseUrl + path);
+    const headers: Record<string, string> = { accept: 'application/json', ...(await this.authorization(method, url)) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+  }
+
+  private async authorization(method: string, url: URL): Promise<Record<string, string>> {
+    switch (this.auth.kind) {
+      case 'none':
+        return {};
+      case 'bearer':
+        return { authorization: `Bearer ${this.auth.token}` };
+      case 'cdp':
+        return { authorization: `Bearer ${await cdpJwt(this.auth, method, url, Math.floor(Date.now() / 1000))}` };
     }
   }
 }

@@ -1,15 +1,28 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 import { ApiError } from '../core/errors.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import type { Config } from '../config.js';
 import type { PaymentsRepo } from '../store/repos/payments.js';
-import { PaymentRequiredError, challengeMemo, paymentChallenge, paymentRequirements, settlementFailed, type Requirement } from './challenge.js';
+import { captureAnswer, type StoredAnswer } from './answers.js';
+import {
+  PaymentRequiredError,
+  challengeMemo,
+  paymentChallenge,
+  paymentRequiredHeader,
+  paymentRequirements,
+  paymentRequirementsV2,
+  settlementFailed,
+  type ChallengeContext,
+  type Requirement,
+} from './challenge.js';
 import type { CheckoutVerifier } from './checkout.js';
-import type { Facilitator } from './facilitator.js';
+import { FacilitatorUnavailable, type Facilitator } from './facilitator.js';
 import { hashToken, type IssuedPass, type PassKind, type Passes } from './passes.js';
-import { HeaderNotJson, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
+import type { Tier } from './tier.js';
+import { USDC_NETWORKS } from './networks.js';
+import { HeaderNotJson, PAYMENT_HEADERS, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
 
 /** Paid access a request carries, once verified. */
 export interface PaymentGrant {
@@ -17,32 +30,53 @@ export interface PaymentGrant {
   payer?: string;
   /** x402: the single-use key this payment claimed. */
   authKey?: string;
-  /** An earlier answer to this very paid request (a retry after a lost response). */
-  storedResponse?: unknown;
+  /** False when an answer takes no money: x402 while nothing settles (PAYMENT_SETTLE=off, no facilitator, zero pay-to). */
+  charges: boolean;
+  /** The answer this very paid request already got (a retry after a lost response): send it again as it is. */
+  stored?: StoredAnswer;
   /** session: the pass the checkout session was redeemed into. */
   pass?: { token: string; expiresAt: number };
 }
 
+/** A pass sold now (with its settlement headers), or the stored answer of the same purchase retried. */
+export type PassPurchase = { pass: IssuedPass; headers: Record<string, string> } | { stored: StoredAnswer };
+
 export interface FinishOutcome {
-  /** False when the answer failed (e.g. every bundle query failed): nothing is charged. */
+  /** False when the answer failed (e.g. every bundle query failed): the authorization is released. */
   charge: boolean;
-  /** The answer, kept for idempotent retries. */
-  body?: unknown;
+}
+
+/** An x402 authorization claimed for one request, with what it pays for and the wire version it came in. */
+interface Claim {
+  authKey: string;
+  requirement: Requirement;
+  version: 1 | 2;
+  answered: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The x402 authorization this request claimed; `answered` once `finish` kept it. */
+    paymentClaim?: Claim;
+  }
 }
 
 /**
  * The seam between paid routes and payment verification. A paid route asks `authorize`; with no
  * grant it throws `challenge(...)` (HTTP 402); after answering it calls `finish` to settle the
- * payment, or to release it when the answer failed.
+ * payment, or to release it when the answer failed. A request that fails after its authorization
+ * was claimed (an error, or no `finish`) releases it too: nothing is charged for a failure.
  */
 export interface PaymentGate {
   authorize(request: FastifyRequest, requirement: Requirement): Promise<PaymentGrant | undefined>;
+  /** `authorize` for routes with a free tier: `free` asks for no payment, `paid` demands one (402 without), no tier pays only when a payment is present. */
+  authorizeTier(request: FastifyRequest, requirement: Requirement, tier: Tier | undefined): Promise<PaymentGrant | undefined>;
   challenge(request: FastifyRequest, requirement: Requirement, reason?: string): PaymentRequiredError;
   finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>>;
   /** True when the request presents a valid day or week pass (unlimited streams and bundles). */
   hasPass(request: FastifyRequest): Promise<boolean>;
-  /** Sells a pass for an x402 payment of its price (402 until paid). */
-  buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<IssuedPass>;
+  /** Sells a pass for an x402 payment of its price (402 until paid), with the settlement headers; a retried purchase gets its stored answer. */
+  buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<PassPurchase>;
   /** Settles authorizations queued by PAYMENT_SETTLE=async; retried until their validBefore. */
   settlePending(): Promise<void>;
 }
@@ -65,17 +99,102 @@ export interface GateDeps {
 
 const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
+const ZERO_ADDRESS = /^0x0{40}$/;
+
+const VERSION_OF_HEADER = new Map<string, 1 | 2>([
+  ['x-payment', 1],
+  ['payment-signature', 2],
+]);
+
+/**
+ * The payment a request carries, if any: `X-Payment` (x402 v1) or `PAYMENT-SIGNATURE` (v2). Node
+ * joins a repeated header with ", ", which would hide a second authorization inside the first: more
+ * than one payment header is a 400 naming them.
+ */
+function presentedPayment(request: FastifyRequest): { version: 1 | 2; header: string } | undefined {
+  const raw = request.raw.rawHeaders;
+  const sent = raw.flatMap((name, i) => (i % 2 === 0 && VERSION_OF_HEADER.has(name.toLowerCase()) ? [VERSION_OF_HEADER.get(name.toLowerCase())!] : []));
+  if (sent.length > 1) {
+    const field = [...new Set(sent)].map((v) => PAYMENT_HEADERS[v]).join(', ');
+    throw new ApiError('bad_request', `send one payment header (${field}), not ${sent.length}`, { field, rule: 'single', count: sent.length });
+  }
+  const version = sent[0];
+  const header = version && request.headers[PAYMENT_HEADERS[version].toLowerCase()];
+  return version && typeof header === 'string' && header.trim() ? { version, header } : undefined;
+}
+
 /**
  * x402 (USDC on Base, verified locally), passes (`Authorization: Bearer svc-pass_…`) and checkout
  * sessions (`session_id` in the body). Each x402 authorization is claimed in the store before the
- * handler runs, so it pays for one answer on any number of instances.
+ * handler runs, so it pays for one answer on any number of instances; that answer is kept as it was
+ * sent, so a retry of the same request gets it again byte for byte.
  */
 export class X402Gate implements PaymentGate {
-  constructor(private readonly deps: GateDeps) {}
+  /** PAYMENT_SETTLE, unless nothing can settle: no facilitator, or the zero address as recipient. */
+  readonly settleMode: Config['paymentSettle'];
+  private readonly canSettle: boolean;
+  /** The x402 versions offered and accepted: both, or what the facilitator settles (read at start-up). */
+  private versions = new Set<1 | 2>([1, 2]);
 
+  constructor(private readonly deps: GateDeps) {
+    this.canSettle = Boolean(deps.facilitator) && !ZERO_ADDRESS.test(deps.config.payTo);
+    this.settleMode = this.canSettle ? deps.config.paymentSettle : 'off';
+  }
+
+  /**
+   * Hooks the gate into the app (after the receipt signer, so it sees the bytes that are sent): it
+   * keeps each paid answer and releases claims whose request failed. Warns once when x402 payments
+   * are accepted but never settled; when they are, asks the facilitator what it settles before the
+   * app is ready.
+   */
+  attach(app: FastifyInstance): void {
+    if (this.canSettle) app.addHook('onReady', () => this.readSupported());
+    app.decorateRequest('paymentClaim', undefined);
+    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const claim = request.paymentClaim;
+      if (!claim) return payload;
+      request.paymentClaim = undefined;
+      if (claim.answered && reply.statusCode < 400 && typeof payload === 'string') await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
+      else if (!claim.answered) await this.deps.repo.release(claim.authKey);
+      return payload;
+    });
+    if (this.settleMode === 'off') {
+      const { paymentSettle, payTo } = this.deps.config;
+      app.log.warn(
+        { paymentSettle, payTo, facilitator: Boolean(this.deps.facilitator) },
+        'x402 payments are verified but never settled (PAYMENT_SETTLE=off, no facilitator, or SVC_PAY_TO is the zero address): paid answers say charged: false',
+      );
+    }
+  }
+
+  /** The 402: x402 v1 (and the seed's invoice) in the body, x402 v2 in `PAYMENT-REQUIRED`. */
   challenge(request: FastifyRequest, requirement: Requirement, reason?: string): PaymentRequiredError {
+    return this.paymentRequired(request, requirement, (ctx) => paymentChallenge(ctx, requirement, reason), reason);
+  }
+
+  /** A 402 offering only the versions the facilitator settles: no v1 `accepts` or no v2 header otherwise. */
+  private paymentRequired(request: FastifyRequest, requirement: Requirement, body: (ctx: ChallengeContext) => Record<string, unknown>, reason?: string) {
+    const ctx = this.challengeContext(request);
+    const v1 = body(ctx);
+    const headers: Record<string, string> = this.versions.has(2) ? { 'payment-required': paymentRequiredHeader(ctx, requirement, reason) } : {};
+    return new PaymentRequiredError(this.versions.has(1) ? v1 : { ...v1, accepts: [] }, headers);
+  }
+
+  /** Keeps the x402 versions the facilitator settles for the configured network; none is a start-up error. */
+  private async readSupported(): Promise<void> {
+    const { facilitator, config } = this.deps;
+    const kinds = await facilitator!.supported();
+    const networks = { 1: config.x402Network, 2: USDC_NETWORKS[config.x402Network].caip2 } as const;
+    this.versions = new Set(([1, 2] as const).filter((v) => kinds.some((k) => k.x402Version === v && k.scheme === 'exact' && k.network === networks[v])));
+    if (this.versions.size === 0) {
+      const listed = kinds.map((k) => `v${k.x402Version} ${k.scheme} ${k.network}`).join(', ') || 'nothing';
+      throw new FacilitatorUnavailable(`the facilitator at ${facilitator!.baseUrl} settles neither exact on ${networks[1]} (x402 v1) nor on ${networks[2]} (v2); it lists ${listed}`);
+    }
+  }
+
+  private challengeContext(request: FastifyRequest): ChallengeContext {
     const { config, clock, memoSecret } = this.deps;
-    return new PaymentRequiredError(paymentChallenge({ config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request) }, requirement, reason));
+    return { config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request) };
   }
 
   async hasPass(request: FastifyRequest): Promise<boolean> {
@@ -84,41 +203,50 @@ export class X402Gate implements PaymentGate {
   }
 
   async authorize(request: FastifyRequest, requirement: Requirement): Promise<PaymentGrant | undefined> {
+    const payment = presentedPayment(request);
     const token = bearer(request);
     if (token) {
       const state = await this.deps.passes.check(token, this.deps.clock.now());
       if (state !== 'valid') throw this.challenge(request, requirement, state === 'expired' ? 'pass_expired' : 'pass_unknown');
-      return { method: 'pass' };
+      return { method: 'pass', charges: true };
     }
     const sessionId = (request.body as { session_id?: unknown } | undefined)?.session_id;
     if (typeof sessionId === 'string') return this.fromCheckout(request, requirement, sessionId);
-    const header = request.headers['x-payment'];
-    if (typeof header === 'string' && header.trim()) return this.fromX402(request, requirement, header);
-    return undefined;
+    return payment ? this.fromX402(request, requirement, payment) : undefined;
   }
 
-  async finish(_request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>> {
+  async authorizeTier(request: FastifyRequest, requirement: Requirement, tier: Tier | undefined): Promise<PaymentGrant | undefined> {
+    if (tier === 'free') return undefined;
+    const grant = await this.authorize(request, requirement);
+    if (!grant && tier === 'paid') throw this.challenge(request, requirement);
+    return grant;
+  }
+
+  async finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>> {
     if (grant.method === 'session') return { 'x-svc-pass': grant.pass!.token, 'x-svc-pass-expires': new Date(grant.pass!.expiresAt * 1000).toISOString() };
-    if (grant.method !== 'x402' || grant.storedResponse !== undefined) return {};
-    const authKey = grant.authKey!;
+    const claim = request.paymentClaim;
+    if (grant.method !== 'x402' || !claim) return {};
     if (!outcome.charge) {
-      await this.deps.repo.release(authKey);
+      request.paymentClaim = undefined;
+      await this.deps.repo.release(claim.authKey);
       return { 'x-payment-status': 'released' };
     }
-    await this.deps.repo.update(authKey, { response_json: outcome.body === undefined ? null : JSON.stringify(outcome.body) });
-    return this.settle(authKey);
+    const headers = await this.settle(request, claim, this.settleMode);
+    claim.answered = true;
+    return headers;
   }
 
-  async buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<IssuedPass> {
-    const header = request.headers['x-payment'];
-    if (typeof header !== 'string' || !header.trim()) throw this.challenge(request, requirement);
-    const grant = await this.fromX402(request, requirement, header);
-    const origin = `x402:${grant.authKey}`;
-    if (grant.storedResponse !== undefined) return (await this.deps.passes.find(origin))!;
+  async buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<PassPurchase> {
+    const payment = presentedPayment(request);
+    if (!payment) throw this.challenge(request, requirement);
+    const grant = await this.fromX402(request, requirement, payment);
+    if (grant.stored) return { stored: grant.stored };
     // A pass is only issued once its payment settled, whenever a facilitator can settle it.
-    await this.settle(grant.authKey!, this.deps.facilitator ? 'sync' : 'off');
-    await this.deps.repo.update(grant.authKey!, { response_json: JSON.stringify({ kind }) });
-    return this.deps.passes.issue(kind, origin, this.deps.clock.now());
+    const claim = request.paymentClaim!;
+    const headers = await this.settle(request, claim, this.canSettle ? 'sync' : 'off');
+    const pass = await this.deps.passes.issue(kind, `x402:${grant.authKey}`, this.deps.clock.now());
+    claim.answered = true;
+    return { pass, headers };
   }
 
   async settlePending(): Promise<void> {
@@ -136,12 +264,12 @@ export class X402Gate implements PaymentGate {
     }
   }
 
-  /** Settles one claimed authorization per PAYMENT_SETTLE; sync failures become a 402. */
-  async settle(authKey: string, mode = this.deps.config.paymentSettle): Promise<Record<string, string>> {
+  /** Settles one claimed authorization; sync failures become a 402. Answers in the header of the version paid. */
+  private async settle(request: FastifyRequest, { authKey, requirement, version }: Claim, mode: Config['paymentSettle']): Promise<Record<string, string>> {
     const { repo, facilitator, config } = this.deps;
     if (mode === 'off' || !facilitator) {
       await repo.update(authKey, { status: 'unsettled' });
-      return {};
+      return { 'x-payment-status': 'unsettled' };
     }
     if (mode === 'async') {
       await repo.update(authKey, { status: 'pending' });
@@ -150,51 +278,59 @@ export class X402Gate implements PaymentGate {
     const row = (await repo.find(authKey))!;
     const result = await facilitator.settle(JSON.parse(row.payload_json), JSON.parse(row.requirements_json));
     await repo.update(authKey, { status: result.success ? 'settled' : 'settle_failed', settle_attempts: row.settle_attempts + 1, facilitator_json: JSON.stringify(result) });
-    if (!result.success) throw new PaymentRequiredError(settlementFailed(JSON.parse(row.requirements_json), unixSeconds(this.deps.clock), result.errorReason));
-    const response = { success: true, transaction: result.transaction ?? '', network: config.x402Network, payer: row.payer };
-    return { 'x-payment-response': Buffer.from(JSON.stringify(response)).toString('base64') };
+    if (!result.success) {
+      throw this.paymentRequired(request, requirement, (ctx) => settlementFailed(paymentRequirements(ctx, requirement), ctx.nowS, result.errorReason), 'settlement_failed');
+    }
+    const network = version === 2 ? USDC_NETWORKS[config.x402Network].caip2 : config.x402Network;
+    const response = Buffer.from(JSON.stringify({ success: true, transaction: result.transaction ?? '', network, payer: row.payer })).toString('base64');
+    return { [version === 2 ? 'payment-response' : 'x-payment-response']: response };
   }
 
-  private async fromX402(request: FastifyRequest, requirement: Requirement, header: string): Promise<PaymentGrant> {
+  private async fromX402(request: FastifyRequest, requirement: Requirement, presented: { version: 1 | 2; header: string }): Promise<PaymentGrant> {
     const { config, clock, repo, memoSecret } = this.deps;
     let decoded;
     try {
-      decoded = decodePaymentHeader(header);
+      decoded = decodePaymentHeader(presented.header, presented.version);
     } catch (e) {
-      if (e instanceof HeaderNotJson) throw new ApiError('bad_request', e.message, { field: 'X-Payment', rule: 'json' });
+      if (e instanceof HeaderNotJson) throw new ApiError('bad_request', e.message, { field: PAYMENT_HEADERS[presented.version], rule: 'json' });
       throw e;
     }
     if (!decoded.ok) throw this.challenge(request, requirement, decoded.reason);
-    const payload = decoded.payload;
-    const nowS = unixSeconds(clock);
-    const verdict = await verifyPayment(payload, { network: config.x402Network, payTo: config.payTo, amount: requirement.amount, maxTimeoutSeconds: config.x402MaxTimeoutS, nowS });
+    const { payment } = decoded;
+    if (!this.versions.has(payment.version)) throw this.challenge(request, requirement, 'invalid_x402_version');
+    const ctx = this.challengeContext(request);
+    const verdict = await verifyPayment(payment, { network: config.x402Network, payTo: config.payTo, amount: requirement.amount, maxTimeoutSeconds: config.x402MaxTimeoutS, nowS: ctx.nowS });
     if (!verdict.ok) throw this.challenge(request, requirement, verdict.reason);
+    // The facilitator settles against the requirements of the version paid; a v2 payer echoes them and must echo them unchanged.
+    const requirements = payment.version === 2 ? paymentRequirementsV2(ctx, requirement) : paymentRequirements(ctx, requirement);
+    if (payment.accepted && canonicalJson(payment.accepted) !== canonicalJson(requirements)) throw this.challenge(request, requirement, 'invalid_payment_requirements');
 
-    const authKey = authorizationKey(payload, config.x402Network);
-    const key = requestKey(request);
-    const requirements = paymentRequirements({ config, nowS, memoSecret, requestKey: key }, requirement);
+    const authKey = authorizationKey(payment, config.x402Network);
+    const authorization = payment.payload.authorization;
+    const grant = { method: 'x402' as const, payer: verdict.payer, authKey, charges: this.settleMode !== 'off' };
     const claimed = await repo.reserve({
       auth_key: authKey,
       payer: verdict.payer,
       amount: requirement.amount.toString(),
       network: config.x402Network,
       resource: requirement.resource,
-      request_key: key,
-      bound_to_memo: payload.payload.authorization.nonce.toLowerCase() === challengeMemo(memoSecret, key, requirement.amount) ? 1 : 0,
+      request_key: ctx.requestKey,
+      bound_to_memo: authorization.nonce.toLowerCase() === challengeMemo(memoSecret, ctx.requestKey, requirement.amount) ? 1 : 0,
       status: 'reserved',
-      valid_before: Number(payload.payload.authorization.validBefore),
+      valid_before: Number(authorization.validBefore),
       created_at: clock.now(),
-      payload_json: JSON.stringify(payload),
+      payload_json: JSON.stringify(payment.wire),
       requirements_json: JSON.stringify(requirements),
       response_json: null,
       settle_attempts: 0,
       facilitator_json: null,
     });
-    if (claimed) return { method: 'x402', payer: verdict.payer, authKey };
-    const earlier = await repo.find(authKey);
-    if (earlier && earlier.request_key === key && earlier.response_json !== null) {
-      return { method: 'x402', payer: verdict.payer, authKey, storedResponse: JSON.parse(earlier.response_json) };
+    if (claimed) {
+      request.paymentClaim = { authKey, requirement, version: payment.version, answered: false };
+      return grant;
     }
+    const stored = await repo.findAnswer(authKey, ctx.requestKey);
+    if (stored) return { ...grant, stored };
     throw this.challenge(request, requirement, 'replayed_authorization');
   }
 
@@ -211,6 +347,6 @@ export class X402Gate implements PaymentGate {
       await repo.redeemCheckout(sessionId, hashToken(pass.pass), clock.now());
     }
     if (clock.now() >= pass.expires_at * 1000) throw this.challenge(request, requirement, 'pass_expired');
-    return { method: 'session', pass: { token: pass.pass, expiresAt: pass.expires_at } };
+    return { method: 'session', charges: true, pass: { token: pass.pass, expiresAt: pass.expires_at } };
   }
 }

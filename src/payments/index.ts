@@ -15,7 +15,7 @@ export function createPaymentGate(deps: Deps, secrets: { memo: Buffer; pass: Buf
     repo,
     passes: new Passes(repo, secrets.pass),
     memoSecret: secrets.memo,
-    facilitator: config.facilitatorUrl ? new Facilitator(config.facilitatorUrl) : undefined,
+    facilitator: config.facilitatorUrl ? new Facilitator(config.facilitatorUrl, config.facilitatorAuth) : undefined,
     checkout: config.stripeSecretKey ? new CheckoutVerifier(config.stripeSecretKey, config.stripeApiUrl) : undefined,
   });
 }

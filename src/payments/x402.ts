@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { getAddress, hashDomain, parseSignature, verifyTypedData, type Hex } from 'viem';
-import { USDC_NETWORKS, type X402Network } from './networks.js';
+import { USDC_NETWORKS, networkOfCaip2, type X402Network } from './networks.js';
 
 /** EIP-3009 TransferWithAuthorization, the message an x402 `exact` EVM payment signs. */
 export const AUTHORIZATION_TYPES = {
@@ -32,17 +32,53 @@ export const domainSeparator = (network: X402Network): Hex =>
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 const Uint = Type.String({ pattern: '^[0-9]{1,30}$' });
+/** The `exact` EVM payload: an EIP-3009 authorization and its signature (the same in v1 and v2). */
+const ExactPayload = Type.Object({
+  signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 4096 }),
+  authorization: Type.Object({ from: Address, to: Address, value: Uint, validAfter: Uint, validBefore: Uint, nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }),
+});
 export const PaymentPayloadSchema = Type.Object({
   x402Version: Type.Literal(1),
   scheme: Type.String({ maxLength: 32 }),
   network: Type.String({ maxLength: 32 }),
-  payload: Type.Object({
-    signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 4096 }),
-    authorization: Type.Object({ from: Address, to: Address, value: Uint, validAfter: Uint, validBefore: Uint, nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }),
-  }),
+  payload: ExactPayload,
+});
+/** A v2 requirement as the payer echoes it back in `accepted`. */
+const AcceptedRequirement = Type.Object({
+  scheme: Type.String({ maxLength: 32 }),
+  network: Type.String({ maxLength: 64 }),
+  amount: Uint,
+  asset: Address,
+  payTo: Address,
+  maxTimeoutSeconds: Type.Number(),
+  extra: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+});
+export const PaymentPayloadV2Schema = Type.Object({
+  x402Version: Type.Literal(2),
+  accepted: AcceptedRequirement,
+  payload: ExactPayload,
+  resource: Type.Optional(Type.Unknown()),
+  extensions: Type.Optional(Type.Unknown()),
 });
 export type PaymentPayload = Type.Static<typeof PaymentPayloadSchema>;
-const checkPayload = Compile(PaymentPayloadSchema);
+export type PaymentPayloadV2 = Type.Static<typeof PaymentPayloadV2Schema>;
+const checkPayload = { 1: Compile(PaymentPayloadSchema), 2: Compile(PaymentPayloadV2Schema) } as const;
+
+/** A decoded payment of either wire version, in the terms verification uses. */
+export interface Payment {
+  version: 1 | 2;
+  scheme: string;
+  /** The v1 network name; a v2 CAIP-2 id is translated (`eip155:8453` → `base`). */
+  network: string;
+  payload: Type.Static<typeof ExactPayload>;
+  /** v2: the requirement the payer accepted, to be matched against this request's. */
+  accepted?: Type.Static<typeof AcceptedRequirement>;
+  /** The payload as it was sent, which is what a facilitator settles. */
+  wire: PaymentPayload | PaymentPayloadV2;
+}
+
+/** The request header that carries each version's payment. */
+export const PAYMENT_HEADERS = { 1: 'X-Payment', 2: 'PAYMENT-SIGNATURE' } as const;
 
 const MAX_HEADER = 8192;
 /** secp256k1 n / 2: USDC's ecrecover rejects signatures with a larger s, so they could never settle. */
@@ -55,6 +91,7 @@ export type Reason =
   | 'invalid_x402_version'
   | 'invalid_scheme'
   | 'invalid_network'
+  | 'invalid_payment_requirements'
   | 'invalid_exact_evm_payload_recipient_mismatch'
   | 'invalid_exact_evm_payload_authorization_value'
   | 'invalid_exact_evm_payload_authorization_valid_after'
@@ -65,11 +102,12 @@ export type Reason =
 export class HeaderNotJson extends Error {}
 
 /**
- * `X-Payment`: base64 JSON (what x402 clients send) or raw JSON. Raw JSON is tested first because
- * Buffer's base64 decoder turns it into garbage without throwing. A value that is neither is
- * HeaderNotJson (a 400); JSON of the wrong shape is `invalid_payload` (a 402).
+ * A payment header (`X-Payment` for v1, `PAYMENT-SIGNATURE` for v2): base64 JSON (what x402 clients
+ * send) or raw JSON. Raw JSON is tested first because Buffer's base64 decoder turns it into garbage
+ * without throwing. A value that is neither is HeaderNotJson (a 400); JSON of the wrong shape is
+ * `invalid_payload` (a 402).
  */
-export function decodePaymentHeader(header: string): { ok: true; payload: PaymentPayload } | { ok: false; reason: Reason } {
+export function decodePaymentHeader(header: string, version: 1 | 2 = 1): { ok: true; payment: Payment } | { ok: false; reason: Reason } {
   const text = header.trim();
   if (text.length > MAX_HEADER) return { ok: false, reason: 'invalid_payload' };
   const json = text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8');
@@ -77,12 +115,16 @@ export function decodePaymentHeader(header: string): { ok: true; payload: Paymen
   try {
     parsed = JSON.parse(json);
   } catch {
-    throw new HeaderNotJson('X-Payment is neither JSON nor base64-encoded JSON');
+    throw new HeaderNotJson(`${PAYMENT_HEADERS[version]} is neither JSON nor base64-encoded JSON`);
   }
-  if (typeof parsed === 'object' && parsed !== null && (parsed as { x402Version?: unknown }).x402Version !== 1 && 'x402Version' in parsed) {
-    return { ok: false, reason: 'invalid_x402_version' };
+  if (typeof parsed === 'object' && parsed !== null && 'x402Version' in parsed && parsed.x402Version !== version) return { ok: false, reason: 'invalid_x402_version' };
+  if (version === 1) {
+    if (!checkPayload[1].Check(parsed)) return { ok: false, reason: 'invalid_payload' };
+    return { ok: true, payment: { version, scheme: parsed.scheme, network: parsed.network, payload: parsed.payload, wire: parsed } };
   }
-  return checkPayload.Check(parsed) ? { ok: true, payload: parsed } : { ok: false, reason: 'invalid_payload' };
+  if (!checkPayload[2].Check(parsed)) return { ok: false, reason: 'invalid_payload' };
+  const { accepted } = parsed;
+  return { ok: true, payment: { version, scheme: accepted.scheme, network: networkOfCaip2(accepted.network), payload: parsed.payload, accepted, wire: parsed } };
 }
 
 export interface Expectation {
@@ -94,7 +136,7 @@ export interface Expectation {
 }
 
 /** Local, RPC-free verification of an EOA-signed `exact` payment; every failure names its reason. */
-export async function verifyPayment(p: PaymentPayload, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
+export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
   const a = p.payload.authorization;
   const fail = (reason: Reason) => ({ ok: false as const, reason });
   if (p.scheme !== 'exact') return fail('invalid_scheme');
@@ -127,5 +169,5 @@ export async function verifyPayment(p: PaymentPayload, expect: Expectation): Pro
 }
 
 /** The single-use key of an authorization: `chainId:asset:from:nonce`, lower-case. */
-export const authorizationKey = (p: PaymentPayload, network: X402Network): string =>
+export const authorizationKey = (p: Payment, network: X402Network): string =>
   [USDC_NETWORKS[network].chainId, USDC_NETWORKS[network].usdc, p.payload.authorization.from, p.payload.authorization.nonce].join(':').toLowerCase();

@@ -37,7 +37,12 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_json',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_too_long',
+  FST_ERR_BAD_URL: 'bad_request',
 };
+
+/** Errors the router raises before any hook (a malformed or overlong path): same house body. */
+export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, request, toApiError(error));
 
 /** Any thrown thing → ApiError; unknown errors become a 500 without internals. */
 export function toApiError(error: unknown): ApiError {
@@ -56,6 +61,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
       .code(402)
       .header('www-authenticate', 'x402')
       .header('x-payment-required', JSON.stringify(error.challenge))
+      .headers(error.headers)
       .type('application/json; charset=utf-8')
       .send({ ...error.challenge, request_id: request.id });
   }
@@ -73,6 +79,8 @@ declare module 'fastify' {
   }
 }
 
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.decorateRequest('apiError', undefined);
   app.setErrorHandler((error, request, reply) => {
@@ -81,7 +89,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, request, apiError);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, request, new ApiError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = HTTP_METHODS.filter((method) => app.hasRoute({ method, url: path }));
+    if (allowed.length === 0) return sendError(reply, request, new ApiError('not_found', `no route ${request.method} ${path}`));
+    reply.header('allow', allowed.join(', '));
+    return sendError(reply, request, new ApiError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { allow: allowed }));
+  });
 }

@@ -1,3 +1,5 @@
+import { ApiError } from '../core/errors.js';
+import { bearerToken, sameSecret } from '../core/secrets.js';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CallOutcome } from '../upstream/client.js';
@@ -33,14 +35,16 @@ export class Metrics {
     this.upstreamCalls.inc({ upstream, outcome });
   };
 
-  register(app: FastifyInstance): void {
+  /** With a token, /metrics answers only `Authorization: Bearer <token>`; without one it is open (keep it off the public network). */
+  register(app: FastifyInstance, token?: string): void {
     app.addHook('onResponse', async (request, reply) => {
       // Unmatched routes share one label so scanners cannot blow up the label space.
       const route = request.routeOptions.url ?? 'unmatched';
       this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
       this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     });
-    app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      if (token && !sameSecret(bearerToken(request) ?? '', token)) throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <SVC_METRICS_TOKEN>');
       reply.type(this.registry.contentType);
       return this.registry.metrics();
     });

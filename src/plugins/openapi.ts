@@ -1,9 +1,21 @@
-import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from '../config.js';
+import { ERROR_CODES } from '../core/errors.js';
+import { CursorSchema, ReceiptSchema } from '../core/schemas.js';
+import { loadFixtures } from '../demo/simulator.js';
+import type { Registry } from '../sources/registry.js';
+import { UNLIMITED } from '../protection/routes.js';
+import { rowComponents, type JsonSchema } from './openapi-rows.js';
 
 export const API_VERSION = '6.8.0';
+
+/** Response examples by operationId and status, recorded from demo-mode answers by `npm run docs:examples`. */
+export type Examples = Record<string, Record<string, unknown>>;
+export const EXAMPLES_FILE = new URL('./openapi-examples.json', import.meta.url);
+const loadExamples = (): Examples => (existsSync(EXAMPLES_FILE) ? (JSON.parse(readFileSync(EXAMPLES_FILE, 'utf8')) as Examples) : {});
 
 export const TAGS = [
   { name: 'data', description: 'Catalog, preview, bundle, stream, snapshot, backtest, gainers, viral, cams' },
@@ -14,8 +26,10 @@ export const TAGS = [
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
+  { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
+  { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },
   { name: 'discovery', description: 'Discovery files for crawlers and agents' },
   { name: 'ops', description: 'Health and metrics' },
 ];
@@ -30,20 +44,219 @@ Signed responses carry \`_receipt\` = \`{v, request_hash, response_hash, as_of, 
 \`as_of\` and \`issued_at\` are Unix seconds. \`POST /api/v1/receipt/verify\` does the same server-side.
 
 ## Errors
-Every 4xx/5xx body is \`{error, message, details?, request_id}\`; validation errors name the field and the rule in \`details\`.
+Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(ERROR_CODES)
+  .map(([code, status]) => `\`${code}\` (${status})`)
+  .join(', ')}. An address that keeps sending invalid requests is blocked for a while: 403 \`blocked\` with \`Retry-After\`.
+
+## Payments and credentials
+Paid operations list their accepted credentials under \`security\`: an x402 payment (\`X-Payment\`), a day or week pass (\`Authorization: Bearer svc-pass_…\`), or a checkout session. Without one they answer 402 with the challenge in the body and in \`X-Payment-Required\`. An API key (\`X-API-Key: svc_key_…\`) is optional everywhere and only raises the rate-limit tier.
+
+## Agents
+The same operations are tools of the MCP server at \`/mcp\` (streamable HTTP, stateless) and of the \`svc-mcp\` stdio binary.
 
 ## Licence
 Data and metadata are offered under CC-BY-4.0. Attribute as: "Data via svc (CC-BY-4.0), from the upstream named in each row's \`source\`".`;
 
-export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+const SECURITY_SCHEMES = {
+  x402: { type: 'apiKey', in: 'header', name: 'X-Payment', description: 'x402 v1 payment: base64 (or raw) JSON of a signed USDC transferWithAuthorization matching the 402 challenge.' },
+  passToken: { type: 'http', scheme: 'bearer', bearerFormat: 'svc-pass_…', description: 'Day or week pass bought at POST /api/v1/pass/{day,week} or redeemed from a checkout session (X-Svc-Pass).' },
+  checkoutSession: {
+    type: 'apiKey',
+    in: 'query',
+    name: 'session_id',
+    description: 'Hosted-checkout session id (cs_live_…), sent as `session_id` in the JSON body of POST /api/data/bundle (OpenAPI cannot name a body field as a credential); redeemed once into a pass returned in X-Svc-Pass.',
+  },
+  agentKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc-ak_…', description: 'The agent key returned once at agent registration; proves which agent writes.' },
+  sessionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'ast_…', description: 'The session token returned once by POST /api/agent-session/start; only it may post to or end that session.' },
+  portfolioToken: { type: 'http', scheme: 'bearer', description: 'The portfolio token returned once by POST /api/portfolio/link for a new user; every portfolio call for that user_id needs it.' },
+  adminToken: { type: 'http', scheme: 'bearer', description: 'SVC_ADMIN_TOKEN, for key administration.' },
+  cronKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The shared cron secret (SVC_CRON_KEY).' },
+  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.' },
+};
+
+const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+const HEADERS = {
+  'X-Request-Id': header('Id of this request; also `request_id` in error bodies.'),
+  'RateLimit-Limit': header('Requests per minute allowed for the caller’s tier.', { type: 'integer' }),
+  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
+  'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
+  'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
+  'WWW-Authenticate': header('`x402`: the request needs an x402 payment.'),
+  'X-Payment-Required': header('The 402 challenge as JSON (same as the body).'),
+  'X-Payment-Response': header('base64 JSON settlement result `{success, transaction, network, payer}`.'),
+  'X-Payment-Status': header('`pending` (settled later) or `released` (nothing charged).'),
+};
+const headerRefs = (...names: (keyof typeof HEADERS)[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** `GET /api/v1/entity/:id` → `getEntityById`; stable as long as method and path are. Override with `schema.operationId`. */
+export function operationIdFor(method: string, url: string): string {
+  const words = url
+    .replace(/^\/api(\/v\d+)?/, '')
+    .split(/[/.\-_]+/)
+    .filter(Boolean)
+    .map((w) => (w.startsWith(':') || w.startsWith('{') ? `by-${w.replace(/[:{}]/g, '')}` : w))
+    .flatMap((w) => w.split('-'));
+  const camel = [method.toLowerCase(), ...(words.length ? words : ['root'])].map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join('');
+  return camel.replace(/[^A-Za-z0-9]/g, '');
+}
+
+type RouteSchema = Record<string, any>;
+
+/** Who may call a route that did not say: admin paths need the admin token, 402-answering routes are paid, the rest public. */
+function defaultSecurity(url: string, schema: RouteSchema): Record<string, string[]>[] {
+  if (url.startsWith('/api/v1/admin/')) return [{ adminToken: [] }];
+  if (!schema.response?.[402]) return [{}, { apiKey: [] }];
+  const paid: Record<string, string[]>[] = [{ x402: [] }, { passToken: [] }];
+  if (schema.body?.properties?.session_id) paid.push({ checkoutSession: [] });
+  if (schema.querystring?.properties?.free) paid.push({});
+  return paid;
+}
+
+/** The 200 schema of a signed route, as clients see it: with `_receipt` appended by the signing hook. */
+function withReceipt(ok: RouteSchema): RouteSchema {
+  if (ok.type === 'object' && !ok.allOf) return { ...ok, properties: { ...ok.properties, _receipt: ReceiptSchema }, required: [...(ok.required ?? []), '_receipt'] };
+  return { allOf: [ok, { type: 'object', properties: { _receipt: ReceiptSchema }, required: ['_receipt'] }] };
+}
+
+/** Per route, documentation only (the route's own schema keeps validating and serializing). */
+function transformRoute({ schema = {}, url, route }: { schema?: RouteSchema; url: string; route: RouteOptions }) {
+  if (schema.hide) return { schema, url };
+  const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+  const signed = Boolean(route.config && (route.config as { signed?: boolean }).signed);
+  const response = schema.response && signed && schema.response[200] ? { ...schema.response, 200: withReceipt(schema.response[200]) } : schema.response;
+  return {
+    url,
+    schema: {
+      ...schema,
+      operationId: schema.operationId ?? operationIdFor(method, url),
+      security: schema.security ?? defaultSecurity(url, schema),
+      ...(response ? { response } : {}),
+    },
+  };
+}
+
+const SCHEMA_CHILDREN = ['properties', 'patternProperties'] as const;
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * Rewrites one schema tree for OpenAPI 3.0: a titled schema moves to `components.schemas` and is
+ * replaced by a `$ref` (one title, one shape: a second shape under the same title is an error);
+ * `_cursor` refers to Cursor; TypeBox records (`patternProperties`) become `additionalProperties`.
+ */
+function normalizeSchema(schema: any, components: Record<string, JsonSchema>, key?: string): any {
+  if (!schema || typeof schema !== 'object' || schema.$ref) return schema;
+  if (key === '_cursor') return ref('Cursor');
+  const out: any = { ...schema };
+  for (const field of SCHEMA_CHILDREN) {
+    if (out[field]) out[field] = Object.fromEntries(Object.entries(out[field]).map(([k, v]) => [k, normalizeSchema(v, components, k)]));
+  }
+  for (const field of SCHEMA_LISTS) if (out[field]) out[field] = out[field].map((s: unknown) => normalizeSchema(s, components));
+  if (out.items) out.items = normalizeSchema(out.items, components);
+  if (out.not) out.not = normalizeSchema(out.not, components);
+  if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = normalizeSchema(out.additionalProperties, components);
+  if (out.patternProperties) {
+    const values = Object.values(out.patternProperties);
+    delete out.patternProperties;
+    out.additionalProperties = values.length === 1 ? values[0] : true;
+  }
+  if (typeof out.title !== 'string') return out;
+  const name = out.title;
+  const { title: _title, ...body } = out;
+  const known = components[name];
+  if (known && JSON.stringify(known) !== JSON.stringify(body)) throw new Error(`OpenAPI: two different schemas are titled ${name}`);
+  components[name] = body;
+  return ref(name);
+}
+
+type Operation = { responses: Record<string, any>; parameters?: any[]; requestBody?: any; security?: unknown[]; operationId: string };
+
+function normalizeContent(content: Record<string, any> | undefined, components: Record<string, JsonSchema>) {
+  if (!content) return content;
+  return Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, schema: normalizeSchema(media.schema, components) }]));
+}
+
+/**
+ * An event-stream response (core/schemas EventStream) → `text/event-stream` whose schema is the
+ * message schema, the convention OpenAI's and others' documents use for SSE.
+ */
+function eventStreamContent(response: any, components: Record<string, JsonSchema>) {
+  const schema = response.content?.['application/json']?.schema;
+  if (schema?.contentMediaType !== 'text/event-stream') return;
+  response.description = `${schema.description}. Each message is \`data: <JSON>\` and a blank line; the schema below describes that JSON.`;
+  response.content = { 'text/event-stream': { schema: normalizeSchema(schema['x-svc-message'], components) } };
+}
+
+function finishOperation(path: string, op: Operation, components: Record<string, JsonSchema>, examples: Examples) {
+  op.parameters = op.parameters?.map((p) => ({ ...p, schema: normalizeSchema(p.schema, components) }));
+  if (!op.parameters) delete op.parameters;
+  if (op.requestBody) op.requestBody = { ...op.requestBody, content: normalizeContent(op.requestBody.content, components) };
+  const metered = !UNLIMITED.has(path);
+  if (metered && !op.responses['429']) op.responses['429'] = { description: 'Rate limit reached', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  for (const [status, response] of Object.entries(op.responses)) {
+    eventStreamContent(response, components);
+    response.content = normalizeContent(response.content, components);
+    if (!response.content) delete response.content;
+    const example = examples[op.operationId]?.[status];
+    if (example !== undefined && response.content?.['application/json']) response.content['application/json'].example = example;
+    if (/^[45]/.test(status)) response.description = errorDescription(status);
+    else if (response.description === 'Default Response') response.description = 'OK';
+    // A stream writes its own head (the reply is hijacked), so none of the common headers apply.
+    if (response.content?.['text/event-stream']) continue;
+    const names: (keyof typeof HEADERS)[] = ['X-Request-Id'];
+    if (metered) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+    if (status === '429' || status === '503') names.push('Retry-After');
+    if (status === '402') names.push('WWW-Authenticate', 'X-Payment-Required');
+    if (status === '200' && op.responses['402']) names.push('X-Payment-Response', 'X-Payment-Status');
+    response.headers = { ...headerRefs(...names), ...response.headers };
+  }
+}
+
+const errorDescription = (status: string) =>
+  ({ '400': 'Invalid request (the body names the field)', '401': 'Credential missing', '402': 'Payment required (x402 challenge)', '403': 'Credential wrong or address blocked', '404': 'Not found', '409': 'Conflict', '413': 'Payload too large', '422': 'Unprocessable', '429': 'Rate limit reached', '503': 'Upstream or dependency unavailable' })[status] ?? 'Error';
+
+/** Whole-document pass: components, headers, security schemes, row schemas. */
+export function finishDocument(doc: any, rows: Record<string, JsonSchema>, examples: Examples = {}): any {
+  const components: Record<string, JsonSchema> = {};
+  normalizeSchema(CursorSchema, components);
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+    for (const op of Object.values(ops)) finishOperation(path, op, components, examples);
+  }
+  const rowRefs = Object.keys(rows).map(ref);
+  components.Row = { description: 'A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows', anyOf: rowRefs };
+  return {
+    ...doc,
+    components: {
+      ...doc.components,
+      schemas: { ...doc.components?.schemas, ...components, ...rows },
+      headers: HEADERS,
+    },
+  };
+}
+
+export async function registerOpenApi(app: FastifyInstance, config: Config, registry: Registry): Promise<void> {
+  const rows = rowComponents(loadFixtures(), registry.types());
+  const examples = loadExamples();
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
       info: { title: 'svc', version: API_VERSION, description: DESCRIPTION, license: { name: 'CC-BY-4.0 (data and metadata)', url: 'https://creativecommons.org/licenses/by/4.0/' } },
       servers: [{ url: config.publicUrl }],
       tags: TAGS,
+      components: { securitySchemes: SECURITY_SCHEMES as never },
     },
+    transform: transformRoute as never,
+    transformObject: ({ openapiObject }: { openapiObject: unknown }) => finishDocument(openapiObject, rows, examples),
+  } as never);
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: true,
+    // Try-it-out calls this origin, whatever name the operator serves the page under; CSP allows only 'self'.
+    transformSpecification: (spec: any) => ({ ...spec, servers: [{ url: '/', description: 'this server' }, ...spec.servers] }),
+    // `upgrade-insecure-requests` would send Try-it-out calls from an http origin to https.
+    transformStaticCSP: (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true }, staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -23,19 +23,38 @@ export interface SigningOptions {
   key: SigningKey;
   issuer: string;
   clock: Clock;
+  /** SVC_DEMO=1: every signed body and its receipt carry `source_mode: "demo"`, inside what is signed. */
+  demo?: boolean;
 }
+
+/** A serialized JSON object with top-level `source_mode: "demo"` (the body is hashed after this). */
+function stampDemo(payload: string): string {
+  const body = JSON.parse(payload) as Record<string, unknown>;
+  return body.source_mode === 'demo' ? payload : JSON.stringify({ source_mode: 'demo', ...body });
+}
+
+/**
+ * For writes that return a receipt: a check to run on the finished response before the write commits,
+ * throwing if the receipt could not be computed (e.g. a body canonical JSON cannot serialize), so a
+ * failed answer leaves nothing stored.
+ */
+export const signableOrThrow = (request: FastifyRequest) => (response: Record<string, unknown>): void => {
+  requestHash(describeRequest(request));
+  responseHash(response);
+};
 
 function describeRequest(request: FastifyRequest) {
   const query = Object.fromEntries(new URLSearchParams(request.url.split('?')[1] ?? ''));
   return { method: request.method, path: request.url.split('?')[0]!, query, body: request.body ?? null };
 }
 
-export function registerSigning(app: FastifyInstance, { key, issuer, clock }: SigningOptions): void {
+export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo = false }: SigningOptions): void {
   const reuse = new Map<string, Receipt>();
   app.decorateReply('provenance', undefined);
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
-    if (!request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof payload !== 'string' || !payload.startsWith('{')) return payload;
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, sent: unknown) => {
+    if (!request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof sent !== 'string' || !sent.startsWith('{')) return sent;
+    const payload = demo ? stampDemo(sent) : sent;
     // Fast path: the same request answered with the same bytes reuses its receipt without re-canonicalizing.
     const provenance = reply.provenance;
     const fastKey = createHash('sha256')
@@ -47,7 +66,15 @@ export function registerSigning(app: FastifyInstance, { key, issuer, clock }: Si
       const body = JSON.parse(payload) as Record<string, unknown>;
       const sources = [...new Set(provenance?.sources ?? (typeof body.source === 'string' ? [body.source] : []))].sort();
       const asOf = provenance?.asOf ?? (Number.isInteger(body.as_of) ? (body.as_of as number) : unixSeconds(clock));
-      receipt = signReceipt(key, { request_hash: requestHash(describeRequest(request)), response_hash: responseHash(body), as_of: asOf, issued_at: unixSeconds(clock), sources, issuer });
+      receipt = signReceipt(key, {
+        request_hash: requestHash(describeRequest(request)),
+        response_hash: responseHash(body),
+        as_of: asOf,
+        issued_at: unixSeconds(clock),
+        sources,
+        issuer,
+        ...(demo ? { source_mode: 'demo' as const } : {}),
+      });
       if (reuse.size >= REUSE_LIMIT) reuse.delete(reuse.keys().next().value as string);
       reuse.set(fastKey, receipt);
     }

@@ -8,7 +8,8 @@ import { sendError } from '../plugins/error-handler.js';
 import { sameSecret } from '../core/secrets.js';
 import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Protection } from './service.js';
 
-const UNLIMITED = new Set(['/healthz', '/metrics']);
+/** Routes outside the rate limiter. */
+export const UNLIMITED = new Set(['/healthz', '/metrics']);
 
 /** Root-level hooks: blocks, then the identity's token bucket with RateLimit-* headers; abuse signals counted on the way out. */
 export function registerProtection(app: FastifyInstance, protection: Protection): void {

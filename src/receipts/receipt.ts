@@ -10,6 +10,8 @@ export interface Receipt {
   issued_at: number;
   sources: string[];
   issuer: string;
+  /** Present (and signed) only on answers from the demo simulator: such a receipt never vouches for live data. */
+  source_mode?: 'demo';
   kid: string;
   sig: string;
 }
@@ -41,7 +43,7 @@ export function signReceipt(key: SigningKey, unsigned: Omit<Receipt, 'sig' | 'ki
 }
 
 export type VerifyOutcome =
-  | { valid: true; kid: string; issued_at: number; as_of: number }
+  | { valid: true; kid: string; issued_at: number; as_of: number; source_mode: 'demo' | 'live' }
   | { valid: false; reason: 'malformed' | 'unsupported_version' | 'unknown_kid' | 'bad_signature' | 'response_mismatch' };
 
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
@@ -57,6 +59,7 @@ function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> 
     r.sources.every((s) => typeof s === 'string') &&
     typeof r.issuer === 'string' &&
     typeof r.kid === 'string' &&
+    (r.source_mode === undefined || r.source_mode === 'demo') &&
     SIG.test(String(r.sig))
   );
 }
@@ -72,5 +75,5 @@ export function verifyReceipt(key: SigningKey, receipt: unknown, response?: Reco
   const signature = Buffer.from(sig.slice('ed25519-'.length), 'base64url');
   if (!verify(null, signingInput(unsigned as Omit<Receipt, 'sig'>), key.publicKey, signature)) return { valid: false, reason: 'bad_signature' };
   if (response && responseHash(response) !== r.response_hash) return { valid: false, reason: 'response_mismatch' };
-  return { valid: true, kid: r.kid, issued_at: r.issued_at, as_of: r.as_of };
+  return { valid: true, kid: r.kid, issued_at: r.issued_at, as_of: r.as_of, source_mode: r.source_mode ?? 'live' };
 }

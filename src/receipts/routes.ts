@@ -15,9 +15,10 @@ export const receiptRoutes = ({ deps }: AppContext): FastifyPluginAsync => async
         summary: 'Verify a receipt (and optionally the response it came with)',
         description:
           'Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). ' +
-          'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch.',
+          'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
+          '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.',
         body: Type.Object({
-          receipt: Type.Unknown({ description: 'the _receipt object' }),
+          receipt: Type.Unknown({ description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`' }),
           response: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the whole response body the receipt came with' })),
         }),
         response: {
@@ -26,7 +27,10 @@ export const receiptRoutes = ({ deps }: AppContext): FastifyPluginAsync => async
             kid: Type.Optional(Type.String()),
             issued_at: Type.Optional(Type.Integer()),
             as_of: Type.Optional(Type.Integer()),
-            reason: Type.Optional(Type.String()),
+            source_mode: Type.Optional(Type.Union([Type.Literal('demo'), Type.Literal('live')], {
+              description: '`demo` when the signed receipt says the answer came from the demo simulator (SVC_DEMO=1), else `live`',
+            })),
+            reason: Type.Optional(Type.String({ description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch' })),
           }),
           ...errorResponses(400),
         },
@@ -48,7 +52,7 @@ export const receiptRoutes = ({ deps }: AppContext): FastifyPluginAsync => async
             crv: Type.String(),
             spki: Type.String({ description: 'DER SubjectPublicKeyInfo, base64url' }),
             jwk: Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
-            keys: Type.Array(Type.Object({}, { additionalProperties: true }), { description: 'JWKS form, for JOSE libraries' }),
+            keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'the same JWK' }), { description: 'JWKS form, for JOSE libraries' }),
           }),
         },
       },

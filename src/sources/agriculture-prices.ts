@@ -1,7 +1,8 @@
 import { oneOf } from './lib/q.js';
 import { isoDaysAgo, parseFredCsv, type Observation } from './lib/fred.js';
 import { latestWithSeries } from './lib/series.js';
-import { YahooChart } from './lib/yahoo-chart.js';
+import { roundTo } from '../core/numbers.js';
+import { YahooChart, yahooDailyCloses } from '../upstream/formats/yahoo-chart.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 
@@ -23,24 +24,37 @@ const GRAIN: Record<Grain, { fred: string; future?: { symbol: string; toUsdPerTo
 const MONTHS = 12;
 const DAYS = 30;
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 export const fromFred = (grain: Grain, observations: Observation[]): Row[] => [
-  { grain, series_id: GRAIN[grain].fred, benchmark: 'IMF global price (FRED)', frequency: 'monthly', ...latestWithSeries(observations, 'price_usd_mt', MONTHS) },
+  {
+    grain,
+    series_id: GRAIN[grain].fred,
+    benchmark: 'IMF global price (FRED)',
+    frequency: 'monthly',
+    ...latestWithSeries(observations, 'price_usd_mt', MONTHS),
+  },
 ];
 
 /** Daily futures closes (null on halted days) → USD per metric ton, newest first. */
 export function fromYahoo(grain: Grain, raw: YahooChart): Row[] {
   const future = GRAIN[grain].future!;
-  const result = raw.chart.result?.[0];
-  const closes = result?.indicators.quote[0]?.close ?? [];
-  const observations = (result?.timestamp ?? [])
-    .flatMap((t, i) => (typeof closes[i] === 'number' ? [{ date: new Date(t * 1000).toISOString().slice(0, 10), value: round2(closes[i] * future.toUsdPerTon) }] : []))
+  const observations = yahooDailyCloses(raw)
+    .map((o) => ({ date: o.date, value: roundTo(o.value * future.toUsdPerTon, 2) }))
     .reverse();
-  return [{ grain, series_id: future.symbol, benchmark: 'CBOT front-month future (Yahoo)', frequency: 'daily', ...latestWithSeries(observations, 'price_usd_mt', DAYS) }];
+  return [
+    {
+      grain,
+      series_id: future.symbol,
+      benchmark: 'CBOT front-month future (Yahoo)',
+      frequency: 'daily',
+      ...latestWithSeries(observations, 'price_usd_mt', DAYS),
+    },
+  ];
 }
 
-/** Rows (one): grain, series_id, benchmark, frequency, date, price_usd_mt, series [{date, price_usd_mt}] (newest first: 12 months, or 30 days from the futures proxy). */
+/**
+ * Rows (one): grain, series_id, benchmark, frequency, date, price_usd_mt, series [{date, price_usd_mt}]
+ * (newest first: 12 months, or 30 days from the futures proxy).
+ */
 export default defineSource<Grain>({
   type: 'agriculture-prices',
   categories: ['commodities', 'agriculture'],
@@ -54,13 +68,22 @@ export default defineSource<Grain>({
   entityQ: (e) => e.ids.grain,
   upstreams: {
     'fred-graph': async (grain, { http, deadline, clock }) => {
-      const csv = await http.text('/graph/fredgraph.csv', { deadline, query: { id: GRAIN[grain].fred, cosd: isoDaysAgo(clock.now(), 500) } });
+      const csv = await http.text('/graph/fredgraph.csv', {
+        deadline,
+        query: { id: GRAIN[grain].fred, cosd: isoDaysAgo(clock.now(), 500) },
+      });
       return fromFred(grain, parseFredCsv(csv));
     },
     yahoo: async (grain, { http, deadline }) => {
       const future = GRAIN[grain].future;
       if (!future) throw noData(`no futures proxy trades ${grain}`);
-      return fromYahoo(grain, await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(future.symbol)}`, YahooChart, { deadline, query: { interval: '1d', range: '1mo' } }));
+      return fromYahoo(
+        grain,
+        await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(future.symbol)}`, YahooChart, {
+          deadline,
+          query: { interval: '1d', range: '1mo' },
+        }),
+      );
     },
   },
 });

@@ -1,11 +1,29 @@
 import { defineSource, type Row } from './define.js';
 import { contractSource, sourceChecks, type Source } from './lib/contract-source.js';
 import { evmKey, evmTargetQ, type EvmTarget } from './lib/evm-chains.js';
-import { flag, goplusRisks, goplusToken } from './lib/goplus.js';
+import { flag, goplusRisks, goplusToken, type TokenSecurity } from './lib/goplus.js';
 import { riskScore } from './lib/risk-score.js';
+
+/** What contract-risk checks: the verified source, proxying, owner powers found by function name, selfdestruct, the compiler. */
+export const CONTRACT_CHECKS = [
+  'unverified_source',
+  'proxy',
+  'mintable',
+  'pausable',
+  'blacklist',
+  'modifiable_tax',
+  'upgradeable',
+  'selfdestruct',
+  'old_compiler',
+] as const;
+/** Checks that need the verified source text: unknown when it is not published. */
+const SOURCE_TEXT_CHECKS = new Set(['mintable', 'pausable', 'blacklist', 'modifiable_tax', 'upgradeable', 'selfdestruct']);
+
+const scored = (risks: string[], unknownChecks: string[]) => ({ ...riskScore(risks, unknownChecks), risks, unknown_checks: unknownChecks });
 
 export function fromEtherscan(target: EvmTarget, s: Source): Row {
   const { verified, risky_functions, risks } = sourceChecks(s);
+  const unknownChecks = verified ? [] : CONTRACT_CHECKS.filter((c) => SOURCE_TEXT_CHECKS.has(c));
   return {
     chain: target.chain,
     address: target.address,
@@ -16,16 +34,52 @@ export function fromEtherscan(target: EvmTarget, s: Source): Row {
     compiler_version: s.CompilerVersion || null,
     license: s.LicenseType || null,
     risky_functions,
-    ...riskScore(risks),
-    risks,
+    ...scored(risks, unknownChecks),
+  };
+}
+
+/** GoPlus flags that settle one of our checks (a "0" settles it as passed). */
+const GOPLUS_FLAG: Partial<Record<(typeof CONTRACT_CHECKS)[number], keyof TokenSecurity>> = {
+  unverified_source: 'is_open_source',
+  proxy: 'is_proxy',
+  mintable: 'is_mintable',
+  pausable: 'transfer_pausable',
+  blacklist: 'is_blacklisted',
+  modifiable_tax: 'slippage_modifiable',
+  selfdestruct: 'selfdestruct',
+};
+const goplusAnswers = (token: TokenSecurity, check: (typeof CONTRACT_CHECKS)[number]) => {
+  const key = GOPLUS_FLAG[check];
+  return key !== undefined && flag(token[key] as string | undefined) !== null;
+};
+
+/** GoPlus answers most checks by flag; it says nothing about upgradeability by name or the compiler version. */
+export function fromGoplus(target: EvmTarget, token: TokenSecurity): Row {
+  const ours = new Set<string>(CONTRACT_CHECKS);
+  const risks = goplusRisks(token).risks.filter((r) => ours.has(r));
+  return {
+    chain: target.chain,
+    address: target.address,
+    contract_name: token.token_name ?? null,
+    verified: flag(token.is_open_source),
+    is_proxy: flag(token.is_proxy),
+    implementation: null,
+    compiler_version: null,
+    license: null,
+    risky_functions: null,
+    ...scored(
+      risks,
+      CONTRACT_CHECKS.filter((c) => !goplusAnswers(token, c)),
+    ),
   };
 }
 
 /**
  * Rows (one): chain, address, contract_name, verified, is_proxy, implementation, compiler_version, license,
  * risky_functions (state-changing functions named like mint/pause/blacklist/setFee/upgradeTo; null when unknown),
- * risk_score (0-100, our heuristic), risk_level (low/medium/high), risks [names]. From the GoPlus fallback the
- * source-level fields (implementation, compiler_version, license, risky_functions) are null.
+ * risk_score (0-100, our heuristic, counting only risks found), risk_score_max (unknown checks counted as risks),
+ * risk_level (low/medium/high, or unknown when the unknown checks could change it), risks [names], unknown_checks [names].
+ * From the GoPlus fallback the source-level fields are null and upgradeable / old_compiler are unknown.
  */
 export default defineSource<EvmTarget>({
   type: 'contract-risk',
@@ -40,12 +94,6 @@ export default defineSource<EvmTarget>({
   entityQ: (e) => (e.contracts?.ethereum ? `ethereum:${e.contracts.ethereum}` : undefined),
   upstreams: {
     etherscan: async (target, { http, deadline }) => [fromEtherscan(target, await contractSource(http, target, deadline))],
-    gopluslabs: async (target, { http, deadline }) => {
-      const token = await goplusToken(http, target, deadline);
-      const { risks } = goplusRisks(token);
-      const base = { chain: target.chain, address: target.address, contract_name: token.token_name ?? null };
-      const unknownSource = { implementation: null, compiler_version: null, license: null, risky_functions: null };
-      return [{ ...base, verified: flag(token.is_open_source), is_proxy: flag(token.is_proxy), ...unknownSource, ...riskScore(risks), risks }];
-    },
+    gopluslabs: async (target, { http, deadline }) => [fromGoplus(target, await goplusToken(http, target, deadline))],
   },
 });

@@ -1,10 +1,20 @@
-import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
+import { roundSig } from '../core/numbers.js';
+import { DexPairs, fromDexScreener, fromGeckoTerminal, GtPools, type PoolPrice } from '../upstream/formats/dex-pools.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 
 /** DexScreener chain ids and their GeckoTerminal network ids. */
-const CHAINS = { ethereum: 'eth', bsc: 'bsc', base: 'base', arbitrum: 'arbitrum', polygon: 'polygon_pos', optimism: 'optimism', avalanche: 'avax', solana: 'solana' } as const;
+const CHAINS = {
+  ethereum: 'eth',
+  bsc: 'bsc',
+  base: 'base',
+  arbitrum: 'arbitrum',
+  polygon: 'polygon_pos',
+  optimism: 'optimism',
+  avalanche: 'avax',
+  solana: 'solana',
+} as const;
 type Chain = keyof typeof CHAINS;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_MINT = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
@@ -21,60 +31,13 @@ export function chainAddress(q: string): TokenQ {
   const expected = `<chain>:<token_address> with chain one of ${Object.keys(CHAINS).join(', ')}`;
   const example = 'ethereum:0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
   const [chain = '', address = '', ...rest] = q.split(':');
-  if (!(chain.toLowerCase() in CHAINS) || rest.length) throw invalidQ(expected, example, `"${chain}" is not a supported chain`);
+  if (!Object.hasOwn(CHAINS, chain.toLowerCase()) || rest.length) throw invalidQ(expected, example, `"${chain}" is not a supported chain`);
   const evm = chain.toLowerCase() !== 'solana';
-  if (!(evm ? EVM_ADDRESS : SOLANA_MINT).test(address)) throw invalidQ(expected, example, evm ? 'the address must be 0x and 40 hex digits' : 'the address must be a base58 mint');
+  if (!(evm ? EVM_ADDRESS : SOLANA_MINT).test(address))
+    throw invalidQ(expected, example, evm ? 'the address must be 0x and 40 hex digits' : 'the address must be a base58 mint');
   // EVM addresses are case-insensitive; Solana mints are not.
   return { chain: chain.toLowerCase() as Chain, address: evm ? address.toLowerCase() : address };
 }
-
-/** One pool's price for the token, whichever side of the pair it is on. */
-export interface PoolPrice {
-  dex: string;
-  pair_address: string;
-  price_usd: number;
-  liquidity_usd: number;
-}
-
-const DexPairs = Type.Array(
-  Type.Object({
-    dexId: Type.String(),
-    pairAddress: Type.String(),
-    baseToken: Type.Object({ address: Type.String() }),
-    quoteToken: Type.Object({ address: Type.String() }),
-    priceNative: Type.String(),
-    priceUsd: Type.Optional(Type.String()),
-    liquidity: Type.Optional(Type.Object({ usd: Type.Optional(Type.Number()) })),
-  }),
-);
-const GtPools = Type.Object({
-  data: Type.Array(
-    Type.Object({
-      attributes: Type.Object({ address: Type.String(), base_token_price_usd: Type.Union([Type.String(), Type.Null()]), quote_token_price_usd: Type.Union([Type.String(), Type.Null()]), reserve_in_usd: Type.Union([Type.String(), Type.Null()]) }),
-      relationships: Type.Object({ base_token: Type.Object({ data: Type.Object({ id: Type.String() }) }), dex: Type.Object({ data: Type.Object({ id: Type.String() }) }) }),
-    }),
-  ),
-});
-
-const same = (a: string, b: string, { chain }: TokenQ) => (chain === 'solana' ? a === b : a.toLowerCase() === b.toLowerCase());
-
-/** `priceUsd` is the base token's; when the token is the quote side its price is priceUsd / priceNative. */
-export const fromDexScreener = (token: TokenQ, raw: Type.Static<typeof DexPairs>): PoolPrice[] =>
-  raw.flatMap((p) => {
-    const base = Number(p.priceUsd);
-    const price = same(p.baseToken.address, token.address, token) ? base : same(p.quoteToken.address, token.address, token) ? base / Number(p.priceNative) : NaN;
-    return Number.isFinite(price) && price > 0 ? [{ dex: p.dexId, pair_address: p.pairAddress, price_usd: price, liquidity_usd: p.liquidity?.usd ?? 0 }] : [];
-  });
-
-/** GeckoTerminal token ids are `<network>_<address>`. */
-export const fromGeckoTerminal = (token: TokenQ, raw: Type.Static<typeof GtPools>): PoolPrice[] =>
-  raw.data.flatMap(({ attributes: a, relationships: r }) => {
-    const isBase = same(r.base_token.data.id, `${CHAINS[token.chain]}_${token.address}`, token);
-    const price = Number(isBase ? a.base_token_price_usd : a.quote_token_price_usd);
-    return Number.isFinite(price) && price > 0 ? [{ dex: r.dex.data.id, pair_address: a.address, price_usd: price, liquidity_usd: Number(a.reserve_in_usd ?? 0) }] : [];
-  });
-
-const round = (n: number, digits: number) => Number(n.toPrecision(digits));
 
 /** Each DEX's deepest liquid pool; spreads run from the cheapest DEX to every other. */
 export function toRows(pools: PoolPrice[]): Row[] {
@@ -88,9 +51,16 @@ export function toRows(pools: PoolPrice[]): Row[] {
   const spreads = others.reverse().map((sell) => {
     const spread = ((sell.price_usd - buy.price_usd) / buy.price_usd) * 100;
     return {
-      buy_dex: buy.dex, buy_pair: buy.pair_address, buy_price_usd: round(buy.price_usd, 8), buy_liquidity_usd: Math.round(buy.liquidity_usd),
-      sell_dex: sell.dex, sell_pair: sell.pair_address, sell_price_usd: round(sell.price_usd, 8), sell_liquidity_usd: Math.round(sell.liquidity_usd),
-      spread_pct: Math.round(spread * 100) / 100, above_threshold: spread > THRESHOLD_PCT,
+      buy_dex: buy.dex,
+      buy_pair: buy.pair_address,
+      buy_price_usd: roundSig(buy.price_usd, 8),
+      buy_liquidity_usd: Math.round(buy.liquidity_usd),
+      sell_dex: sell.dex,
+      sell_pair: sell.pair_address,
+      sell_price_usd: roundSig(sell.price_usd, 8),
+      sell_liquidity_usd: Math.round(sell.liquidity_usd),
+      spread_pct: Math.round(spread * 100) / 100,
+      above_threshold: spread > THRESHOLD_PCT,
     };
   });
   const above = spreads.filter((s) => s.above_threshold);
@@ -115,8 +85,15 @@ export default defineSource<TokenQ>({
   deadlineMs: 5000,
   entityQ: (e) => (e.contracts?.ethereum ? `ethereum:${e.contracts.ethereum}` : undefined),
   upstreams: {
-    dexscreener: async (token, { http, deadline }) => toRows(fromDexScreener(token, await http.json(`/tokens/v1/${token.chain}/${token.address}`, DexPairs, { deadline }))),
+    dexscreener: async (token, { http, deadline }) =>
+      toRows(fromDexScreener(token, await http.json(`/tokens/v1/${token.chain}/${token.address}`, DexPairs, { deadline }))),
     geckoterminal: async (token, { http, deadline }) =>
-      toRows(fromGeckoTerminal(token, await http.json(`/api/v2/networks/${CHAINS[token.chain]}/tokens/${token.address}/pools`, GtPools, { deadline }))),
+      toRows(
+        fromGeckoTerminal(
+          token,
+          CHAINS[token.chain],
+          await http.json(`/api/v2/networks/${CHAINS[token.chain]}/tokens/${token.address}/pools`, GtPools, { deadline }),
+        ),
+      ),
   },
 });

@@ -1,4 +1,5 @@
-import Type from 'typebox';
+import { SimplePrice } from '../upstream/formats/coingecko-simple-price.js';
+import { Ticker24h } from '../upstream/formats/binance-ticker.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { binancePairOf } from './lib/entities.js';
@@ -9,41 +10,35 @@ const COIN_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
 
 /** `bitcoin,ethereum` → CoinGecko ids (lowercase ids, not tickers). */
 export function coinIds(q: string): string[] {
-  const ids = q.toLowerCase().split(',').map((s) => s.trim());
-  if (!q || ids.some((id) => !COIN_ID.test(id))) throw invalidQ('<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)', 'bitcoin,ethereum');
+  const ids = q
+    .toLowerCase()
+    .split(',')
+    .map((s) => s.trim());
+  if (!q || ids.some((id) => !COIN_ID.test(id)))
+    throw invalidQ('<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)', 'bitcoin,ethereum');
   if (ids.length > MAX_IDS) throw invalidQ(`at most ${MAX_IDS} comma-separated coin ids`, 'bitcoin,ethereum');
   return [...new Set(ids)];
 }
-
-const Price = Type.Object({
-  usd: Type.Number(),
-  usd_market_cap: Type.Optional(Type.Number()),
-  usd_24h_vol: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  usd_24h_change: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-  last_updated_at: Type.Optional(Type.Integer()),
-});
-const SimplePrice = Type.Record(Type.String(), Price);
-type SimplePrice = Type.Static<typeof SimplePrice>;
 
 /** CoinGecko silently omits unknown ids, so rows follow the asked order and skip the missing. */
 export function toRows(ids: string[], raw: SimplePrice): Row[] {
   return ids.flatMap((coin) => {
     const p = raw[coin];
     if (!p) return [];
-    return [{
-      coin,
-      usd: p.usd,
-      market_cap_usd: p.usd_market_cap ?? null,
-      volume_24h_usd: p.usd_24h_vol ?? null,
-      change_24h_pct: p.usd_24h_change ?? null,
-      ...(p.last_updated_at ? { as_of: p.last_updated_at } : {}),
-    }];
+    return [
+      {
+        coin,
+        usd: p.usd,
+        price: p.usd,
+        quote: 'USD',
+        market_cap_usd: p.usd_market_cap ?? null,
+        volume_24h_usd: p.usd_24h_vol ?? null,
+        change_24h_pct: p.usd_24h_change ?? null,
+        ...(p.last_updated_at ? { as_of: p.last_updated_at } : {}),
+      },
+    ];
   });
 }
-
-/** Binance sends every number as a string. */
-const Ticker24h = Type.Array(Type.Object({ symbol: Type.String(), lastPrice: Type.String(), priceChangePercent: Type.String(), quoteVolume: Type.String(), closeTime: Type.Integer() }));
-type Ticker24h = Type.Static<typeof Ticker24h>;
 
 /** Coins with a Binance USDT pair, in the asked order. */
 export const binancePairs = (ids: string[]): { coin: string; pair: string }[] =>
@@ -52,26 +47,30 @@ export const binancePairs = (ids: string[]): { coin: string; pair: string }[] =>
     return pair ? [{ coin, pair }] : [];
   });
 
-/** USDT stands in for USD (a stablecoin quote); Binance has no market cap. */
+/** Binance quotes in USDT, a stablecoin that is not USD: the row says so and has no `usd` field; no market cap either. */
 export function fromBinance(pairs: { coin: string; pair: string }[], raw: Ticker24h): Row[] {
   const bySymbol = new Map(raw.map((t) => [t.symbol, t]));
   return pairs.flatMap(({ coin, pair }) => {
     const t = bySymbol.get(pair);
     if (!t) return [];
-    return [{
-      coin,
-      usd: Number(t.lastPrice),
-      market_cap_usd: null,
-      volume_24h_usd: Number(t.quoteVolume),
-      change_24h_pct: Number(t.priceChangePercent),
-      as_of: Math.floor(t.closeTime / 1000),
-    }];
+    return [
+      {
+        coin,
+        price: Number(t.lastPrice),
+        quote: 'USDT',
+        market_cap_usd: null,
+        volume_24h_usdt: Number(t.quoteVolume),
+        change_24h_pct: Number(t.priceChangePercent),
+        as_of: Math.floor(t.closeTime / 1000),
+      },
+    ];
   });
 }
 
 /**
- * Rows: coin (CoinGecko id), usd, market_cap_usd, volume_24h_usd, change_24h_pct, as_of. The Binance
- * fallback covers the coins the entity graph maps to a USDT pair, quoted in USDT.
+ * Rows: coin (CoinGecko id), price, quote (USD), usd (= price), market_cap_usd, volume_24h_usd, change_24h_pct, as_of.
+ * The Binance fallback covers the coins the entity graph maps to a USDT pair: price and quote USDT, volume_24h_usdt,
+ * market_cap_usd null, and no `usd` field (USDT is not USD).
  */
 export default defineSource({
   type: 'crypto-price',
@@ -88,7 +87,14 @@ export default defineSource({
     coingecko: async (ids, { http, deadline }) => {
       const raw = await http.json<SimplePrice>('/api/v3/simple/price', SimplePrice, {
         deadline,
-        query: { ids: ids.join(','), vs_currencies: 'usd', include_market_cap: true, include_24hr_vol: true, include_24hr_change: true, include_last_updated_at: true },
+        query: {
+          ids: ids.join(','),
+          vs_currencies: 'usd',
+          include_market_cap: true,
+          include_24hr_vol: true,
+          include_24hr_change: true,
+          include_last_updated_at: true,
+        },
       });
       const rows = toRows(ids, raw);
       if (rows.length === 0) throw noData('CoinGecko knows none of these coin ids');
@@ -97,7 +103,10 @@ export default defineSource({
     binance: async (ids, { http, deadline }) => {
       const pairs = binancePairs(ids);
       if (pairs.length === 0) throw noData('none of these coins has a Binance USDT pair');
-      const raw = await http.json<Ticker24h>('/api/v3/ticker/24hr', Ticker24h, { deadline, query: { symbols: JSON.stringify(pairs.map((p) => p.pair)) } });
+      const raw = await http.json<Ticker24h>('/api/v3/ticker/24hr', Ticker24h, {
+        deadline,
+        query: { symbols: JSON.stringify(pairs.map((p) => p.pair)) },
+      });
       const rows = fromBinance(pairs, raw);
       if (rows.length === 0) throw noData('Binance answered without these pairs');
       return rows;

@@ -61,3 +61,10 @@ export interface SourceDescriptor<Q = unknown> {
 export function defineSource<Q>(descriptor: SourceDescriptor<Q>): SourceDescriptor<Q> {
   return descriptor;
 }
+
+/** The upstreams to try for a query, in order: the query's own order when the type has one, else as declared. */
+export function upstreamOrder<Q>(descriptor: SourceDescriptor<Q>, q: Q): [HostName, Fetcher<Q>][] {
+  const declared = Object.entries(descriptor.upstreams) as [HostName, Fetcher<Q>][];
+  const order = descriptor.order?.(q);
+  return order ? order.map((host) => declared.find(([name]) => name === host)!) : declared;
+}

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { currencyPair } from '../backtest/providers/frankfurter.js';
+import { currencyPair } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
@@ -21,7 +21,16 @@ export function fromFrankfurter([base, symbol]: [string, string], raw: Type.Stat
 export function fromOpenEr([base, symbol]: [string, string], raw: Type.Static<typeof OpenEr>): Row[] {
   const rate = raw.rates?.[symbol];
   if (raw.result !== 'success' || rate === undefined || !raw.time_last_update_unix) throw noData(`no ${base}/${symbol} rate`);
-  return [{ base, symbol, rate, date: new Date(raw.time_last_update_unix * 1000).toISOString().slice(0, 10), provider: 'ExchangeRate-API', as_of: raw.time_last_update_unix }];
+  return [
+    {
+      base,
+      symbol,
+      rate,
+      date: new Date(raw.time_last_update_unix * 1000).toISOString().slice(0, 10),
+      provider: 'ExchangeRate-API',
+      as_of: raw.time_last_update_unix,
+    },
+  ];
 }
 
 /** Rows: base, symbol, rate (units of symbol per base), date, provider. */

@@ -10,8 +10,15 @@ const PROTOCOLS = { aave: 'aave-v3', 'aave-v3': 'aave-v3', okx: 'okx' } as const
 type Protocol = (typeof PROTOCOLS)[keyof typeof PROTOCOLS];
 
 export function parseProtocol(q: string): Protocol {
-  const protocol = PROTOCOLS[q.trim().toLowerCase() as keyof typeof PROTOCOLS];
-  if (!protocol) throw invalidQ(`<protocol_name>, one of: ${Object.keys(PROTOCOLS).join(', ')}`, 'aave', q ? `no liquidation feed for "${q}"` : 'q is required');
+  const name = q.trim().toLowerCase();
+  // Own keys only: `__proto__` or `constructor` are names asked for, not properties of every object.
+  const protocol = Object.hasOwn(PROTOCOLS, name) ? PROTOCOLS[name as keyof typeof PROTOCOLS] : undefined;
+  if (!protocol)
+    throw invalidQ(
+      `<protocol_name>, one of: ${Object.keys(PROTOCOLS).join(', ')}`,
+      'aave',
+      q ? `no liquidation feed for "${q}"` : 'q is required',
+    );
   return protocol;
 }
 
@@ -19,14 +26,29 @@ export function parseProtocol(q: string): Protocol {
 const OkxOrders = Type.Object({
   code: Type.String(),
   msg: Type.String(),
-  data: Type.Array(Type.Object({ instId: Type.String(), details: Type.Array(Type.Object({ side: Type.String(), posSide: Type.String(), bkPx: Type.String(), sz: Type.String(), bkLoss: Type.String(), ts: Type.String() })) })),
+  data: Type.Array(
+    Type.Object({
+      instId: Type.String(),
+      details: Type.Array(
+        Type.Object({
+          side: Type.String(),
+          posSide: Type.String(),
+          bkPx: Type.String(),
+          sz: Type.String(),
+          bkLoss: Type.String(),
+          ts: Type.String(),
+        }),
+      ),
+    }),
+  ),
 });
 type OkxOrders = Type.Static<typeof OkxOrders>;
 const OKX_FAMILY = 'BTC-USDT';
 
 /** `side: sell` closes a long, `buy` a short (posSide is `net` in one-way mode); sizes stay in contracts. */
 export function fromOkx(raw: OkxOrders): Row[] {
-  if (raw.code !== '0') throw new UpstreamError(raw.code === '50011' ? 'upstream_rate_limited' : 'upstream_error', `OKX ${raw.code}: ${raw.msg}`);
+  if (raw.code !== '0')
+    throw new UpstreamError(raw.code === '50011' ? 'upstream_rate_limited' : 'upstream_error', `OKX ${raw.code}: ${raw.msg}`);
   const orders = raw.data.flatMap((inst) => inst.details.map((d) => ({ instrument: inst.instId, ...d, at: Number(d.ts) })));
   if (orders.length === 0) throw noData(`OKX lists no filled ${OKX_FAMILY} swap liquidation`);
   return orders
@@ -66,6 +88,11 @@ export default defineSource<Protocol>({
     'eth-rpc': (_p, { http, deadline }) => liquidationsViaRpc(http, deadline),
     etherscan: (_p, { http, deadline, clock }) => liquidationsViaEtherscan(http, deadline, Math.floor(clock.now() / 1000)),
     okx: async (_p, { http, deadline }) =>
-      fromOkx(await http.json<OkxOrders>('/api/v5/public/liquidation-orders', OkxOrders, { deadline, query: { instType: 'SWAP', instFamily: OKX_FAMILY, state: 'filled', limit: 100 } })),
+      fromOkx(
+        await http.json<OkxOrders>('/api/v5/public/liquidation-orders', OkxOrders, {
+          deadline,
+          query: { instType: 'SWAP', instFamily: OKX_FAMILY, state: 'filled', limit: 100 },
+        }),
+      ),
   },
 });

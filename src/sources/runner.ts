@@ -1,66 +1,12 @@
 import { ApiError } from '../core/errors.js';
-import { sha256Tagged } from '../core/canonical-json.js';
-import type { Clock } from '../core/clock.js';
-import type { Config } from '../config.js';
-import type { Cache } from '../cache/index.js';
-import type { SourceHistoryRepo } from '../store/repos/source-history.js';
-import type { UpstreamClient } from '../upstream/client.js';
-import { UpstreamError, type FailureReason } from '../upstream/errors.js';
+import { UpstreamError } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
-import type { Fetcher, Row, SourceDescriptor } from './define.js';
-import type { Registry } from './registry.js';
+import { beforeDeadline } from './deadline.js';
+import { upstreamOrder, type Fetcher, type Row, type SourceDescriptor } from './define.js';
+import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
+import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
 
-export interface SourceSuccess {
-  ok: true;
-  type: string;
-  q: string;
-  /** The upstream that answered. */
-  source: string;
-  /** Unix seconds of the data (the newest row's as_of). */
-  as_of: number;
-  /** Unix ms when svc fetched it; never restamped when served from cache. */
-  fetched_at: number;
-  cached: boolean;
-  rows: Row[];
-  rows_hash: string;
-  source_mode?: 'replay';
-}
-
-export interface SourceFailure {
-  ok: false;
-  type: string;
-  q: string;
-  error: FailureReason;
-  message: string;
-  attempts: { source: string; error: FailureReason }[];
-  retry_after_s?: number;
-}
-
-export type SourceResult = SourceSuccess | SourceFailure;
-
-interface CachedValue {
-  source: string;
-  as_of: number;
-  fetched_at: number;
-  rows: Row[];
-  rows_hash: string;
-}
-
-export interface RunOptions {
-  /** Serve from cache only if the value is at most this many seconds old; 0 forces a fresh fetch. */
-  maxAgeS?: number;
-}
-
-export interface RunnerDeps {
-  registry: Registry;
-  upstream: UpstreamClient;
-  cache: Cache;
-  history: SourceHistoryRepo;
-  clock: Clock;
-  config: Config;
-  /** Caps every type's deadline (tests use short ones). */
-  deadlineCapMs?: number;
-}
+export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess } from './result.js';
 
 /** How long past its TTL a value may still be served while a refresh runs in the background. */
 const STALE_FACTOR = 4;
@@ -78,9 +24,8 @@ export class SourceRunner {
   /** Parses q for the type; throws 400s for an unknown type or a malformed q. */
   prepare(type: string, rawQ: string | undefined): { descriptor: SourceDescriptor; key: string } {
     const descriptor = this.deps.registry.get(type);
-    if (!descriptor) {
-      throw new ApiError('unknown_type', `unknown data type "${type}"`, { field: 'type', allowed: this.deps.registry.types() });
-    }
+    const allowed = () => this.deps.registry.types();
+    if (!descriptor) throw new ApiError('unknown_type', `unknown data type "${type}"`, { field: 'type', allowed: allowed() });
     const parsed = descriptor.parseQ((rawQ ?? '').trim());
     return { descriptor, key: descriptor.keyOf ? descriptor.keyOf(parsed) : (rawQ ?? '').trim() };
   }
@@ -114,16 +59,14 @@ export class SourceRunner {
     const q = descriptor.parseQ(key);
     const deadlineMs = Math.min(descriptor.deadlineMs, this.deps.deadlineCapMs ?? Infinity);
     const deadline = Date.now() + deadlineMs;
-    const declared = Object.entries(descriptor.upstreams) as [HostName, Fetcher<unknown>][];
-    const order = descriptor.order?.(q);
-    const entries = order ? order.map((host) => declared.find(([name]) => name === host)!) : declared;
+    const entries = upstreamOrder(descriptor, q);
     const attempts: SourceFailure['attempts'] = [];
     let firstError: UpstreamError | undefined;
     for (const [index, [host, fetcher]] of entries.entries()) {
       const share = Math.floor((deadline - Date.now()) / (entries.length - index));
       try {
         const rows = await this.attempt(host, fetcher, q, Date.now() + share);
-        return this.store(descriptor, key, cacheKey, this.stamp(host, rows));
+        return this.store(descriptor, key, cacheKey, stampRows(host, rows, this.deps.clock.now()));
       } catch (e) {
         const error = e instanceof UpstreamError ? e : new UpstreamError('upstream_bad_response', `${host}: ${(e as Error).message}`);
         attempts.push({ source: host, error: error.reason });
@@ -132,11 +75,11 @@ export class SourceRunner {
     }
     if (descriptor.curated) {
       const rows = await descriptor.curated(q, { clock: this.deps.clock, config: this.deps.config });
-      if (rows.length > 0) return this.store(descriptor, key, cacheKey, this.stamp('curated', rows));
+      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now()));
       attempts.push({ source: 'curated', error: 'no_data' });
       firstError ??= new UpstreamError('no_data', 'the curated data set has no entry for this query');
     }
-    const error = firstError ?? new UpstreamError('upstream_unavailable', 'no upstream is configured for this type');
+    const error = firstError ?? new UpstreamError('no_upstream', 'no upstream is configured for this type');
     return failure(descriptor.type, key, error.reason, error.message, attempts, error.info.retryAfterS);
   }
 
@@ -149,42 +92,14 @@ export class SourceRunner {
 
   private async attempt(host: HostName, fetcher: Fetcher<unknown>, q: unknown, deadline: number): Promise<Row[]> {
     const { upstream, clock, config } = this.deps;
-    let timer: NodeJS.Timeout | undefined;
-    const overrun = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new UpstreamError('upstream_timeout', `${host} did not answer in time`)), Math.max(0, deadline - Date.now()));
-    });
-    try {
-      const ctx = { http: upstream.host(host), upstream: (name: HostName) => upstream.host(name), deadline, clock, config };
-      const rows = await Promise.race([fetcher(q, ctx), overrun]);
-      if (rows.length === 0) throw new UpstreamError('no_data', `${host} returned no rows for this query`);
-      return rows;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private stamp(source: string, rows: Row[]): CachedValue {
-    const fetchedAt = this.deps.clock.now();
-    const fallbackAsOf = Math.floor(fetchedAt / 1000);
-    const stamped = rows.map((row) => ({ ...row, source, as_of: typeof row.as_of === 'number' ? row.as_of : fallbackAsOf }));
-    const asOf = Math.max(...stamped.map((r) => r.as_of));
-    // The hash covers the data only, so a refetch of unchanged values keeps its hash (cursors say "unchanged").
-    const rowsHash = sha256Tagged(stamped.map(({ as_of, ...data }) => data));
-    return { source, as_of: asOf, fetched_at: fetchedAt, rows: stamped, rows_hash: rowsHash };
+    const ctx = { http: upstream.host(host), upstream: (name: HostName) => upstream.host(name), deadline, clock, config };
+    const late = () => new UpstreamError('upstream_timeout', `${host} did not answer in time`);
+    const rows = await beforeDeadline(fetcher(q, ctx), deadline, late);
+    if (rows.length === 0) throw new UpstreamError('no_data', `${host} returned no rows for this query`);
+    return rows;
   }
 
   private success(type: string, q: string, value: CachedValue, cached: boolean): SourceSuccess {
-    return { ok: true, type, q, ...value, cached, ...(this.deps.config.demo ? { source_mode: 'replay' as const } : {}) };
+    return { ok: true, type, q, ...value, cached, ...(this.deps.config.demo ? { source_mode: 'demo' as const } : {}) };
   }
-}
-
-function failure(
-  type: string,
-  q: string,
-  error: FailureReason,
-  message: string,
-  attempts: SourceFailure['attempts'],
-  retryAfterS?: number,
-): SourceFailure {
-  return { ok: false, type, q, error, message, attempts, ...(retryAfterS ? { retry_after_s: retryAfterS } : {}) };
 }

@@ -1,6 +1,6 @@
 import { invalidQ } from '../core/errors.js';
 import { DIRECT } from '../upstream/hosts.js';
-import { checkUrl, safeFetch } from '../upstream/safe-fetch.js';
+import { checkPort, checkUrl, portOf, safeFetch } from '../upstream/safe-fetch.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { toMarkdown } from './lib/html-to-markdown.js';
 import { defineSource, type Row } from './define.js';
@@ -9,7 +9,7 @@ const MAX_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/plain'] as const;
 
-/** A malformed URL, another scheme or a non-public IP literal is a 400; names are checked when resolved. */
+/** A malformed URL, another scheme or a non-public IP literal is a 400; names (and ports, which are configured) are checked when fetched. */
 export function parseUrl(q: string): string {
   const expected = 'an absolute http(s) URL to a public host';
   if (q.length > 2048) throw invalidQ(expected, 'https://example.com/', 'the URL is longer than 2048 characters');
@@ -22,10 +22,10 @@ export function parseUrl(q: string): string {
 
 /**
  * Rows: url, final_url, canonical_url, title, byline, excerpt, word_count, markdown. The fetch is
- * SSRF-guarded (upstream/safe-fetch.ts): only public addresses, every redirect re-checked, the
- * connection made to the checked address, 5 MB and the deadline at most. When UPSTREAM_WEB_URL is
- * set (the simulator in tests and the demo), the path is fetched from that server instead, and only
- * its address is let through.
+ * SSRF-guarded (upstream/safe-fetch.ts): only public addresses on SVC_FETCH_ALLOWED_PORTS, every
+ * redirect re-checked, the connection made to the checked address, 5 MB and the deadline at most.
+ * When UPSTREAM_WEB_URL is set (the simulator in tests and the demo), the path is fetched from that
+ * server instead, and only its address and port are let through besides.
  */
 export default defineSource<string>({
   type: 'scrape',
@@ -40,14 +40,16 @@ export default defineSource<string>({
     web: async (url, { deadline, config }): Promise<Row[]> => {
       const base = config.upstreams.web.baseUrl;
       const target = base === DIRECT ? url : `${base}${new URL(url).pathname}${new URL(url).search}`;
-      const simulator = base === DIRECT ? undefined : new URL(base).hostname;
+      const simulator = base === DIRECT ? undefined : new URL(base);
+      checkPort(new URL(url), config.fetchAllowedPorts);
       const page = await safeFetch(target, {
         deadline,
         maxBytes: MAX_BYTES,
         maxRedirects: MAX_REDIRECTS,
         accept: ACCEPT,
         userAgent: config.userAgent,
-        allowAddress: simulator ? (address) => address === simulator : undefined,
+        ports: simulator ? [...config.fetchAllowedPorts, portOf(simulator)] : config.fetchAllowedPorts,
+        allowAddress: simulator ? (address) => address === simulator.hostname : undefined,
       });
       const article = toMarkdown(page.body, page.contentType, url);
       if (!article.markdown) throw new UpstreamError('no_data', 'the page has no readable content');

@@ -1,7 +1,7 @@
-import Type from 'typebox';
-import { XMLParser } from 'fast-xml-parser';
+import { parseFeed } from '../upstream/formats/feed.js';
+import { Fng, Posts } from '../upstream/formats/sentiment.js';
 import { invalidQ } from '../core/errors.js';
-import { noData, UpstreamError } from '../upstream/errors.js';
+import { noData } from '../upstream/errors.js';
 import { cryptoBySymbol } from './lib/entities.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
@@ -11,7 +11,8 @@ const MAX_HEADLINES = 10;
 
 export function assetSymbol(q: string): string {
   const symbol = q.toUpperCase();
-  if (!SYMBOL.test(symbol)) throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', q ? `"${q}" is not an asset symbol` : 'q is required');
+  if (!SYMBOL.test(symbol))
+    throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', q ? `"${q}" is not an asset symbol` : 'q is required');
   return symbol;
 }
 
@@ -27,57 +28,35 @@ interface FearGreed {
   at: number;
 }
 
-/** alternative.me sends every number as a string; the index is market-wide, not per asset. */
-const Fng = Type.Object({ data: Type.Array(Type.Object({ value: Type.String(), value_classification: Type.String(), timestamp: Type.String() })) });
-/** The developer plan sends title, description, published_at and kind; url and source only on paid plans. */
-const Posts = Type.Object({
-  results: Type.Array(
-    Type.Object({
-      title: Type.String(),
-      published_at: Type.String(),
-      url: Type.Optional(Type.String()),
-      original_url: Type.Optional(Type.String()),
-      source: Type.Optional(Type.Object({ title: Type.String() })),
-    }),
-  ),
-});
-
-export function fromFng(raw: Type.Static<typeof Fng>): FearGreed | null {
+export function fromFng(raw: Fng): FearGreed | null {
   const latest = raw.data[0];
   return latest ? { value: Number(latest.value), label: latest.value_classification, at: Number(latest.timestamp) } : null;
 }
 
-export const fromCryptoPanic = (raw: Type.Static<typeof Posts>): Headline[] =>
-  raw.results.map((p) => ({ title: p.title, url: p.original_url ?? p.url ?? null, source: p.source?.title ?? null, published_at: parseUnixSeconds(p.published_at) }));
-
-const xml = new XMLParser({ ignoreAttributes: true });
-interface RssItem {
-  title?: unknown;
-  link?: unknown;
-  pubDate?: unknown;
-}
+export const fromCryptoPanic = (raw: Posts): Headline[] =>
+  raw.results.map((p) => ({
+    title: p.title,
+    url: p.original_url ?? p.url ?? null,
+    source: p.source?.title ?? null,
+    published_at: parseUnixSeconds(p.published_at),
+  }));
 
 /** Items of an RSS 2.0 feed whose title names the asset: its symbol as a word, or a known name. */
 export function fromRss(text: string, feed: string, symbol: string): Headline[] {
-  let doc: { rss?: { channel?: { item?: RssItem | RssItem[] } } };
-  try {
-    doc = xml.parse(text);
-  } catch {
-    throw new UpstreamError('upstream_bad_response', `${feed} sent a feed that is not XML`);
-  }
-  if (!doc.rss?.channel) throw new UpstreamError('upstream_bad_response', `${feed} sent something other than an RSS feed`);
-  const items = [doc.rss.channel.item ?? []].flat();
+  const items = parseFeed(text, feed);
   const names = cryptoBySymbol(symbol).flatMap((e) => [e.name, ...e.aliases]);
   const mentions = new RegExp(`\\b(${[symbol, ...names].map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'i');
   return items.flatMap((i) =>
-    mentions.test(String(i.title ?? '')) ? [{ title: String(i.title), url: i.link ? String(i.link) : null, source: feed, published_at: parseUnixSeconds(String(i.pubDate ?? '')) }] : [],
+    i.title !== null && mentions.test(i.title)
+      ? [{ title: i.title, url: i.link, source: feed, published_at: parseUnixSeconds(i.date ?? '') }]
+      : [],
   );
 }
 
 /** The score is a bonus: headlines without it are still an answer, so its failure only leaves it null. */
 async function fearGreed({ upstream, deadline }: FetchContext): Promise<FearGreed | null> {
   try {
-    return fromFng(await upstream('alternative-me').json<Type.Static<typeof Fng>>('/fng/', Fng, { deadline, query: { limit: 1, format: 'json' } }));
+    return fromFng(await upstream('alternative-me').json<Fng>('/fng/', Fng, { deadline, query: { limit: 1, format: 'json' } }));
   } catch {
     return null;
   }
@@ -86,14 +65,16 @@ async function fearGreed({ upstream, deadline }: FetchContext): Promise<FearGree
 export function toRows(symbol: string, headlines: Headline[], index: FearGreed | null): Row[] {
   const newest = [...headlines].sort((a, b) => b.published_at - a.published_at).slice(0, MAX_HEADLINES);
   if (newest.length === 0) throw noData(`no recent headline mentions ${symbol}`);
-  return [{
-    symbol,
-    fear_greed_value: index?.value ?? null,
-    fear_greed_label: index?.label ?? null,
-    fear_greed_at: index?.at ?? null,
-    headlines: newest,
-    as_of: newest[0]!.published_at,
-  }];
+  return [
+    {
+      symbol,
+      fear_greed_value: index?.value ?? null,
+      fear_greed_label: index?.label ?? null,
+      fear_greed_at: index?.at ?? null,
+      headlines: newest,
+      as_of: newest[0]!.published_at,
+    },
+  ];
 }
 
 const withIndex = async (symbol: string, ctx: FetchContext, headlines: (deadline: number) => Promise<Headline[]>) => {
@@ -123,7 +104,10 @@ export default defineSource<string>({
     cryptopanic: (symbol, ctx) =>
       withIndex(symbol, ctx, (deadline) =>
         ctx.http
-          .json<Type.Static<typeof Posts>>('/api/developer/v2/posts/', Posts, { deadline, query: { currencies: symbol, filter: 'hot', public: true, kind: 'news' } })
+          .json<Posts>('/api/developer/v2/posts/', Posts, {
+            deadline,
+            query: { currencies: symbol, filter: 'hot', public: true, kind: 'news' },
+          })
           .then(fromCryptoPanic),
       ),
     'coindesk-rss': rss('CoinDesk', '/arc/outboundfeeds/rss/'),

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { oneOf } from './lib/q.js';
 import { dayStart } from './lib/series.js';
-import { YahooChart } from './lib/yahoo-chart.js';
+import { roundTo } from '../core/numbers.js';
+import { YahooChart, yahooDailyCloses } from '../upstream/formats/yahoo-chart.js';
 import type { Observation } from './lib/fred.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -11,19 +12,29 @@ export type Period = (typeof PERIODS)[number];
 
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS: Record<Exclude<Period, 'latest' | 'ytd'>, number> = { '1w': 7, '1m': 30, '3m': 91, '6m': 182, '1y': 365 };
-/** SEE Capital Markets' internal id of the Baltic Dry Index (seen in two public scrapers). */
+/** SEE Capital Markets' internal index id that two public scrapers label BDI; the feed itself names no index. */
 const BDI_INDEX_ID = 39;
 
 interface Series {
   index: string;
   name: string;
-  is_proxy: boolean;
+  /** False for both series: neither is confirmed to be the Baltic Exchange's own index. */
+  is_bdi: false;
   unit: 'index_points' | 'usd';
 }
-const BDI: Series = { index: 'BDI', name: 'Baltic Dry Index', is_proxy: false, unit: 'index_points' };
-const BDRY: Series = { index: 'BDRY', name: 'Breakwave Dry Bulk Shipping ETF (proxy for the BDI, not the index)', is_proxy: true, unit: 'usd' };
+const SEE_INDEX: Series = {
+  index: 'SEECM-39',
+  name: 'SEE Capital Markets index 39, an unofficial feed that public scrapers read as the Baltic Dry Index (not verified)',
+  is_bdi: false,
+  unit: 'index_points',
+};
+const BDRY: Series = {
+  index: 'BDRY',
+  name: 'Breakwave Dry Bulk Shipping ETF (holds dry bulk freight futures; not the Baltic Dry Index)',
+  is_bdi: false,
+  unit: 'usd',
+};
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The observations a period covers, newest first: `latest` is the last close and the one before it. */
@@ -42,18 +53,20 @@ export function toRows(meta: Series, period: Period, observations: Observation[]
   const latest = window[0]!;
   const base = window.at(-1)!;
   const closes = window.map((o) => o.value);
-  return [{
-    ...meta,
-    period,
-    date: latest.date,
-    close: latest.value,
-    change: round2(latest.value - base.value),
-    change_pct: base.value ? round2(((latest.value - base.value) / base.value) * 100) : null,
-    high: Math.max(...closes),
-    low: Math.min(...closes),
-    series: window.map((o) => ({ date: o.date, close: o.value })),
-    as_of: dayStart(latest.date),
-  }];
+  return [
+    {
+      ...meta,
+      period,
+      date: latest.date,
+      close: latest.value,
+      change: roundTo(latest.value - base.value, 2),
+      change_pct: base.value ? roundTo(((latest.value - base.value) / base.value) * 100, 2) : null,
+      high: Math.max(...closes),
+      low: Math.min(...closes),
+      series: window.map((o) => ({ date: o.date, close: o.value })),
+      as_of: dayStart(latest.date),
+    },
+  ];
 }
 
 const History = Type.Object({ data: Type.Array(Type.Object({ Date: Type.String(), Close: Type.Union([Type.Number(), Type.Null()]) })) });
@@ -63,18 +76,12 @@ type History = Type.Static<typeof History>;
 export const fromHistory = (raw: History): Observation[] =>
   raw.data.flatMap((d) => (typeof d.Close === 'number' && d.Close > 0 ? [{ date: d.Date.slice(0, 10), value: d.Close }] : []));
 
-/** Daily closes (null on halted days), by the bar's UTC day. */
-export function fromChart(raw: YahooChart): Observation[] {
-  const result = raw.chart.result?.[0];
-  const closes = result?.indicators.quote[0]?.close ?? [];
-  return (result?.timestamp ?? []).flatMap((t, i) => {
-    const close = closes[i];
-    return typeof close === 'number' ? [{ date: isoDay(t * 1000), value: round2(close) }] : [];
-  });
-}
+/** Daily closes (null on halted days), by the bar's UTC day, in cents. */
+export const fromChart = (raw: YahooChart): Observation[] => yahooDailyCloses(raw).map((o) => ({ ...o, value: roundTo(o.value, 2) }));
 
 /**
- * Rows (one): index (BDI, or BDRY from the proxy), name, is_proxy, unit (index_points | usd), period, date, close,
+ * Rows (one): index (SEECM-39, or BDRY from Yahoo), name (what the series is), is_bdi (false), unit (index_points | usd),
+ * period, date, close,
  * change and change_pct (from the oldest close in the period), high, low, series [{date, close}] (newest first).
  */
 export default defineSource<Period>({
@@ -89,8 +96,11 @@ export default defineSource<Period>({
   deadlineMs: 6000,
   upstreams: {
     seecapitalmarkets: async (period, { http, deadline }) => {
-      const raw = await http.json<History>('/SingleIndexValues/GetHistoryDataAscending', History, { deadline, query: { indexId: BDI_INDEX_ID, years: 1 } });
-      return toRows(BDI, period, fromHistory(raw));
+      const raw = await http.json<History>('/SingleIndexValues/GetHistoryDataAscending', History, {
+        deadline,
+        query: { indexId: BDI_INDEX_ID, years: 1 },
+      });
+      return toRows(SEE_INDEX, period, fromHistory(raw));
     },
     yahoo: async (period, { http, deadline }) => {
       const raw = await http.json<YahooChart>('/v8/finance/chart/BDRY', YahooChart, { deadline, query: { interval: '1d', range: '1y' } });

@@ -1,10 +1,19 @@
 import Type from 'typebox';
-import { stockTicker } from '../backtest/providers/yahoo.js';
+import { stockTicker } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
-import { YahooChart } from './lib/yahoo-chart.js';
+import { YahooChart } from '../upstream/formats/yahoo-chart.js';
 import { defineSource, type Row } from './define.js';
 
-const Finnhub = Type.Object({ c: Type.Number(), d: Type.Union([Type.Number(), Type.Null()]), dp: Type.Union([Type.Number(), Type.Null()]), h: Type.Number(), l: Type.Number(), o: Type.Number(), pc: Type.Number(), t: Type.Integer() });
+const Finnhub = Type.Object({
+  c: Type.Number(),
+  d: Type.Union([Type.Number(), Type.Null()]),
+  dp: Type.Union([Type.Number(), Type.Null()]),
+  h: Type.Number(),
+  l: Type.Number(),
+  o: Type.Number(),
+  pc: Type.Number(),
+  t: Type.Integer(),
+});
 type Finnhub = Type.Static<typeof Finnhub>;
 
 const round = (n: number) => Math.round(n * 1e4) / 1e4;
@@ -19,26 +28,43 @@ export function fromYahoo(raw: YahooChart): Row[] {
   const last = (a: (number | null)[] | undefined) => a?.filter((v): v is number => v !== null).at(-1) ?? null;
   const price = r.meta.regularMarketPrice ?? closes.at(-1);
   if (price === undefined) throw noData('Yahoo sent a chart without a price');
-  return [{
-    symbol: r.meta.symbol,
-    price,
-    currency: r.meta.currency ?? null,
-    open: last(q?.open),
-    high: last(q?.high),
-    low: last(q?.low),
-    prev_close: prev,
-    change: prev === null ? null : round(price - prev),
-    change_pct: prev === null ? null : round(((price - prev) / prev) * 100),
-    volume: last(q?.volume),
-    exchange: r.meta.exchangeName ?? null,
-    as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1),
-  }];
+  return [
+    {
+      symbol: r.meta.symbol,
+      price,
+      currency: r.meta.currency ?? null,
+      open: last(q?.open),
+      high: last(q?.high),
+      low: last(q?.low),
+      prev_close: prev,
+      change: prev === null ? null : round(price - prev),
+      change_pct: prev === null ? null : round(((price - prev) / prev) * 100),
+      volume: last(q?.volume),
+      exchange: r.meta.exchangeName ?? null,
+      as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1),
+    },
+  ];
 }
 
 /** Finnhub answers an unknown symbol with zeros rather than an error. */
 export function fromFinnhub(symbol: string, raw: Finnhub): Row[] {
   if (raw.c === 0 && raw.t === 0) throw noData(`Finnhub has no quote for ${symbol}`);
-  return [{ symbol, price: raw.c, currency: 'USD', open: raw.o, high: raw.h, low: raw.l, prev_close: raw.pc, change: raw.d, change_pct: raw.dp, volume: null, exchange: null, as_of: raw.t }];
+  return [
+    {
+      symbol,
+      price: raw.c,
+      currency: 'USD',
+      open: raw.o,
+      high: raw.h,
+      low: raw.l,
+      prev_close: raw.pc,
+      change: raw.d,
+      change_pct: raw.dp,
+      volume: null,
+      exchange: null,
+      as_of: raw.t,
+    },
+  ];
 }
 
 /** Rows: symbol, price, currency, open, high, low, prev_close, change, change_pct, volume, exchange. */
@@ -54,7 +80,13 @@ export default defineSource({
   entityQ: (e) => (e.type === 'equity' ? e.ids.ticker : undefined),
   upstreams: {
     yahoo: async (ticker, { http, deadline }) =>
-      fromYahoo(await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(ticker)}`, YahooChart, { deadline, query: { interval: '1d', range: '5d' } })),
-    finnhub: async (ticker, { http, deadline }) => fromFinnhub(ticker, await http.json<Finnhub>('/api/v1/quote', Finnhub, { deadline, query: { symbol: ticker } })),
+      fromYahoo(
+        await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(ticker)}`, YahooChart, {
+          deadline,
+          query: { interval: '1d', range: '5d' },
+        }),
+      ),
+    finnhub: async (ticker, { http, deadline }) =>
+      fromFinnhub(ticker, await http.json<Finnhub>('/api/v1/quote', Finnhub, { deadline, query: { symbol: ticker } })),
   },
 });

@@ -1,8 +1,9 @@
 import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
-import { INTERVAL_SECONDS, normalizeCandles, type Candle } from '../backtest/candles.js';
-import { binancePair, klineToCandle } from '../backtest/providers/binance.js';
-import { indicatorSeries } from '../arena/indicators.js';
+import { INTERVAL_SECONDS, normalizeCandles, type Candle } from '../core/candles.js';
+import { Klines, klineToCandle } from '../upstream/formats/binance-klines.js';
+import { binancePair } from './lib/q.js';
+import { indicatorSeries } from '../core/indicators.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 
@@ -27,7 +28,6 @@ export function parseTaQ(q: string): TaQuery {
   return { symbol: symbol.toUpperCase(), interval: interval as Interval };
 }
 
-const Klines = Type.Array(Type.Array(Type.Union([Type.Number(), Type.String()]), { minItems: 6 }));
 /** Coinbase: [time s, low, high, open, close, volume], newest first. */
 const CoinbaseCandles = Type.Array(Type.Array(Type.Number(), { minItems: 6 }));
 
@@ -36,22 +36,25 @@ export function toRows(q: TaQuery, raw: Candle[], nowS: number): Row[] {
   const step = INTERVAL_SECONDS[q.interval];
   const candles = normalizeCandles(raw, { from: 0, to: nowS, nowS, intervalS: step });
   const last = indicatorSeries(candles).at(-1);
-  if (!last || last.rsi14 === undefined || last.macd === undefined || last.bbMiddle === undefined) throw noData(`too few ${q.interval} candles for ${q.symbol}`);
+  if (!last || last.rsi14 === undefined || last.macd === undefined || last.bbMiddle === undefined)
+    throw noData(`too few ${q.interval} candles for ${q.symbol}`);
   const round = (n: number | undefined) => (n === undefined ? null : Math.round(n * 1e6) / 1e6);
-  return [{
-    symbol: q.symbol,
-    interval: q.interval,
-    close: last.close,
-    rsi_14: round(last.rsi14),
-    macd: round(last.macd),
-    macd_signal: round(last.macdSignal),
-    macd_histogram: round(last.macdHistogram),
-    bb_upper: round(last.bbUpper),
-    bb_middle: round(last.bbMiddle),
-    bb_lower: round(last.bbLower),
-    candles_used: candles.length,
-    as_of: candles.at(-1)!.t + step,
-  }];
+  return [
+    {
+      symbol: q.symbol,
+      interval: q.interval,
+      close: last.close,
+      rsi_14: round(last.rsi14),
+      macd: round(last.macd),
+      macd_signal: round(last.macdSignal),
+      macd_histogram: round(last.macdHistogram),
+      bb_upper: round(last.bbUpper),
+      bb_middle: round(last.bbMiddle),
+      bb_lower: round(last.bbLower),
+      candles_used: candles.length,
+      as_of: candles.at(-1)!.t + step,
+    },
+  ];
 }
 
 /** Rows: symbol, interval, close, rsi_14, macd, macd_signal, macd_histogram, bb_upper, bb_middle, bb_lower, candles_used. */
@@ -68,7 +71,10 @@ export default defineSource<TaQuery>({
   entityQ: (e) => (e.type === 'crypto' && e.ids.binance ? `${e.ids.symbol}:1h` : undefined),
   upstreams: {
     binance: async (q, { http, deadline, clock }) => {
-      const rows = await http.json<(number | string)[][]>('/api/v3/klines', Klines, { deadline, query: { symbol: binancePair(q.symbol), interval: q.interval, limit: CANDLES + 1 } });
+      const rows = await http.json<Klines>('/api/v3/klines', Klines, {
+        deadline,
+        query: { symbol: binancePair(q.symbol), interval: q.interval, limit: CANDLES + 1 },
+      });
       return toRows(q, rows.map(klineToCandle), Math.floor(clock.now() / 1000));
     },
     'coinbase-exchange': async (q, { http, deadline, clock }) => {

@@ -13,13 +13,30 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 /** Every field unknown; each upstream fills in what it can answer. */
 const UNKNOWN = {
-  token_name: null, token_symbol: null, is_honeypot: null, is_open_source: null, is_proxy: null, is_mintable: null,
-  buy_tax_pct: null, sell_tax_pct: null, holder_count: null, top10_holder_pct: null, lp_locked_pct: null,
-  dex_liquidity_usd: null, owner_address: null, creator_address: null,
+  token_name: null,
+  token_symbol: null,
+  is_honeypot: null,
+  is_open_source: null,
+  is_proxy: null,
+  is_mintable: null,
+  buy_tax_pct: null,
+  sell_tax_pct: null,
+  holder_count: null,
+  top10_holder_pct: null,
+  lp_locked_pct: null,
+  dex_liquidity_usd: null,
+  owner_address: null,
+  creator_address: null,
 };
 
 const row = (target: EvmTarget, risks: string[], unknownChecks: string[], fields: Partial<Record<keyof typeof UNKNOWN, unknown>>): Row => ({
-  chain: target.chain, address: target.address, ...riskScore(risks), risks, unknown_checks: unknownChecks, ...UNKNOWN, ...fields,
+  chain: target.chain,
+  address: target.address,
+  ...riskScore(risks, unknownChecks),
+  risks,
+  unknown_checks: unknownChecks,
+  ...UNKNOWN,
+  ...fields,
 });
 
 export function fromGoplus(target: EvmTarget, t: TokenSecurity): Row {
@@ -50,15 +67,21 @@ export function fromGoplus(target: EvmTarget, t: TokenSecurity): Row {
 export function fromSource(target: EvmTarget, s: Source): Row {
   const { verified, risks } = sourceChecks(s);
   const answered = new Set(['unverified_source', 'proxy', ...risks]);
-  return row(target, risks, TOKEN_CHECKS.filter((c) => !answered.has(c)), {
-    is_open_source: verified,
-    is_proxy: s.Proxy === '1',
-    is_mintable: risks.includes('mintable') || null,
-  });
+  return row(
+    target,
+    risks,
+    TOKEN_CHECKS.filter((c) => !answered.has(c)),
+    {
+      is_open_source: verified,
+      is_proxy: s.Proxy === '1',
+      is_mintable: risks.includes('mintable') || null,
+    },
+  );
 }
 
 /**
- * Rows (one): chain, address, risk_score (0-100, our weighting of the findings), risk_level (low/medium/high),
+ * Rows (one): chain, address, risk_score (0-100, our weighting of the findings), risk_score_max (with every unknown check
+ * counted as a risk), risk_level (low/medium/high, or unknown when the unknown checks could change it),
  * risks [names], unknown_checks [checks the upstream could not answer], token_name, token_symbol, is_honeypot,
  * is_open_source, is_proxy, is_mintable (true/false/null = unknown), buy_tax_pct, sell_tax_pct, holder_count,
  * top10_holder_pct, lp_locked_pct, dex_liquidity_usd, owner_address, creator_address. GoPlus answers all of them;

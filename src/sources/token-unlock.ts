@@ -1,78 +1,83 @@
-import { readFileSync } from 'node:fs';
 import Type from 'typebox';
-import { Compile } from 'typebox/compile';
 import { invalidQ } from '../core/errors.js';
+import { roundTo } from '../core/numbers.js';
 import { noData } from '../upstream/errors.js';
+import { dataFile } from './lib/data-file.js';
 import { defineSource, type Row } from './define.js';
+import { Emissions, fromEmissions, type Unlock } from '../upstream/formats/defillama-emissions.js';
 
 const MAX_ROWS = 12;
 
-const Unlock = Type.Object({ timestamp: Type.Integer(), amount: Type.Number(), recipients: Type.Array(Type.String()), categories: Type.Array(Type.String()) });
-type Unlock = Type.Static<typeof Unlock>;
-const Asset = Type.Object({ symbol: Type.String(), slug: Type.String(), name: Type.String(), max_supply: Type.Union([Type.Number(), Type.Null()]), unlocks: Type.Array(Unlock) });
+const Asset = Type.Object({ symbol: Type.String(), slug: Type.String(), name: Type.String() });
 type Asset = Type.Static<typeof Asset>;
-const DataFile = Type.Object({ version: Type.Integer(), as_of: Type.Integer(), source_note: Type.String(), entries: Type.Array(Asset) });
-type DataFile = Type.Static<typeof DataFile>;
+/** A curated unlock is served only with its origin and only until `valid_until` (Unix s). */
+const CuratedUnlock = Type.Object({
+  symbol: Type.String(),
+  unlock_at: Type.Integer(),
+  amount_tokens: Type.Number({ exclusiveMinimum: 0 }),
+  pct_of_max_supply: Type.Union([Type.Number(), Type.Null()]),
+  recipients: Type.Array(Type.String()),
+  categories: Type.Array(Type.String()),
+  origin: Type.Object({
+    publisher: Type.String({ minLength: 1 }),
+    url: Type.String({ pattern: '^https://' }),
+    retrieved: Type.String({ format: 'date' }),
+  }),
+  valid_until: Type.Integer(),
+});
+export const DataFile = Type.Object({
+  version: Type.Literal(2),
+  note: Type.String(),
+  assets: Type.Array(Asset),
+  unlocks: Type.Array(CuratedUnlock),
+});
+export type DataFile = Type.Static<typeof DataFile>;
 
-/** The versioned data file: the symbol → DefiLlama slug map, plus the curated unlocks served offline. */
-let dataFile: DataFile | undefined;
-export function curatedData(): DataFile {
-  if (dataFile) return dataFile;
-  const raw: unknown = JSON.parse(readFileSync(new URL('./data/token-unlock.v1.json', import.meta.url), 'utf8'));
-  if (!Compile(DataFile).Check(raw)) throw new Error('token-unlock.v1.json is malformed');
-  return (dataFile = raw);
-}
+/** The symbol → slug map and the curated unlocks; loading fails when a row lacks its origin or valid_until. */
+export const curatedData = dataFile('token-unlock.v2.json', DataFile);
 
 export function assetOf(q: string): Asset {
-  const symbol = q.toUpperCase();
-  const asset = curatedData().entries.find((e) => e.symbol === symbol);
+  const asset = curatedData().assets.find((e) => e.symbol === q.toUpperCase());
   if (!asset) {
-    const symbols = curatedData().entries.map((e) => e.symbol);
+    const symbols = curatedData().assets.map((e) => e.symbol);
     throw invalidQ(`<asset_symbol>, one of: ${symbols.join(', ')}`, 'ARB', q ? `"${q}" has no unlock schedule here` : 'q is required');
   }
   return asset;
 }
 
-/** Timestamps sometimes arrive as strings; `linear` allocations hold rate changes, not volumes, so only cliffs count. */
-const Emissions = Type.Object({
-  metadata: Type.Object({
-    unlockEvents: Type.Array(
-      Type.Object({
-        timestamp: Type.Union([Type.Number(), Type.String()]),
-        cliffAllocations: Type.Optional(Type.Array(Type.Object({ recipient: Type.String(), category: Type.String(), amount: Type.Number() }))),
-      }),
-    ),
-  }),
-  supplyMetrics: Type.Optional(Type.Object({ maxSupply: Type.Optional(Type.Union([Type.Number(), Type.Null()])) })),
-});
-type Emissions = Type.Static<typeof Emissions>;
-
-export const fromEmissions = (raw: Emissions): Unlock[] =>
-  raw.metadata.unlockEvents.flatMap((e) => {
-    const cliffs = e.cliffAllocations ?? [];
-    const amount = cliffs.reduce((sum, c) => sum + c.amount, 0);
-    return amount > 0
-      ? [{ timestamp: Number(e.timestamp), amount, recipients: [...new Set(cliffs.map((c) => c.recipient))], categories: [...new Set(cliffs.map((c) => c.category))] }]
-      : [];
-  });
+const dateOf = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 /** Upcoming unlocks only, soonest first; empty when none is scheduled. */
-export function toRows(asset: Asset, unlocks: Unlock[], nowS: number, maxSupply: number | null, asOf?: number): Row[] {
-  const upcoming = unlocks.filter((u) => u.timestamp > nowS).sort((a, b) => a.timestamp - b.timestamp).slice(0, MAX_ROWS);
+export function toRows(asset: Asset, unlocks: Unlock[], nowS: number, maxSupply: number | null): Row[] {
+  const upcoming = unlocks
+    .filter((u) => u.timestamp > nowS)
+    .sort((a, b) => a.timestamp - b.timestamp)
+    .slice(0, MAX_ROWS);
   return upcoming.map((u) => ({
     symbol: asset.symbol,
     name: asset.name,
     unlock_at: u.timestamp,
-    date: new Date(u.timestamp * 1000).toISOString().slice(0, 10),
+    date: dateOf(u.timestamp),
     amount_tokens: u.amount,
-    pct_of_max_supply: maxSupply ? Math.round((u.amount / maxSupply) * 1e6) / 1e4 : null,
+    pct_of_max_supply: maxSupply ? roundTo((u.amount / maxSupply) * 100, 4) : null,
     recipients: u.recipients,
     categories: u.categories,
-    ...(asOf ? { as_of: asOf } : {}),
   }));
 }
 
-/** Rows: symbol, name, unlock_at (Unix s), date, amount_tokens, pct_of_max_supply, recipients, categories; upcoming cliff unlocks, soonest first (up to 12). */
+/** Curated rows still valid at `nowS` and still upcoming, each with its cited origin. */
+export function curatedRows(file: DataFile, asset: Asset, nowS: number): Row[] {
+  const valid = file.unlocks.filter((u) => u.symbol === asset.symbol && u.valid_until > nowS && u.unlock_at > nowS);
+  return valid
+    .sort((a, b) => a.unlock_at - b.unlock_at)
+    .slice(0, MAX_ROWS)
+    .map(({ symbol, valid_until, ...u }) => ({ symbol, name: asset.name, ...u, date: dateOf(u.unlock_at), valid_until }));
+}
+
+/**
+ * Rows: symbol, name, unlock_at (Unix s), date, amount_tokens, pct_of_max_supply, recipients, categories; upcoming cliff
+ * unlocks, soonest first (up to 12). Curated rows add origin {publisher, url, retrieved} and valid_until.
+ */
 export default defineSource<Asset>({
   type: 'token-unlock',
   categories: ['crypto', 'trader'],
@@ -87,10 +92,10 @@ export default defineSource<Asset>({
   upstreams: {
     'defillama-datasets': async (asset, { http, deadline, clock }) => {
       const raw = await http.json<Emissions>(`/emissions/${asset.slug}`, Emissions, { deadline });
-      const rows = toRows(asset, fromEmissions(raw), Math.floor(clock.now() / 1000), raw.supplyMetrics?.maxSupply ?? asset.max_supply);
+      const rows = toRows(asset, fromEmissions(raw), Math.floor(clock.now() / 1000), raw.supplyMetrics?.maxSupply ?? null);
       if (rows.length === 0) throw noData(`DefiLlama lists no upcoming ${asset.symbol} unlock`);
       return rows;
     },
   },
-  curated: (asset, { clock }) => toRows(asset, asset.unlocks, Math.floor(clock.now() / 1000), asset.max_supply, curatedData().as_of),
+  curated: (asset, { clock }) => curatedRows(curatedData(), asset, Math.floor(clock.now() / 1000)),
 });

@@ -101,6 +101,29 @@ export interface CalibClaimsTable {
   outcome: number | null;
   evidence_json: string | null;
   resolved_at: number | null;
+  /** Who decided the outcome: svc (a resolver, or the arena on candles) or the agent itself over HTTP; null until resolved. */
+  outcome_source: OutcomeSource | null;
+}
+
+export type OutcomeSource = 'verified' | 'self_reported';
+
+/** One per agent that ever wrote: proof of ownership for its later writes. */
+export interface AgentCredentialsTable {
+  agent_id: string;
+  /** SHA-256 hex of the agent_key; the key itself is shown once and never stored. */
+  key_hash: string;
+  /** An Ed25519 public JWK (JSON) whose signatures are accepted instead of the key. */
+  public_jwk: string | null;
+  created_at: number;
+  rotated_at: number | null;
+}
+
+/** Signatures already accepted, kept until they fall out of the timestamp window: each is usable once. */
+export interface AgentSignaturesUsedTable {
+  sig_hash: string;
+  agent_id: string;
+  /** Unix ms. */
+  expires_at: number;
 }
 
 export interface CalibBinsTable {
@@ -135,13 +158,72 @@ export interface ArenaTradesTable {
   exit_price: number | null;
   exit_reason: string | null;
   pnl_pct: number | null;
+  /** live: decided on a candle that had just closed; backfill: replayed over history. */
+  mode: TradeMode;
 }
+
+export type TradeMode = 'live' | 'backfill';
 
 export interface ArenaAttestationsTable {
   id: string;
   /** The signed attestation as served: record + `_receipt`. */
   body_json: string;
   created_at: number;
+}
+
+export type AgentSessionStatus = 'live' | 'ended' | 'expired';
+
+export interface AgentSessionsTable {
+  session_id: string;
+  /** SHA-256 hex of the session token. */
+  token_hash: string;
+  label: string | null;
+  agent_id: string | null;
+  visibility: 'public' | 'unlisted';
+  status: AgentSessionStatus;
+  ttl_ms: number;
+  /** Unix ms, like every time below. */
+  created_at: number;
+  /** While live: last activity + ttl. */
+  expires_at: number;
+  ended_at: number | null;
+  delete_at: number | null;
+  /** Highest event sequence number given out. */
+  last_seq: number;
+}
+
+export interface AgentSessionEventsTable {
+  session_id: string;
+  seq: number;
+  kind: string;
+  text: string;
+  screenshot_sha256: string | null;
+  /** Unix ms as posted by the agent. */
+  ts: number;
+}
+
+export interface AgentSessionScreenshotsTable {
+  sha256: string;
+  mime: string;
+  data_b64: string;
+  created_at: number;
+}
+
+export interface PortfolioUsersTable {
+  user_id: string;
+  /** SHA-256 hex of the portfolio_token. */
+  token_hash: string;
+  created_at: number;
+  plaid_item_id: string | null;
+  /** The Plaid access token, AES-256-GCM sealed (portfolio/secret-box.ts). */
+  plaid_token_enc: string | null;
+}
+
+export interface PortfolioSnapshotsTable {
+  user_id: string;
+  /** Unix ms. */
+  taken_at: number;
+  snapshot_json: string;
 }
 
 export interface DB {
@@ -156,6 +238,13 @@ export interface DB {
   calib_claims: CalibClaimsTable;
   calib_bins: CalibBinsTable;
   calib_agents: CalibAgentsTable;
+  agent_credentials: AgentCredentialsTable;
+  agent_signatures_used: AgentSignaturesUsedTable;
   arena_trades: ArenaTradesTable;
   arena_attestations: ArenaAttestationsTable;
+  agent_sessions: AgentSessionsTable;
+  agent_session_events: AgentSessionEventsTable;
+  agent_session_screenshots: AgentSessionScreenshotsTable;
+  portfolio_users: PortfolioUsersTable;
+  portfolio_snapshots: PortfolioSnapshotsTable;
 }

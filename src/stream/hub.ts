@@ -19,7 +19,6 @@ const BUFFER_SIZE = 500;
 export class StreamHub {
   private readonly buffer: Tick[] = [];
   private readonly listeners = new Set<TickListener>();
-  private readonly connectionsByIp = new Map<string, number>();
   private unsubscribe?: Unsubscribe;
   private seq = 0;
 
@@ -48,20 +47,6 @@ export class StreamHub {
   listen(listener: TickListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  /** Counts a connection for an IP; returns false (and counts nothing) past `limit`. */
-  admit(ip: string, limit: number): boolean {
-    const open = this.connectionsByIp.get(ip) ?? 0;
-    if (open >= limit) return false;
-    this.connectionsByIp.set(ip, open + 1);
-    return true;
-  }
-
-  release(ip: string): void {
-    const open = (this.connectionsByIp.get(ip) ?? 1) - 1;
-    if (open <= 0) this.connectionsByIp.delete(ip);
-    else this.connectionsByIp.set(ip, open);
   }
 
   get clientCount(): number {

@@ -1,10 +1,12 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
-import { errorResponses } from '../core/schemas.js';
+import { EventStream, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { StreamHub, type Tick } from './hub.js';
 import { StreamPoller } from './poller.js';
+import { ConcurrencyLimiter } from '../protection/concurrency.js';
+import { openEventStream } from './sse.js';
 
 const HEARTBEAT_MS = 15_000;
 
@@ -17,7 +19,16 @@ export const streamRoutes = (ctx: AppContext): FastifyPluginAsync => async (app)
   const poller = new StreamPoller(watch, deps.sources, hub, deps.clock);
   ctx.jobs.push({ name: 'stream-poller', everyMs: deps.config.streamPollS * 1000, run: () => poller.poll() });
   app.addHook('onReady', () => hub.start());
-  app.addHook('onClose', () => hub.stop());
+  const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
+  const open = new Set<{ end(): void }>();
+  // Before the server waits for its connections: end the streams, which would otherwise never finish.
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
+  app.addHook('onClose', async () => {
+    limiter.close();
+    await hub.stop();
+  });
 
   app.get(
     '/api/data/stream',
@@ -29,26 +40,33 @@ export const streamRoutes = (ctx: AppContext): FastifyPluginAsync => async (app)
           `Each message is \`id: <id>\` + \`data: {type, ...fields}\` + a blank line; a comment heartbeat is sent every ${HEARTBEAT_MS / 1000} s. ` +
           `Ticks come from a poller over the configured watch list (SVC_STREAM_WATCH: ${deps.config.streamWatch.map((w) => `${w.type} ${w.q}`).join('; ')}), ` +
           'every instance relays every tick (Redis bus). Reconnect with `Last-Event-ID` to resume from the last 500 ticks. ' +
-          `Anonymous clients may hold ${deps.config.streamMaxPerIp} concurrent streams per IP (429 beyond); pass holders are unlimited.`,
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses(429) },
+          `Anonymous clients may hold ${deps.config.streamMaxPerIp} concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.`,
+        response: {
+          200: EventStream(
+            Type.Object({ type: StringEnum(deps.registry.types(), { description: 'the data type' }) }, { title: 'StreamTick', additionalProperties: true, description: "one tick: the type's row fields next to `type`" }),
+            'Live ticks as server-sent events',
+          ),
+          ...errorResponses(429),
+        },
       },
     },
     async (request, reply) => {
       const unlimited = await ctx.payments.hasPass(request);
-      if (!unlimited && !hub.admit(request.ip, deps.config.streamMaxPerIp)) {
+      const slot = unlimited ? undefined : await limiter.acquire([{ key: `stream-ip:${request.ip}`, limit: deps.config.streamMaxPerIp }]);
+      if (slot && 'full' in slot) {
         throw new ApiError('rate_limited', `at most ${deps.config.streamMaxPerIp} concurrent streams per IP without a pass`, { limit: deps.config.streamMaxPerIp });
       }
-      reply.hijack();
-      const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+      const res = openEventStream(reply);
+      open.add(res);
       res.write(': connected\n\n');
       for (const tick of hub.replayAfter(request.headers['last-event-id'] as string | undefined)) res.write(frame(tick));
       const stopListening = hub.listen((tick) => res.write(frame(tick)));
       const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
       request.raw.on('close', () => {
+        open.delete(res);
         clearInterval(heartbeat);
         stopListening();
-        if (!unlimited) hub.release(request.ip);
+        void slot?.lease.release();
       });
     },
   );

@@ -1,14 +1,19 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { errorResponses } from '../core/schemas.js';
+import { errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { AgentId, Kind } from '../calib/schemas.js';
+import { ApiError } from '../core/errors.js';
+import { AgentId, AgentKey, Kind } from '../calib/schemas.js';
 import { curve } from '../calib/reliability.js';
+import { AUTH_DESCRIPTION, AgentAuth, keepRawBodyOfSignedRequests } from '../calib/agent-auth.js';
+import { RESERVED_NAMESPACES } from '../calib/namespaces.js';
 import { CalibrationRepo } from '../store/repos/calibration.js';
+import { AgentsRepo } from '../store/repos/agents.js';
 import { API_VERSION } from '../plugins/openapi.js';
 
 const BASE = '/api/v1/training-station';
 const MIN_RESOLVED_DEFAULT = 30;
+const PUBLIC = 'Public: no credentials needed.';
 
 const Agent = Type.Object({
   agent_id: Type.String(),
@@ -31,6 +36,7 @@ function action(type: string, name: string, method: string, urlTemplate: string,
 
 export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
   const repo = new CalibrationRepo(deps.store.db);
+  const auth = new AgentAuth(new AgentsRepo(deps.store.db), deps.clock);
   const base = deps.config.publicUrl;
   const tags = ['training-station'];
 
@@ -40,6 +46,7 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
       schema: {
         tags,
         summary: 'JSON-LD description of this AI-service node, with live counts',
+        description: PUBLIC,
         response: { 200: Type.Object({ '@context': Type.String(), '@type': Type.String() }, { additionalProperties: true }) },
       },
     },
@@ -75,22 +82,34 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
   app.post(
     `${BASE}/register`,
     {
+      preParsing: keepRawBodyOfSignedRequests,
       schema: {
+        security: SECURITY.agent,
         tags,
         summary: 'Register (or update) an agent profile',
+        description:
+          'The first write for a new agent_id (this or record_claim) creates the agent and returns its `agent_key` once; updating a profile is a later write. ' +
+          `${AUTH_DESCRIPTION} Agent ids in ${RESERVED_NAMESPACES.map((n) => `${n}:`).join(', ')} are svc's own (403 forbidden).`,
         body: Type.Object({
           agent_id: AgentId,
           name: Type.String({ minLength: 1, maxLength: 100 }),
           homepage: Type.Optional(Type.String({ pattern: '^https?://', maxLength: 300 })),
-          public_key: Type.Optional(Type.String({ minLength: 16, maxLength: 1000, description: 'the agent\'s own public key (any format), optional' })),
+          public_key: Type.Optional(Type.String({ minLength: 16, maxLength: 1000, description: "the agent's own public key (any format), shown on its profile; to sign requests register a JWK with POST /api/v1/calib/public_key" })),
         }),
-        response: { 200: Agent, ...errorResponses(400) },
+        response: { 200: Type.Object({ ...Agent.properties, agent_key: Type.Optional(AgentKey) }), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
       const { agent_id, name, homepage = null, public_key = null } = request.body;
-      await repo.upsertAgent({ agent_id, name, homepage, public_key, registered_at: deps.clock.now() });
-      return (await repo.agents(1, 0, agent_id))[0]!;
+      const grant = await auth.authorize(request, agent_id, { mayCreate: true });
+      const profile = await repo.transaction(async (calib, agents) => {
+        if (grant.status === 'new' && !(await agents.create(grant.credential))) {
+          throw new ApiError('unauthorized', `agent ${agent_id} was just created by another request: send its agent_key`, { agent_id });
+        }
+        await calib.upsertAgent({ agent_id, name, homepage, public_key, registered_at: deps.clock.now() });
+        return (await calib.agents(1, 0, agent_id))[0]!;
+      });
+      return grant.status === 'new' ? { ...profile, agent_key: grant.agentKey } : profile;
     },
   );
 
@@ -100,7 +119,8 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
       schema: {
         tags,
         summary: 'Browse registered agents with their claim counts',
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })) }),
+        description: PUBLIC,
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })), offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })) }),
         response: { 200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), agents: Type.Array(Agent) }), ...errorResponses(400) },
       },
     },
@@ -118,7 +138,7 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
       schema: {
         tags,
         summary: 'Agents ranked by ECE, then Brier score',
-        description: `Only (agent, kind) pairs with at least min_resolved resolved claims (default ${MIN_RESOLVED_DEFAULT}) are ranked.`,
+        description: `Only (agent, kind) pairs with at least min_resolved resolved claims (default ${MIN_RESOLVED_DEFAULT}) are ranked. ${PUBLIC}`,
         querystring: Type.Object({
           kind: Type.Optional(Kind),
           min_resolved: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: MIN_RESOLVED_DEFAULT })),

@@ -10,6 +10,8 @@ export const FAILURE_REASONS = [
   'blocked_address',
   'too_many_redirects',
   'unsupported_content_type',
+  /** No upstream, formula or cited curated file can answer this query: nothing is served rather than invented. */
+  'no_upstream',
 ] as const;
 
 export type FailureReason = (typeof FAILURE_REASONS)[number];
@@ -25,3 +27,5 @@ export class UpstreamError extends Error {
 }
 
 export const noData = (message = 'the upstream returned no rows for this query') => new UpstreamError('no_data', message);
+
+export const noUpstream = (message: string) => new UpstreamError('no_upstream', message);

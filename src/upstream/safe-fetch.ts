@@ -1,9 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
-import { Agent, request } from 'undici';
+import { Agent, request, errors as undiciErrors } from 'undici';
 import { UpstreamError } from './errors.js';
 import { discard, readCapped } from './body.js';
-import { ipLiteral, isMetadataHost, isPublicAddress } from './address-policy.js';
+import { addressRefusal, ipLiteral, isMetadataHost } from './address-policy.js';
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -16,6 +16,8 @@ export interface SafeFetchOptions {
   maxRedirects: number;
   accept: readonly string[];
   userAgent: string;
+  /** Ports a URL may name, each redirect target's too (SVC_FETCH_ALLOWED_PORTS; default 80 and 443). */
+  ports: readonly number[];
   resolver?: Resolver;
   /** Addresses allowed although not public: only the simulator's, when tests or the demo configure it. */
   allowAddress?: (address: string) => boolean;
@@ -27,23 +29,30 @@ export interface FetchedPage {
   body: string;
 }
 
-const blocked = (what: string) => new UpstreamError('blocked_address', `refused to fetch ${what}: not a public address`);
+/** Why an address may not be fetched (undefined: it may). */
+type Refusal = (address: string) => string | undefined;
+
+const blocked = (what: string, why: string) => new UpstreamError('blocked_address', `refused to fetch ${what}: ${why}`);
 
 /**
- * An agent whose DNS lookup is the check: every connection (first hop and each redirect) goes to
- * an address that was vetted in this very lookup, so a second DNS answer cannot rebind it.
+ * An agent whose DNS lookup is the check: every connection (first hop and each redirect) goes to an
+ * address vetted in this very lookup, so the connection is pinned to what was checked and a second
+ * DNS answer cannot rebind it. IP literals never reach a lookup; checkUrl vets them.
  */
-function guardedAgent(resolver: Resolver, allow: (address: string) => boolean): Agent {
+function guardedAgent(resolver: Resolver, refuse: Refusal): Agent {
   return new Agent({
     connect: {
       // Node asks for every address (`all`) when it races IPv4 and IPv6; answer in the shape it asked for.
       lookup: (hostname, options, callback) => {
         const answer = callback as (err: Error | null, address: string | LookupAddress[], family?: number) => void;
-        if (isMetadataHost(hostname)) return answer(blocked(hostname), '', 4);
+        if (isMetadataHost(hostname)) return answer(blocked(hostname, 'a cloud metadata host'), '', 4);
         resolver(hostname).then(
           (addresses) => {
-            const bad = addresses.find((a) => !allow(a.address));
-            if (!addresses.length || bad) return answer(blocked(`${hostname} (${bad?.address ?? 'no address'})`), '', 4);
+            if (!addresses.length) return answer(blocked(hostname, 'no address'), '', 4);
+            for (const { address } of addresses) {
+              const why = refuse(address);
+              if (why) return answer(blocked(`${hostname} (${address})`, why), '', 4);
+            }
             if ((options as { all?: boolean }).all) answer(null, addresses);
             else answer(null, addresses[0]!.address, addresses[0]!.family);
           },
@@ -54,37 +63,59 @@ function guardedAgent(resolver: Resolver, allow: (address: string) => boolean): 
   });
 }
 
-/** Scheme, credentials and IP literals, checked before any connection (each redirect target too). */
-export function checkUrl(raw: string, allow: (address: string) => boolean = isPublicAddress): URL {
+/** The port a URL connects to: the one it names, else its scheme's default. */
+export const portOf = (url: URL): number => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+
+/** The URL's port must be one of `ports`. */
+export function checkPort(url: URL, ports: readonly number[]): void {
+  const port = portOf(url);
+  if (!ports.includes(port)) throw blocked(url.host, `port ${port} is not allowed (allowed: ${ports.join(', ')}; SVC_FETCH_ALLOWED_PORTS)`);
+}
+
+/**
+ * Scheme, credentials, IP literals and (when `ports` is given) the port, checked before any
+ * connection, for each redirect target too.
+ */
+export function checkUrl(raw: string, rules: { refuse?: Refusal; ports?: readonly number[] } = {}): URL {
   const url = new URL(raw);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UpstreamError('blocked_address', `refused scheme ${url.protocol}`);
   if (url.username || url.password) throw new UpstreamError('blocked_address', 'refused URL with credentials');
+  if (isMetadataHost(url.hostname)) throw blocked(url.hostname, 'a cloud metadata host');
   const literal = ipLiteral(url.hostname);
-  if ((literal && !allow(literal)) || isMetadataHost(url.hostname)) throw blocked(url.hostname);
+  const why = literal && (rules.refuse ?? addressRefusal)(literal);
+  if (why) throw blocked(url.hostname, why);
+  if (rules.ports) checkPort(url, rules.ports);
   return url;
+}
+
+/** Any failure of a fetch as the reason an `ok:false` result gives; a deadline passed while the body dripped is a timeout. */
+function asUpstreamError(e: unknown): UpstreamError {
+  if (e instanceof UpstreamError) return e;
+  const cause = (e as { cause?: unknown }).cause;
+  if (cause instanceof UpstreamError) return cause;
+  const name = (e as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError' || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.HeadersTimeoutError) {
+    return new UpstreamError('upstream_timeout', 'the page did not load in time');
+  }
+  return new UpstreamError('upstream_error', `could not fetch the page (${(e as Error).message})`);
 }
 
 /** GET with the SSRF guard, manual redirects (each re-checked), a deadline, a byte cap and a content-type allow-list. */
 export async function safeFetch(target: string, o: SafeFetchOptions): Promise<FetchedPage> {
-  const allow = (address: string) => isPublicAddress(address) || (o.allowAddress?.(address) ?? false);
-  const agent = guardedAgent(o.resolver ?? systemResolver, allow);
+  const refuse: Refusal = (address) => (o.allowAddress?.(address) ? undefined : addressRefusal(address));
+  const rules = { refuse, ports: o.ports };
+  const agent = guardedAgent(o.resolver ?? systemResolver, refuse);
   try {
-    let url = checkUrl(target, allow);
+    let url = checkUrl(target, rules);
     for (let hop = 0; ; hop++) {
       const timeLeft = Math.floor(o.deadline - Date.now());
       if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the page did not load in time');
-      const res = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(timeLeft), headers: { 'user-agent': o.userAgent, accept: o.accept.join(', ') } }).catch((e: Error) => {
-        if (e instanceof UpstreamError) throw e;
-        const cause = (e as { cause?: unknown }).cause;
-        if (cause instanceof UpstreamError) throw cause;
-        if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new UpstreamError('upstream_timeout', 'the page did not load in time');
-        throw new UpstreamError('upstream_error', `could not fetch the page (${e.message})`);
-      });
+      const res = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(timeLeft), headers: { 'user-agent': o.userAgent, accept: o.accept.join(', ') } });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         discard(res.body);
         if (hop >= o.maxRedirects) throw new UpstreamError('too_many_redirects', `more than ${o.maxRedirects} redirects`);
-        url = checkUrl(new URL(location, url).href, allow);
+        url = checkUrl(new URL(location, url).href, rules);
         continue;
       }
       if (res.statusCode >= 400) {
@@ -98,6 +129,8 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
       }
       return { url: url.href, contentType, body: await readCapped(res.body, o.maxBytes, () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`)) };
     }
+  } catch (e) {
+    throw asUpstreamError(e);
   } finally {
     void agent.close();
   }

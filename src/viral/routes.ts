@@ -2,7 +2,7 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { sameSecret } from '../core/secrets.js';
-import { StringEnum, errorResponses } from '../core/schemas.js';
+import { StringEnum, errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { ViralRepo } from '../store/repos/viral.js';
 import { NICHES, REFRESH_EVERY_MS, ViralService } from './service.js';
@@ -38,6 +38,7 @@ export const viralRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
         tags: ['data'],
         summary: 'Refresh every niche now (cron secret)',
         description: 'Requires `key` equal to SVC_CRON_KEY (compared in constant time); 403 when missing or wrong, and always when SVC_CRON_KEY is unset.',
+        security: SECURITY.cron,
         querystring: Type.Object({ key: Type.Optional(Type.String({ maxLength: 256 })) }),
         response: {
           200: Type.Object({ refreshed_at: Type.Integer(), results: Type.Array(Type.Object({ niche: Type.String(), ok: Type.Boolean(), count: Type.Optional(Type.Integer()), source: Type.Optional(Type.String()), error: Type.Optional(Type.String()) })) }),

@@ -5,12 +5,19 @@ import { PRICES } from '../../src/payments/pricing.js';
 import { subjectOf } from '../../src/agent-context/subject.js';
 import { EntityResolver } from '../../src/entities/resolver.js';
 import { loadDataset } from '../../src/entities/dataset.js';
+import { startModelFakes, type ModelFakes } from '../fakes/models.js';
 
 let t: TestApp;
+let fakes: ModelFakes;
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
+  const models = await startModelFakes();
+  fakes = models.fakes;
+  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, ...models.env } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fakes.close();
+});
 
 const context = (query: Record<string, string>, headers: Record<string, string> = {}) => t.app.inject({ url: '/api/v1/agent-context', query, headers });
 
@@ -78,28 +85,84 @@ describe('GET /api/v1/agent-context', () => {
   });
 });
 
+describe('the goal kinds of the spec', () => {
+  const steps = (list: { type: string; q: string }[]) => list.map((p) => `${p.type} ${p.q}`);
+  const btc = ['crypto-price bitcoin', 'ta-indicators BTC:1h', 'funding-rates BTC'];
+  const eth = ['crypto-price ethereum', 'ta-indicators ETH:1h', 'funding-rates ETH'];
+  const btcSupport = ['sentiment-ticker BTC', 'order-book binance:BTC-USDT', 'economic-indicator DGS10'];
+  const ethSupport = ['sentiment-ticker ETH', 'order-book binance:ETH-USDT', 'economic-indicator DGS10'];
+  const usdt = 'ethereum:0xdac17f958d2ee523a2206206994597c13d831ec7';
+  const uniswap = 'arbitrum:0x1f98431c8ad98523631ae4a59f267346ea31f984';
+  it.each([
+    ['buy BTC', 'Should I buy BTC this week?', 'buy_crypto', btc, btcSupport],
+    ['sell BTC', 'time to take profits on bitcoin?', 'sell_crypto', btc, btcSupport],
+    ['buy ETH', 'accumulate ETH here?', 'buy_crypto', eth, ethSupport],
+    ['sell ETH', 'should I sell my ETH', 'sell_crypto', eth, ethSupport],
+    ['security scan', `is ${usdt.slice(9)} a honeypot?`, 'security_scan', [`token-risk ${usdt}`], [`contract-risk ${usdt}`, `mev-exposure ${usdt}`]],
+    ['news brief', 'news brief on solana', 'news_brief', ['news-hn-top ', 'gdelt-events solana'], ['reddit-trending popular', 'who-outbreak latest']],
+    ['contract check', `check the contract ${uniswap.slice(9)} on arbitrum before I approve it`, 'contract_check', [`contract-risk ${uniswap}`], [`token-risk ${uniswap}`]],
+    ['contract check on Ethereum', `is the contract ${usdt.slice(9)} verified?`, 'contract_check', [`contract-risk ${usdt}`], [`token-risk ${usdt}`, `mev-exposure ${usdt}`]],
+    ['portfolio risk', 'how risky is my portfolio right now?', 'portfolio_risk', ['crypto-price bitcoin,ethereum', 'stable-depeg USDT', 'economic-indicator DGS10'], ['funding-rates BTC', 'forex USD:EUR', 'commodity-metals gold']],
+    ['DeFi yield', 'best USDC yield right now', 'defi_yield', ['defi-yield USDC'], ['stable-depeg USDC', 'gas-prices-eth ']],
+    ['weather impact', 'will the weather at 41.88,-87.63 hurt soybeans?', 'weather_impact', ['weather 41.88,-87.63'], ['agriculture-prices soybeans', 'energy-oil WTI', 'air-quality 41.88,-87.63']],
+    ['stock decision', 'should I buy $AAPL shares?', 'stock_decision', ['stock-quote AAPL'], ['economic-indicator DGS10', 'sec-edgar 8-K']],
+  ])('%s: "%s" → %s', async (_kind, goal, category, primary, supporting) => {
+    const res = await context({ goal });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body).toMatchObject({ goal_category: category, planner: 'rules' });
+    expect(steps(body.context.primary)).toEqual(primary);
+    expect(steps(body.context.supporting)).toEqual(supporting);
+    expect(body.context.decision_recipe.rules.at(-1).when).toBe('otherwise');
+  });
+});
+
 describe('goals no rule matches', () => {
-  it('are planned by the language model, keeping only the steps that are valid', async () => {
+  it('are planned by the planner model, keeping only the steps that are valid', async () => {
+    fakes.reset();
+    fakes.queue({
+      json: {
+        primary: [{ type: 'commodity-metals', q: 'gold' }, { type: 'forex', q: 'EUR:USD' }, { type: 'no-such-type', q: 'x' }],
+        supporting: [{ type: 'crypto-price', q: 'Gold Token!!' }, { type: 'economic-indicator', q: 'DGS10' }],
+        decision_recipe: { outcomes: ['prefer gold', 'prefer euro', 'neutral'], rules: [{ when: 'gold change_pct above EUR:USD change', then: 'prefer gold' }, { when: 'otherwise', then: 'neutral' }], caveats: [] },
+      },
+    });
     const res = await context({ goal: 'compare gold with the euro' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ goal_category: 'other', planner: 'language_model', subject: 'svc-ent:cmd.gold', paid: false });
+    expect(body).toMatchObject({ goal_category: 'other', planner: 'language_model', subject: 'svc-ent:cmd.gold', paid: false, model: { id: 'demo-openai', vendor: 'openai', model: 'fake-1' } });
     expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(['commodity-metals gold', 'forex EUR:USD']);
     expect(body.context.primary[0].ok).toBe(true);
     expect(body.context.supporting).toEqual([{ type: 'economic-indicator', q: 'DGS10' }]);
     expect(body.context.decision_recipe.outcomes).toEqual(['prefer gold', 'prefer euro', 'neutral']);
-    expect(t.sim.hits('llm', '/v1/chat/completions')).toBe(1);
+    const call = fakes.calls[0]!;
+    expect(call).toMatchObject({ wire: 'openai-chat', schemaName: 'goal_plan', messages: [{ role: 'user', text: 'compare gold with the euro' }] });
+    expect(call.system).toContain('- commodity-metals: q = ');
+    const metrics = (await t.app.inject({ url: '/metrics' })).body;
+    expect(metrics).toMatch(/svc_model_calls_total\{vendor="openai",model="demo-openai",outcome="ok"\} 1/);
+    expect(metrics).toMatch(/svc_model_cost_usd_total\{vendor="openai",model="demo-openai"\} [0-9.e-]+/);
   });
 
-  it('answer 503 when the model fails and never reach it for goals a rule matches', async () => {
-    t.sim.resetHits();
+  it('answer 503 naming the reason when the model fails, and never reach it for goals a rule matches', async () => {
+    fakes.reset();
     await context({ goal: 'buy BTC' });
-    expect(t.sim.hits('llm')).toBe(0);
-    t.sim.fault('llm', { kind: 'malformed' });
+    expect(fakes.calls).toHaveLength(0);
+    fakes.queue({ status: 500 }, { status: 500 });
     const res = await context({ goal: 'compare gold with the euro' });
-    t.sim.clearFaults();
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { field: 'goal', reason: 'upstream_bad_response' } });
+    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { field: 'goal', reason: 'vendor_error', model: { vendor: 'openai' } } });
+    fakes.queue({ json: { primary: [{ type: 'no-such-type', q: 'x' }], supporting: [], decision_recipe: { outcomes: ['a'], rules: [{ when: 'x', then: 'a' }], caveats: [] } } });
+    expect((await context({ goal: 'compare gold with the euro' })).json()).toMatchObject({ error: 'upstream_unavailable', details: { reason: 'invalid_output' } });
+  });
+
+  it('still reach the legacy UPSTREAM_LLM_* model when SVC_MODELS is unset', async () => {
+    const legacy = await startTestApp({ sim: t.sim });
+    t.sim.resetHits();
+    const res = await legacy.app.inject({ url: '/api/v1/agent-context', query: { goal: 'compare gold with the euro' } });
+    await legacy.close();
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ planner: 'language_model', model: { id: 'llm', vendor: 'openai', model: 'gpt-4o-mini' } });
+    expect(t.sim.requests('llm', '/v1/chat/completions')[0]!.headers.authorization).toBe('Bearer sim-key');
   });
 
   it('are a 422 naming the categories when no model is configured', async () => {

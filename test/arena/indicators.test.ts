@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { indicatorSeries, macd, seededEma } from '../../src/arena/indicators.js';
+import { indicatorSeries, macd, seededEma } from '../../src/core/indicators.js';
 import { candlesFromCloses, wavyCandles } from './synthetic-candles.js';
 
 /** StockCharts' worked examples (the data sets most TA libraries test against). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Candle } from '../../src/backtest/candles.js';
+import type { Candle } from '../../src/core/candles.js';
 import type { TradeRow } from '../../src/store/repos/arena.js';
 import { pnlPct, resumeAfter, settle, simulate, type PaperTrade } from '../../src/arena/paper-trader.js';
 import { MAX_HOLD_CANDLES, RULES, SIGNALS, STRATEGIES, predictedP, type Strategy } from '../../src/arena/strategies.js';
@@ -16,7 +16,7 @@ const TARGET_OF: Record<Strategy, string> = {
 
 const toRow = (strategy: Strategy, t: PaperTrade): TradeRow => ({
   strategy, asset: 'BTC', entry_ts: t.entry_ts, entry_price: t.entry_price, predicted_p: t.predicted_p, signals_lit_json: JSON.stringify(t.signals_lit),
-  claim_id: null, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, pnl_pct: pnlPct(t),
+  claim_id: null, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, pnl_pct: pnlPct(t), mode: 'live',
 });
 
 /** What a run that ended at `cutMs` knew of a trade: its exit only if that had happened. */

@@ -1,4 +1,4 @@
-import type { Candle } from '../../src/backtest/candles.js';
+import type { Candle } from '../../src/core/candles.js';
 
 export const HOUR = 3600;
 export const T0 = 1_700_000_000;

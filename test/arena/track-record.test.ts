@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TradeRow } from '../../src/store/repos/arena.js';
+import type { TradeMode } from '../../src/store/schema.js';
 import { attestationId } from '../../src/arena/attestations.js';
 import { pnlPct, simulate } from '../../src/arena/paper-trader.js';
 import { downsample, trackRecord } from '../../src/arena/track-record.js';
@@ -10,11 +11,11 @@ const links = { baseUrl: 'https://svc.example', cardUrl: 'https://svc.example/ap
 const H = HOUR * 1000;
 
 /** A closed trade entered at hour `n` and held 3 hours, with the given pnl in percent. */
-function row(n: number, pnl: number | null, claim = `svc-claim:c${n}`): TradeRow {
+function row(n: number, pnl: number | null, claim = `svc-claim:c${n}`, mode: TradeMode = 'live'): TradeRow {
   const entry_price = 100;
   return {
     strategy: 'rsi14_oversold', asset: 'BTC', entry_ts: n * H, entry_price, predicted_p: 0.55, signals_lit_json: '["rsi2_oversold","rsi14_oversold"]', claim_id: claim,
-    exit_ts: pnl === null ? null : n * H + 3 * H, exit_price: pnl === null ? null : entry_price * (1 + pnl / 100), exit_reason: pnl === null ? null : pnl > 0 ? 'rsi14_target' : 'stop_loss', pnl_pct: pnl,
+    exit_ts: pnl === null ? null : n * H + 3 * H, exit_price: pnl === null ? null : entry_price * (1 + pnl / 100), exit_reason: pnl === null ? null : pnl > 0 ? 'rsi14_target' : 'stop_loss', pnl_pct: pnl, mode,
   };
 }
 
@@ -25,7 +26,7 @@ describe('track record, by hand', () => {
 
   it('adds pnl in percent and measures peak and drawdown in percentage points', () => {
     expect(record).toMatchObject({
-      agent_id: 'arena:rsi14_oversold:BTC', strategy: 'rsi14_oversold', asset: 'BTC',
+      agent_id: 'arena:rsi14_oversold:BTC', strategy: 'rsi14_oversold', asset: 'BTC', mode: 'all', live_trade_count: 4, backfill_trade_count: 0,
       total_pnl_pct: 1, trade_count: 4, win_count: 1, loss_count: 3, win_rate: 0.25, peak_pnl_pct: 5, current_drawdown: 4,
       calibration_card_url: links.cardUrl, ts: 1234,
     });
@@ -37,7 +38,7 @@ describe('track record, by hand', () => {
     expect(record.chain.map((c) => [c.trade_n, c.pnl_pct, c.cumulative_pnl_pct, c.outcome])).toEqual([[4, 0, 1, 0], [3, -1, 1, 0], [2, -3, 2, 0], [1, 5, 5, 1]]);
     const first = record.chain.at(-1)!;
     expect(first).toEqual({
-      trade_n: 1, claim_id: 'svc-claim:c10', entry_attestation: `arena-att:${attestationId('rsi14_oversold', 'BTC', 10 * H, 'enter')}`,
+      trade_n: 1, mode: 'live', claim_id: 'svc-claim:c10', entry_attestation: `arena-att:${attestationId('rsi14_oversold', 'BTC', 10 * H, 'enter')}`,
       entry_ts: 10 * H, exit_ts: 13 * H, entry_price: 100, exit_price: 105, predicted_p: 0.55, signals_lit: ['rsi2_oversold', 'rsi14_oversold'],
       duration_s: 3 * HOUR, pnl_pct: 5, outcome: 1, exit_reason: 'rsi14_target',
       outcome_attestation_url: `https://svc.example/api/v1/arena/attestation/${attestationId('rsi14_oversold', 'BTC', 10 * H, 'exit')}`,
@@ -62,6 +63,23 @@ describe('track record, by hand', () => {
     expect(trackRecord('trend_following', 'SOL', [row(1, null)], links, 0)).toMatchObject({
       total_pnl_pct: 0, trade_count: 0, win_count: 0, loss_count: 0, win_rate: 0, peak_pnl_pct: 0, current_drawdown: 0, chain: [], cumulative_pnl_curve: [],
     });
+  });
+});
+
+describe('track record by mode', () => {
+  // Replayed history +4 and −2, then live −1 and +3 (plus an open live trade).
+  const rows = [row(10, 4, undefined, 'backfill'), row(20, -2, undefined, 'backfill'), row(30, -1), row(40, 3), row(50, null)];
+
+  it('counts both modes and computes the headline figures over the selected trades only', () => {
+    const counts = { live_trade_count: 2, backfill_trade_count: 2 };
+    expect(trackRecord('rsi14_oversold', 'BTC', rows, links, 0, 'all')).toMatchObject({ mode: 'all', ...counts, total_pnl_pct: 4, trade_count: 4, win_count: 2, peak_pnl_pct: 4, current_drawdown: 0 });
+    const live = trackRecord('rsi14_oversold', 'BTC', rows, links, 0, 'live');
+    expect(live).toMatchObject({ mode: 'live', ...counts, total_pnl_pct: 2, trade_count: 2, win_count: 1, loss_count: 1, win_rate: 0.5, peak_pnl_pct: 2, current_drawdown: 0 });
+    expect(live.chain.map((c) => [c.trade_n, c.mode, c.cumulative_pnl_pct])).toEqual([[2, 'live', 2], [1, 'live', -1]]);
+    expect(live.cumulative_pnl_curve).toEqual([[33 * H, -1], [43 * H, 2]]);
+    const backfill = trackRecord('rsi14_oversold', 'BTC', rows, links, 0, 'backfill');
+    expect(backfill).toMatchObject({ mode: 'backfill', ...counts, total_pnl_pct: 2, trade_count: 2, peak_pnl_pct: 4, current_drawdown: 2 });
+    expect(backfill.chain.every((c) => c.mode === 'backfill')).toBe(true);
   });
 });
 
@@ -92,7 +110,7 @@ describe('track record invariants', () => {
     const trades = simulate('rsi14_oversold', wavyCandles(2000, 3), HOUR).filter((t) => t.exit_ts !== null);
     const rows = trades.map((t): TradeRow => ({
       strategy: 'rsi14_oversold', asset: 'BTC', entry_ts: t.entry_ts, entry_price: t.entry_price, predicted_p: t.predicted_p, signals_lit_json: JSON.stringify(t.signals_lit),
-      claim_id: null, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, pnl_pct: pnlPct(t),
+      claim_id: null, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, pnl_pct: pnlPct(t), mode: 'backfill',
     }));
     const record = trackRecord('rsi14_oversold', 'BTC', rows, links, 1);
     expect(record.trade_count).toBe(rows.length);

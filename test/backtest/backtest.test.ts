@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normalizeCandles, type Candle } from '../../src/backtest/candles.js';
+import { normalizeCandles, type Candle } from '../../src/core/candles.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -32,8 +32,19 @@ describe('backtest', () => {
     expect(body.data.at(-1).t).toBe(nowS - 3600); // the candle opening at now is still forming
     expect(body.data[0].t).toBe(nowS - 100 * 3600);
     expectWellFormed(body.data, nowS);
-    expect(body._cursor).toBeUndefined();
+    expect(body._cursor).toMatch(/^svc-bt-cur:/);
     expect(body._receipt.sources).toEqual(['binance']);
+  });
+
+  it('a free answer carries a cursor for its whole range; a cursor continues only the query it was issued for', async () => {
+    const query = { type: 'crypto-price', q: 'SOL', from: nowS - 10 * 86_400, to: nowS };
+    const first = (await backtest({ ...query, free: 1 })).json();
+    const again = await backtest({ ...query, free: 1, cursor: first._cursor });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data).toEqual(first.data);
+    const other = await backtest({ ...query, q: 'ETH', free: 1, cursor: first._cursor });
+    expect(other.statusCode).toBe(400);
+    expect(other.json().details).toMatchObject({ field: 'cursor', rule: 'same_query', differs: 'q' });
   });
 
   it('serves daily stock candles (dropping null days) and daily forex fixings', async () => {
@@ -53,13 +64,20 @@ describe('backtest', () => {
     const reversed = await backtest({ type: 'crypto-price', q: 'SOL', from: nowS, to: nowS - 10 });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().details).toMatchObject({ field: 'from' });
-    const interval = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '1h', from: 1, to: 2 });
+    const interval = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '4h', from: 1, to: 2 });
     expect(interval.statusCode).toBe(400);
-    expect(interval.json().details).toMatchObject({ field: 'interval', allowed: ['1d'] });
+    expect(interval.json().details).toMatchObject({ field: 'interval', allowed: ['1m', '5m', '15m', '1h', '1d'] });
+    const fxInterval = await backtest({ type: 'forex', q: 'EUR:USD', interval: '4h', from: 1, to: 2 });
+    expect(fxInterval.json().details).toMatchObject({ field: 'interval', allowed: ['1d', '1m', '5m', '15m', '1h'] });
+    const tooOld = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '1m', from: nowS - 40 * 86_400, to: nowS - 39 * 86_400, free: 1 });
+    expect(tooOld.statusCode).toBe(400);
+    expect(tooOld.json().details).toMatchObject({ field: 'from', rule: 'lookback', interval: '1m', earliest: nowS - 30 * 86_400 });
+    const fxOld = await backtest({ type: 'forex', q: 'EUR:USD', interval: '5m', from: nowS - 61 * 86_400, to: nowS - 60.5 * 86_400, free: 1 });
+    expect(fxOld.json().details).toMatchObject({ rule: 'lookback', interval: '5m' });
     expect((await backtest({ type: 'forex', q: 'EURUSD', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({ error: 'invalid_q', details: { example: 'EUR:USD' } });
     expect((await backtest({ type: 'weather', q: '1,2', from: 1, to: 2 })).json().details).toMatchObject({ field: 'type', rule: 'enum' });
     expect((await backtest({ type: 'crypto-price', from: 1, to: 2 })).json().details).toMatchObject({ field: 'q', rule: 'required' });
-    expect((await backtest({ cursor: 'svc-bt-cur:forged.sig' })).json().error).toBe('invalid_cursor');
+    expect((await backtest({ type: 'crypto-price', q: 'SOL', from: 1, to: 2, cursor: 'svc-bt-cur:forged.sig' })).json().error).toBe('invalid_cursor');
   });
 
   it('a failing upstream is a 503 with the reason, not a 500', async () => {

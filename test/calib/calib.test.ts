@@ -9,9 +9,16 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
   });
   afterAll(() => t.close());
 
-  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
-  const claim = (agent_id: string, predicted_p: number, extra: object = {}) =>
-    post('/api/v1/calib/record_claim', { agent_id, kind: 'btc-up', predicted_p, payload: { note: 'x' }, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24, ...extra });
+  /** agent_id → the agent_key its first claim returned; later writes send it (test/security covers writes without it). */
+  const keys = new Map<string, string>();
+  const post = (url: string, payload: object, agentId?: string) =>
+    t.app.inject({ method: 'POST', url, payload, headers: agentId && keys.has(agentId) ? { authorization: `Bearer ${keys.get(agentId)}` } : {} });
+  async function claim(agent_id: string, predicted_p: number, extra: object = {}) {
+    const res = await post('/api/v1/calib/record_claim', { agent_id, kind: 'btc-up', predicted_p, payload: { note: 'x' }, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24, ...extra }, agent_id);
+    if (res.statusCode === 200 && res.json().agent_key) keys.set(agent_id, res.json().agent_key);
+    return res;
+  }
+  const outcome = (agentId: string, claim_id: string, value: 0 | 1) => post('/api/v1/calib/record_outcome', { claim_id, outcome: value }, agentId);
 
   it('records claims and outcomes and reproduces the reference curve over HTTP, signed', async () => {
     const agent = `test:ref-${backend}`;
@@ -20,18 +27,18 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
       const res = (await claim(agent, p)).json();
       expect(res).toMatchObject({ claim_id: expect.stringMatching(/^svc-claim:/), calibrated_p: p, low_confidence: true, expected_resolution_at: Math.floor(t.clock.now() / 1000) + 24 * 3600 });
       expect(res._receipt.v).toBe(1);
-      const outcome = (await post('/api/v1/calib/record_outcome', { claim_id: res.claim_id, outcome: o })).json();
-      expect(outcome).toMatchObject({ claim_id: res.claim_id, status: 'resolved', outcome: o, calibrated_p: o });
+      const resolved = (await outcome(agent, res.claim_id, o)).json();
+      expect(resolved).toMatchObject({ claim_id: res.claim_id, status: 'resolved', outcome: o, calibrated_p: o, outcome_source: 'self_reported' });
     }
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agent, kind: 'btc-up' } })).json();
     expect(curve.brier).toBeCloseTo(0.254, 10);
     expect(curve.ece).toBeCloseTo(0.42, 10);
-    expect(curve).toMatchObject({ agent_id: agent, kind: 'btc-up', total_claims: 5, resolved_claims: 5 });
+    expect(curve).toMatchObject({ agent_id: agent, kind: 'btc-up', total_claims: 5, resolved_claims: 5, verified_outcomes: 0, self_reported_outcomes: 5 });
     expect(curve.bins).toHaveLength(10);
     const calibrated = (await post('/api/v1/calib/calibrate_p', { agent_id: agent, kind: 'btc-up', predicted_p: 0.85 })).json();
     expect(calibrated).toMatchObject({ calibrated_p: 1, low_confidence: true, sample_count: 1, bin_index: 8 });
     const card = (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id: agent } })).json();
-    expect(card).toMatchObject({ agent_id: agent, claims_total: 5, kinds: [{ kind: 'btc-up', claims: 5, miscalibration: 'insufficient_data' }] });
+    expect(card).toMatchObject({ agent_id: agent, claims_total: 5, verified_outcomes: 0, self_reported_outcomes: 5, kinds: [{ kind: 'btc-up', claims: 5, self_reported_outcomes: 5, miscalibration: 'insufficient_data' }] });
     expect((await post('/api/v1/receipt/verify', { receipt: card._receipt, response: card })).json()).toMatchObject({ valid: true });
   });
 
@@ -40,8 +47,8 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ error: 'not_found', message: 'claim not found' });
     const { claim_id } = (await claim('test:twice', 0.6)).json();
-    await post('/api/v1/calib/record_outcome', { claim_id, outcome: 1 });
-    const again = await post('/api/v1/calib/record_outcome', { claim_id, outcome: 0 });
+    await outcome('test:twice', claim_id, 1);
+    const again = await outcome('test:twice', claim_id, 0);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ error: 'already_resolved', message: 'claim already resolved' });
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: 'test:twice', kind: 'btc-up' } })).json();
@@ -50,7 +57,7 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
 
   it('of two concurrent outcomes for one claim exactly one wins', async () => {
     const { claim_id } = (await claim('test:race', 0.4)).json();
-    const answers = await Promise.all([0, 1, 0, 1].map((outcome) => post('/api/v1/calib/record_outcome', { claim_id, outcome })));
+    const answers = await Promise.all(([0, 1, 0, 1] as const).map((value) => outcome('test:race', claim_id, value)));
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409]);
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: 'test:race', kind: 'btc-up' } })).json();
     expect(curve.resolved_claims).toBe(1);
@@ -80,16 +87,16 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
     const manual = (await claim(agent, 0.8, { ttl_hours: 1 })).json();
     t.clock.advance(3600_000);
     await t.app.scheduler.tick();
-    const late = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_outcome', payload: { claim_id: manual.claim_id, outcome: 1 } });
+    const late = await outcome(agent, manual.claim_id, 1);
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe('claim expired without an outcome');
-    const rows = await t.deps.store.db.selectFrom('calib_claims').select(['claim_id', 'status', 'outcome', 'evidence_json']).where('agent_id', '=', agent).execute();
+    const rows = await t.deps.store.db.selectFrom('calib_claims').select(['claim_id', 'status', 'outcome', 'outcome_source', 'evidence_json']).where('agent_id', '=', agent).execute();
     const byId = new Map(rows.map((r) => [r.claim_id, r]));
-    expect(byId.get(above.claim_id)).toMatchObject({ status: 'resolved', outcome: 1 });
-    expect(byId.get(below.claim_id)).toMatchObject({ status: 'resolved', outcome: 0 });
+    expect(byId.get(above.claim_id)).toMatchObject({ status: 'resolved', outcome: 1, outcome_source: 'verified' });
+    expect(byId.get(below.claim_id)).toMatchObject({ status: 'resolved', outcome: 0, outcome_source: 'verified' });
     expect(JSON.parse(byId.get(above.claim_id)!.evidence_json!)).toMatchObject({ price_usd: 67187.34, source: 'coingecko' });
     expect(byId.get(manual.claim_id)!.status).toBe('expired');
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agent, kind: 'btc-up' } })).json();
-    expect(curve).toMatchObject({ total_claims: 3, resolved_claims: 2 });
+    expect(curve).toMatchObject({ total_claims: 3, resolved_claims: 2, verified_outcomes: 2, self_reported_outcomes: 0 });
   });
 });

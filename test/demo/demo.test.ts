@@ -37,11 +37,11 @@ afterAll(() => {
 });
 
 describe('SVC_DEMO=1', () => {
-  it('says so at start-up and answers from recorded fixtures with source_mode "replay"', async () => {
-    expect(log).toContain('SVC_DEMO=1: every upstream is served from recorded fixtures');
+  it('says so at start-up and stamps answers and receipts with source_mode "demo"', async () => {
+    expect(log).toContain('SVC_DEMO=1: every upstream is served by the demo simulator');
     const body = (await (await fetch(`${base}/api/data/preview?type=weather&q=40.71,-74.01`)).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ ok: true, source: 'open-meteo', source_mode: 'replay', preview: { temp_c: 12.3 } });
-    expect(body._receipt).toMatchObject({ v: 1, sources: ['open-meteo'] });
+    expect(body).toMatchObject({ ok: true, source: 'open-meteo', source_mode: 'demo', preview: { temp_c: 12.3 } });
+    expect(body._receipt).toMatchObject({ v: 1, sources: ['open-meteo'], source_mode: 'demo' });
   });
 
   it('lists every data type in the catalog', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/entities/dataset.js';
-import { EntityResolver } from '../../src/entities/resolver.js';
+import { AMBIGUITY_MARGIN, EntityResolver } from '../../src/entities/resolver.js';
 
 const resolver = new EntityResolver(loadDataset().entities);
 
@@ -35,20 +35,33 @@ describe('entity resolution', () => {
     ['etherium', 'svc-ent:cr.ethereum'],
     ['aple', 'svc-ent:eq.aapl'],
     ['apple inc', 'svc-ent:eq.aapl'],
-    ['S&P 500', 'svc-ent:idx.spx'],
-    ['euro dollar', 'svc-ent:fx.eurusd'],
     ['microsfot', 'svc-ent:eq.msft'],
     ['coca cola', 'svc-ent:eq.ko'],
-    ['brent crude', 'svc-ent:cmd.brent'],
-    ['natural gas', 'svc-ent:cmd.natural-gas'],
-    ['Dow Jones', 'svc-ent:idx.dji'],
-    ['tesla', 'svc-ent:eq.tsla'],
     ['solanna', 'svc-ent:cr.solana'],
   ])('%s → %s by name, with confidence below 1', (q, id) => {
     const { matches } = resolver.resolve(q, 5);
     expect(matches[0]!.id).toBe(id);
     expect(matches[0]!.confidence).toBeGreaterThan(0);
     expect(matches[0]!.confidence).toBeLessThan(1);
+  });
+
+  it.each([
+    ['S&P 500', 'svc-ent:idx.spx'],
+    ['euro dollar', 'svc-ent:fx.eurusd'],
+    ['Brent Crude', 'svc-ent:cmd.brent'],
+    ['natural  gas', 'svc-ent:cmd.natural-gas'],
+    ['Dow Jones', 'svc-ent:idx.dji'],
+    ['tesla', 'svc-ent:eq.tsla'],
+  ])('%s → %s: a name or alias spelled exactly (case and spacing aside) is an exact match, confidence 1', (q, id) => {
+    const { matches } = resolver.resolve(q, 5);
+    expect(matches[0]).toMatchObject({ id, confidence: 1, matched_on: expect.stringMatching(/^(name|alias)$/) });
+  });
+
+  it('an exact name match outranks every fuzzy one by more than the ambiguity margin', () => {
+    const apple = resolver.resolve('Apple Inc.', 5);
+    expect(apple.matches[0]).toMatchObject({ id: 'svc-ent:eq.aapl', confidence: 1, matched_on: 'name' });
+    expect(apple.ambiguous).toBe(false);
+    expect(apple.matches.slice(1).every((m) => m.confidence <= 1 - AMBIGUITY_MARGIN)).toBe(true);
   });
 
   it('sorts by confidence and says when the top two are too close to call', () => {

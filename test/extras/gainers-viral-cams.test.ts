@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rankMovers } from '../../src/gainers/providers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -13,14 +15,34 @@ afterAll(async () => {
 });
 
 describe('gainers', () => {
-  it('ranks the crypto market by 24 h change, both directions, leaving out coins without a change', async () => {
+  it('lists only coins that rose for dir=up and only coins that fell for dir=down, biggest move first', async () => {
     const up = (await t.app.inject('/api/v1/gainers')).json();
     expect(up).toMatchObject({ type: 'crypto', dir: 'up', source: 'coingecko' });
-    expect(up.top.map((m: { ticker: string }) => m.ticker)).toEqual(['SOL', 'BTC', 'ETH', 'DOGE']);
+    expect(up.top.map((m: { ticker: string }) => m.ticker)).toEqual(['SOL', 'BTC']);
     expect(up.top[0]).toEqual({ ticker: 'SOL', name: 'Solana', price: 241.1, change_24h_pct: 7.931, volume_24h: 5400000000 });
-    const down = (await t.app.inject('/api/v1/gainers?dir=down&limit=2')).json();
+    const down = (await t.app.inject('/api/v1/gainers?dir=down&limit=5')).json();
     expect(down.top.map((m: { ticker: string }) => m.ticker)).toEqual(['DOGE', 'ETH']);
     expect(down._receipt.sources).toEqual(['coingecko']);
+  });
+
+  // Regression (found by the route fuzzer): a screener with no stock moving that way was a 503.
+  it('answers an empty list, not an upstream error, when nothing moved that way', async () => {
+    const res = await t.app.inject('/api/v1/gainers?type=stock&dir=down');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ type: 'stock', dir: 'down', source: 'yahoo', top: [] });
+  });
+
+  it('keeps the sign of dir and sorts by the move, whatever the upstream sends (property)', () => {
+    const mover = fc.record({ ticker: fc.string(), name: fc.string(), price: fc.double({ noNaN: true }), volume_24h: fc.constant(null),
+      change_24h_pct: fc.double({ min: -100, max: 100, noNaN: true }) });
+    fc.assert(
+      fc.property(fc.array(mover), fc.constantFrom('up' as const, 'down' as const), (movers, dir) => {
+        const ranked = rankMovers(movers, dir).map((m) => m.change_24h_pct);
+        expect(ranked.every((c) => (dir === 'up' ? c > 0 : c < 0))).toBe(true);
+        expect(ranked).toEqual([...ranked].sort((a, b) => (dir === 'up' ? b - a : a - b)));
+        expect(ranked.length).toBe(movers.filter((m) => (dir === 'up' ? m.change_24h_pct > 0 : m.change_24h_pct < 0)).length);
+      }),
+    );
   });
 
   it('lists stock movers from the screener and bounds limit', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type LogStream } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
@@ -28,6 +28,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   deadlineCapMs?: number;
   clock?: ManualClock;
+  /** Log at info level into this stream (tests that read log lines). */
+  logStream?: LogStream;
 }
 
 /**
@@ -38,17 +40,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const sim = options.sim ?? (await new Simulator(loadFixtures()).start());
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   // Rate limits high enough that only the protection suite meets them.
-  const env: Record<string, string> = { SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: 'http://svc.test', SVC_SCHEDULER: '0', SVC_RATE_ANON_PER_MIN: '1000000', ...sim.env(), ...options.env };
+  const env: Record<string, string> = { SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: 'http://svc.test', SVC_SCHEDULER: '0', SVC_RATE_ANON_PER_MIN: '1000000', SVC_REDIS_PREFIX: `${options.redisPrefix ?? uniqueName('t')}:`, ...sim.env(), ...options.env };
   if (options.postgres && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (options.redis && process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   const clock = options.clock ?? new ManualClock();
   const deps = await createDeps(loadConfig(env), {
     clock,
     pgSchema: options.pgSchema ?? uniqueName('t'),
-    redisPrefix: `${options.redisPrefix ?? uniqueName('t')}:`,
     deadlineCapMs: options.deadlineCapMs ?? 1500,
   });
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, options.logStream ? { logger: { level: 'info', stream: options.logStream } } : {});
   await app.ready();
   return {
     app,

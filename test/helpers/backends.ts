@@ -6,8 +6,14 @@ import { createStore, type Store } from '../../src/store/db.js';
 
 /**
  * The storage and bus backends a suite runs against: SQLite / in-process always, Postgres / Redis
- * whenever DATABASE_URL / REDIS_URL are set (CI sets both).
+ * whenever DATABASE_URL / REDIS_URL are set. In CI (CI=true) both must be set: a missing backend
+ * fails the run instead of quietly skipping the suites that need it (.ci/run starts both).
  */
+if (process.env.CI === 'true') {
+  const missing = ['DATABASE_URL', 'REDIS_URL'].filter((name) => !process.env[name]);
+  if (missing.length) throw new Error(`CI=true but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: the Postgres/Redis suites would not run`);
+}
+
 export const STORE_BACKENDS = ['sqlite', ...(process.env.DATABASE_URL ? ['postgres'] : [])] as const;
 export const BUS_BACKENDS = ['memory', ...(process.env.REDIS_URL ? ['redis'] : [])] as const;
 

@@ -21,6 +21,8 @@ export interface PaymentOptions {
   /** Malleate the signature to its high-s twin. */
   highS?: boolean;
   encoding?: 'base64' | 'raw';
+  /** Build an x402 v2 payload (for PAYMENT-SIGNATURE) echoing this requirement from a PAYMENT-REQUIRED header. */
+  accepted?: Record<string, unknown>;
 }
 
 export const payer = privateKeyToAccount(generatePrivateKey());
@@ -43,15 +45,14 @@ export async function paymentHeader(o: PaymentOptions): Promise<string> {
     const { r, s, yParity } = parseSignature(signature);
     signature = serializeSignature({ r, s: `0x${(N - BigInt(s)).toString(16).padStart(64, '0')}`, yParity: yParity === 0 ? 1 : 0 });
   }
-  const payload = {
-    x402Version: 1,
-    scheme: 'exact',
-    network,
-    payload: {
-      signature,
-      authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
-    },
+  const exact = {
+    signature,
+    authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
   };
+  const payload = o.accepted ? { x402Version: 2, accepted: o.accepted, payload: exact } : { x402Version: 1, scheme: 'exact', network, payload: exact };
   const json = JSON.stringify(payload);
   return o.encoding === 'raw' ? json : Buffer.from(json).toString('base64');
 }
+
+/** The x402 v2 PaymentRequired a 402 carries in its `PAYMENT-REQUIRED` header. */
+export const paymentRequired = (header: string | string[] | number | undefined) => JSON.parse(Buffer.from(String(header), 'base64').toString('utf8'));

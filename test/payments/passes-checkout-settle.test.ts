@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SHARED_STORE_BACKENDS, uniqueName } from '../helpers/backends.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
+import { SUPPORTS_BASE } from '../helpers/facilitator.js';
 
 /** A loopback stand-in for Stripe's GET /v1/checkout/sessions/:id and an x402 facilitator's POST /settle. */
 function fakeServices() {
@@ -23,6 +24,11 @@ function fakeServices() {
         const session = sessions[req.url.split('/').pop()!.split('?')[0]!];
         res.writeHead(session ? 200 : 404, { 'content-type': 'application/json' });
         res.end(JSON.stringify(session ?? { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } }));
+        return;
+      }
+      if (req.url === '/supported') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ kinds: SUPPORTS_BASE }));
         return;
       }
       if (req.url === '/settle') {

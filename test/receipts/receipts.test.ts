@@ -28,7 +28,7 @@ describe('receipts', () => {
     const body = await signedPreview();
     const receipt = body._receipt;
     expect(receipt).toMatchObject({ v: 1, issuer: 'svc.test', kid: t.deps.signingKey.kid, sources: ['coingecko'], as_of: 1711356300 });
-    expect(await verify({ receipt })).toEqual({ valid: true, kid: receipt.kid, issued_at: receipt.issued_at, as_of: receipt.as_of });
+    expect(await verify({ receipt })).toEqual({ valid: true, kid: receipt.kid, issued_at: receipt.issued_at, as_of: receipt.as_of, source_mode: 'live' });
     expect(await verify({ receipt, response: body })).toMatchObject({ valid: true });
   });
 

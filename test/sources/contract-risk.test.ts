@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromEtherscan } from '../../src/sources/contract-risk.js';
+import { CONTRACT_CHECKS, fromEtherscan, fromGoplus } from '../../src/sources/contract-risk.js';
 import { writableFunctions, type Source } from '../../src/sources/lib/contract-source.js';
 
 const target = { chain: 'base' as const, chainId: 8453, address: '0x2222222222222222222222222222222222222222' };
@@ -34,5 +34,16 @@ describe('contract-risk ABI scan', () => {
   it('an unverified contract has unknown functions and the unverified risk', () => {
     const row = fromEtherscan(target, source({ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', LicenseType: '' }));
     expect(row).toMatchObject({ verified: false, risky_functions: null, contract_name: null, compiler_version: null, license: null, risks: ['unverified_source'], risk_score: 30 });
+    expect(row.unknown_checks).toEqual(['mintable', 'pausable', 'blacklist', 'modifiable_tax', 'upgradeable', 'selfdestruct']);
+    expect(row).toMatchObject({ risk_score_max: 100, risk_level: 'unknown' });
+  });
+
+  it('never reads "low" from checks that did not run: unknown checks are listed and keep the level open', () => {
+    const answered = { is_open_source: '1', is_proxy: '0', is_mintable: '0', transfer_pausable: '0', is_blacklisted: '0', slippage_modifiable: '0', selfdestruct: '0' };
+    const row = fromGoplus(target, answered);
+    expect(row).toMatchObject({ risks: [], unknown_checks: ['upgradeable', 'old_compiler'], risk_score: 0, risk_score_max: 25, risk_level: 'unknown' });
+    const silent = fromGoplus(target, {});
+    expect(silent).toMatchObject({ risk_score: 0, risk_level: 'unknown', unknown_checks: [...CONTRACT_CHECKS] });
+    expect(fromEtherscan(target, source({}))).toMatchObject({ unknown_checks: [], risk_score: 0, risk_level: 'low' });
   });
 });

@@ -23,6 +23,9 @@ const FAULTS: [string, Fault, string][] = [
   ['an empty list', { kind: 'empty' }, 'no_data'],
 ];
 
+/** Names every plain object inherits: a lookup table keyed by q must not find them (regression: liquidations 500'd). */
+const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'constructor:BTCUSDT', 'ethereum:__proto__'];
+
 /** Each host's body cap, so the oversize fault is over it wherever the host allows large answers. */
 const bodyCap = (host: string) => (HOSTS as Record<string, HostSpec>)[host]?.maxBytes ?? DEFAULT_MAX_BYTES;
 const hostsOf = (f: Fixture) => [...new Set([...f.exchanges, ...(f.fallback?.exchanges ?? [])].map((e) => e.host))];
@@ -49,6 +52,14 @@ const clientOf = (type: string) => `10.0.0.${registry.types().indexOf(type) + 1}
 
 it('every type has a fixture', () => {
   expect(descriptors.map((d) => d.type).filter((type) => !fixtures.has(type))).toEqual([]);
+});
+
+it('every fixture states its origin: recorded (date and request) or from-docs (an https documentation URL)', () => {
+  for (const f of loadFixtures()) {
+    const o = f.origin;
+    const ok = o?.kind === 'recorded' ? /^\d{4}-\d{2}-\d{2}$/.test(o.date) && o.request.length > 0 : o?.kind === 'from-docs' && /^https:\/\/\S+$/.test(o.url);
+    expect(ok, f.type).toBe(true);
+  }
 });
 
 it('the catalog lists every registered type', async () => {
@@ -95,6 +106,13 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
     else expect(result).toMatchObject({ ok: false, type, error: override ?? reason });
   });
 
+  it('treats object property names in q as plain text: a 200 or a 400, never a 500', async () => {
+    for (const q of PROTOTYPE_NAMES) {
+      const res = await t.app.inject({ url: '/api/data/preview', query: { type, q }, remoteAddress: clientOf(type) });
+      expect([200, 400], `q=${q}`).toContain(res.statusCode);
+    }
+  });
+
   it('refuses each malformed q with a 400 stating the expected shape', async () => {
     for (const q of fixture().bad_q ?? []) {
       const res = await t.app.inject({ url: '/api/data/preview', query: { type, q }, remoteAddress: clientOf(type) });
@@ -102,4 +120,14 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
       expect(res.json()).toMatchObject({ error: 'invalid_q', details: { field: 'q', expected: expect.any(String), example: expect.any(String) } });
     }
   });
+});
+
+it('the catalog says where each type comes from and which types have a live feed', async () => {
+  const { data_types } = (await t.app.inject('/api/v1/catalog')).json() as { data_types: { type: string; upstreams: string[]; live_stream: boolean }[] };
+  const byType = new Map(data_types.map((d) => [d.type, d]));
+  expect(byType.get('energy-grid-eu')).toMatchObject({ upstreams: ['entsoe', 'energy-charts'] });
+  expect(byType.get('token-unlock')).toMatchObject({ upstreams: ['defillama-datasets', 'curated'] });
+  const streamed = new Set(t.deps.config.streamWatch.map((w) => w.type));
+  for (const d of data_types) expect(d.live_stream, d.type).toBe(streamed.has(d.type));
+  expect(data_types.filter((d) => !d.live_stream).length).toBeGreaterThan(0);
 });

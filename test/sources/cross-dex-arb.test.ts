@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { chainAddress, fromDexScreener, toRows, type PoolPrice } from '../../src/sources/cross-dex-arb.js';
+import { chainAddress, toRows } from '../../src/sources/cross-dex-arb.js';
+import { fromDexScreener, type PoolPrice } from '../../src/upstream/formats/dex-pools.js';
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
 const pool = (dex: string, price_usd: number, liquidity_usd = 1e6): PoolPrice => ({ dex, pair_address: `0x${dex}`, price_usd, liquidity_usd });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import source, { COUNTRIES, curatedData, energyChartsReadings, entsoeReadings, toRows } from '../../src/sources/energy-grid-eu.js';
+import source, { toRows } from '../../src/sources/energy-grid-eu.js';
+import { energyChartsLoad as energyChartsReadings } from '../../src/upstream/formats/energy-charts.js';
+import { entsoeReadings } from '../../src/upstream/formats/entsoe.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 
 const NOW = 1795348800; // 2026-11-22T12:00Z
@@ -66,11 +68,5 @@ describe('energy-grid-eu', () => {
     const raw = { unix_seconds: [10, 20, 30], production_types: [{ name: 'Solar', data: [1, 2, 3] }, { name: 'LOAD', data: [500, null, 700] }] };
     expect(energyChartsReadings(raw)).toEqual([{ at: 10, mw: 500 }, { at: 30, mw: 700 }]);
     expect(reasonOf(() => energyChartsReadings({ unix_seconds: [10], production_types: [{ name: 'Solar', data: [1] }] }))).toBe('no_data');
-  });
-
-  it('ships a curated entry with a sane profile for every country', () => {
-    const { entries } = curatedData();
-    expect(entries.map((e) => e.country).sort()).toEqual([...COUNTRIES].sort());
-    for (const e of entries) expect(e.min_load_mw < e.avg_load_mw && e.avg_load_mw < e.peak_load_mw).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { subreddit } from '../../src/sources/news-reddit.js';
-import { fromAtom, fromListing, postRows, type Listing, type Post } from '../../src/sources/lib/reddit.js';
+import { fromAtom, fromListing, postRows, type Post } from '../../src/sources/lib/reddit.js';
+import type { Listing } from '../../src/upstream/formats/reddit-listing.js';
 
 const entry = (id: string, title: string, author = '/u/someone') =>
   `<entry><author><name>${author}</name><uri>https://www.reddit.com/user/x</uri></author><category term="technology" label="r/technology"/><content type="html">&lt;p&gt;x&lt;/p&gt;</content><id>t3_${id}</id><link href="https://www.reddit.com/r/technology/comments/${id}/slug/" /><updated>2026-11-21T12:00:10+00:00</updated><title>${title}</title></entry>`;
@@ -45,7 +46,7 @@ describe('Reddit listing and Atom feed', () => {
   });
 
   it('refuses a page that is not an Atom feed and reads an empty feed as no posts', () => {
-    expect(() => fromAtom('<html><body>whoa there, pardner!</body></html>')).toThrow(/Atom feed/);
+    expect(() => fromAtom('<html><body>whoa there, pardner!</body></html>')).toThrow(/other than an Atom or RSS feed/);
     expect(fromAtom(feed())).toEqual([]);
   });
 

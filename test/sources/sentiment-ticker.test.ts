@@ -12,7 +12,7 @@ describe('sentiment-ticker RSS', () => {
 
   it('reads a single-item feed and refuses a page that is not RSS', () => {
     expect(fromRss(feed('BTC only'), 'CoinDesk', 'BTC')).toHaveLength(1);
-    expect(() => fromRss('<html><body>challenge</body></html>', 'CoinDesk', 'BTC')).toThrow(/not an RSS feed|other than an RSS/);
+    expect(() => fromRss('<html><body>challenge</body></html>', 'CoinDesk', 'BTC')).toThrow(/other than an Atom or RSS feed/);
   });
 
   it('keeps the headlines without a fear/greed score and needs at least one headline', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseTaQ, toRows } from '../../src/sources/ta-indicators.js';
-import { klineToCandle } from '../../src/backtest/providers/binance.js';
+import { klineToCandle } from '../../src/upstream/formats/binance-klines.js';
 
-const fixture = JSON.parse(readFileSync(new URL('../fixtures/sources/ta-indicators.json', import.meta.url), 'utf8'));
+const fixture = JSON.parse(readFileSync(new URL('../../src/sources/fixtures/ta-indicators.json', import.meta.url), 'utf8'));
 const klines: (number | string)[][] = fixture.exchanges[0].body;
 const nowS = Date.UTC(2026, 10, 22, 12) / 1000;
 

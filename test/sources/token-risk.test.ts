@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromGoplus, fromSource } from '../../src/sources/token-risk.js';
 import { goplusRisks, type TokenSecurity } from '../../src/sources/lib/goplus.js';
@@ -46,14 +47,32 @@ describe('token-risk rows', () => {
     expect(row).toMatchObject({ is_open_source: true, is_proxy: true, is_mintable: true, is_honeypot: null, risks: ['proxy', 'mintable'], risk_score: 25 });
     expect(row.unknown_checks).toContain('honeypot');
     expect(row.unknown_checks).not.toContain('mintable');
-    expect(fromSource(target, source({ SourceCode: '', ABI: 'Contract source code not verified' }))).toMatchObject({ is_open_source: false, is_mintable: null, risks: ['unverified_source'], risk_score: 30, risk_level: 'medium' });
+    expect(fromSource(target, source({ SourceCode: '', ABI: 'Contract source code not verified' }))).toMatchObject({ is_open_source: false, is_mintable: null, risks: ['unverified_source'], risk_score: 30, risk_level: 'unknown' });
   });
 });
 
 describe('risk score', () => {
   it('adds weights once per risk, caps at 100 and ignores unknown names', () => {
-    expect(riskScore(['proxy', 'proxy', 'mintable'])).toEqual({ risk_score: 25, risk_level: 'medium' });
-    expect(riskScore(['honeypot', 'selfdestruct'])).toEqual({ risk_score: 100, risk_level: 'high' });
-    expect(riskScore(['something-new'])).toEqual({ risk_score: 0, risk_level: 'low' });
+    expect(riskScore(['proxy', 'proxy', 'mintable'])).toEqual({ risk_score: 25, risk_score_max: 25, risk_level: 'medium' });
+    expect(riskScore(['honeypot', 'selfdestruct'])).toEqual({ risk_score: 100, risk_score_max: 100, risk_level: 'high' });
+    expect(riskScore(['something-new'])).toEqual({ risk_score: 0, risk_score_max: 0, risk_level: 'low' });
+  });
+
+  it('counts unknown checks only towards the maximum; the level is unknown when they could change it', () => {
+    expect(riskScore([], ['honeypot'])).toEqual({ risk_score: 0, risk_score_max: 100, risk_level: 'unknown' });
+    expect(riskScore([], ['old_compiler'])).toEqual({ risk_score: 0, risk_score_max: 10, risk_level: 'low' });
+    expect(riskScore(['honeypot'], ['proxy'])).toEqual({ risk_score: 100, risk_score_max: 100, risk_level: 'high' });
+  });
+
+  it('unknown checks never lower the score (property)', () => {
+    const names = fc.constantFrom('honeypot', 'proxy', 'mintable', 'old_compiler', 'blacklist', 'hidden_owner', 'unknown-name');
+    fc.assert(
+      fc.property(fc.array(names), fc.array(names), (risks, unknown) => {
+        const withUnknown = riskScore(risks, unknown);
+        expect(withUnknown.risk_score).toBe(riskScore(risks).risk_score);
+        expect(withUnknown.risk_score_max).toBeGreaterThanOrEqual(withUnknown.risk_score);
+        if (withUnknown.risk_level === 'low') expect(riskScore([...risks, ...unknown]).risk_level).toBe('low');
+      }),
+    );
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assetOf, curatedData, fromEmissions, toRows } from '../../src/sources/token-unlock.js';
+import { Compile } from 'typebox/compile';
+import { assetOf, curatedData, curatedRows, DataFile, toRows } from '../../src/sources/token-unlock.js';
+import { fromEmissions } from '../../src/upstream/formats/defillama-emissions.js';
 
 describe('token-unlock', () => {
   it('counts cliff allocations only and accepts string timestamps', () => {
@@ -22,12 +24,28 @@ describe('token-unlock', () => {
     expect(rows[0]!.pct_of_max_supply).toBe(2);
   });
 
-  it('ships a data file whose curated unlocks are sorted, positive and dated after its as_of', () => {
-    const data = curatedData();
-    for (const entry of data.entries) {
-      for (const u of entry.unlocks) expect(u.amount).toBeGreaterThan(0);
-      expect(entry.unlocks.map((u) => u.timestamp)).toEqual([...entry.unlocks.map((u) => u.timestamp)].sort((a, b) => a - b));
-    }
+  const cited = { publisher: 'Arbitrum Foundation', url: 'https://docs.arbitrum.foundation/token-supply', retrieved: '2026-11-20' };
+  const unlock = (unlock_at: number, valid_until: number) => ({
+    symbol: 'ARB', unlock_at, amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'], categories: ['insiders'], origin: cited, valid_until,
+  });
+
+  it('serves a curated unlock with its origin, only while valid and still upcoming', () => {
+    const file = { version: 2 as const, note: '', assets: [], unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)] };
+    expect(curatedRows(file, assetOf('ARB'), 150)).toEqual([
+      { symbol: 'ARB', name: 'Arbitrum', unlock_at: 300, date: '1970-01-01', amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'],
+        categories: ['insiders'], origin: cited, valid_until: 1000 },
+    ]);
+  });
+
+  it('refuses a data file whose unlock lacks an origin or valid_until, and ships one without uncited rows', () => {
+    const check = Compile(DataFile);
+    const { origin: _o, ...uncited } = unlock(300, 1000);
+    const { valid_until: _v, ...undated } = unlock(300, 1000);
+    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [unlock(300, 1000)] })).toBe(true);
+    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [uncited] })).toBe(false);
+    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [undated] })).toBe(false);
+    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [{ ...unlock(300, 1000), origin: { ...cited, url: 'from memory' } }] })).toBe(false);
+    expect(curatedData().unlocks.every((u) => u.origin.url.startsWith('https://'))).toBe(true);
     expect(() => assetOf('DOGE')).toThrow(/one of: ARB/);
   });
 });

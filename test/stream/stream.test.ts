@@ -50,7 +50,7 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
   beforeAll(async () => {
     const redisPrefix = uniqueName('stream');
     a = await startTestApp({ redis: bus === 'redis', redisPrefix, env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' } });
-    b = bus === 'redis' ? await startTestApp({ redis: true, redisPrefix, sim: a.sim, env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum' } }) : a;
+    b = bus === 'redis' ? await startTestApp({ redis: true, redisPrefix, sim: a.sim, env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' } }) : a;
     baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
     baseB = b === a ? baseA : await b.app.listen({ port: 0, host: '127.0.0.1' });
   });
@@ -79,9 +79,9 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     await resumed.close();
   });
 
-  it('bounds anonymous concurrent streams per IP and frees the slot on disconnect', async () => {
+  it('bounds anonymous concurrent streams per IP across instances and frees the slot on disconnect', async () => {
     const first = await open(baseA);
-    const second = await open(baseA);
+    const second = await open(baseB);
     const third = await fetch(`${baseA}/api/data/stream`);
     expect(third.status).toBe(429);
     expect(await third.json()).toMatchObject({ error: 'rate_limited', details: { limit: 2 } });

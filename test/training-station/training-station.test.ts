@@ -7,19 +7,26 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url, payload });
+/** agent_id → the agent_key its first write returned (test/security covers writes without it). */
+const keys = new Map<string, string>();
+async function post(url: string, payload: { agent_id?: string; [field: string]: unknown }, agentId = payload.agent_id) {
+  const key = agentId && keys.get(agentId);
+  const res = await t.app.inject({ method: 'POST', url, payload, headers: key ? { authorization: `Bearer ${key}` } : {} });
+  if (agentId && res.statusCode === 200 && res.json().agent_key) keys.set(agentId, res.json().agent_key);
+  return res;
+}
 
 async function history(agent: string, pairs: [number, 0 | 1][]) {
   for (const [p, o] of pairs) {
     const { claim_id } = (await post('/api/v1/calib/record_claim', { agent_id: agent, kind: 'rain', predicted_p: p, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 1 })).json();
-    await post('/api/v1/calib/record_outcome', { claim_id, outcome: o });
+    expect((await post('/api/v1/calib/record_outcome', { claim_id, outcome: o }, agent)).statusCode).toBe(200);
   }
 }
 
 describe('training station', () => {
   it('registers agents, browses them with claim counts and describes itself as JSON-LD with live counts', async () => {
     const reg = await post('/api/v1/training-station/register', { agent_id: 'acme:forecaster', name: 'Acme Forecaster', homepage: 'https://acme.example' });
-    expect(reg.json()).toMatchObject({ agent_id: 'acme:forecaster', name: 'Acme Forecaster', homepage: 'https://acme.example', public_key: null, claims: 0 });
+    expect(reg.json()).toMatchObject({ agent_id: 'acme:forecaster', name: 'Acme Forecaster', homepage: 'https://acme.example', public_key: null, claims: 0, agent_key: expect.stringMatching(/^svc-ak_/) });
     await post('/api/v1/training-station/register', { agent_id: 'acme:sloppy', name: 'Sloppy' });
     await history('acme:forecaster', Array.from({ length: 40 }, (_, i) => [0.7, i % 10 < 7 ? 1 : 0]));
     await history('acme:sloppy', Array.from({ length: 40 }, (_, i) => [0.9, i % 2 ? 1 : 0]));

@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { invalidQ } from '../../core/errors.js';
-import type { Candle } from '../candles.js';
+import { currencyPair } from '../../sources/lib/q.js';
+import type { Candle } from '../../core/candles.js';
 import type { CandleProvider } from './index.js';
 
 const TimeSeries = Type.Object({
@@ -9,12 +9,6 @@ const TimeSeries = Type.Object({
 });
 type TimeSeries = Type.Static<typeof TimeSeries>;
 
-/** `EUR:USD` → ['EUR', 'USD']. */
-export function currencyPair(q: string): [string, string] {
-  const match = /^([A-Za-z]{3}):([A-Za-z]{3})$/.exec(q.trim());
-  if (!match) throw invalidQ('<base>:<symbol> ISO 4217 currency codes', 'EUR:USD');
-  return [match[1]!.toUpperCase(), match[2]!.toUpperCase()];
-}
 
 /**
  * Frankfurter publishes one ECB reference rate per working day, not intraday trades: each candle

@@ -1,36 +1,38 @@
-import { invalidQ } from '../../core/errors.js';
+import type { Interval } from '../../core/candles.js';
+import { currencyPair, stockTicker } from '../../sources/lib/q.js';
 import { noData } from '../../upstream/errors.js';
-import { YahooChart } from '../../sources/lib/yahoo-chart.js';
-import type { Candle } from '../candles.js';
+import { YahooChart, yahooBars } from '../../upstream/formats/yahoo-chart.js';
 import type { CandleProvider } from './index.js';
 
-/** Yahoo's chart arrays are parallel and may hold nulls (halted days); those entries are dropped. */
-export function chartToCandles(raw: YahooChart): Candle[] {
-  const result = raw.chart.result?.[0];
-  const quote = result?.indicators.quote[0];
-  if (!result?.timestamp || !quote) return [];
-  return result.timestamp.flatMap((t, i) => {
-    const [o, h, l, c, v] = [quote.open[i], quote.high[i], quote.low[i], quote.close[i], quote.volume[i]];
-    return o == null || h == null || l == null || c == null ? [] : [{ t, o, h, l, c, v: v ?? 0 }];
-  });
+const DAY_S = 86_400;
+/** Yahoo's chart limits: intraday bars only this far back, and a 1m request spans at most 7 days (longer ranges are paged). */
+const LOOKBACK_S: Partial<Record<Interval, number>> = { '1m': 30 * DAY_S, '5m': 60 * DAY_S, '15m': 60 * DAY_S, '1h': 730 * DAY_S };
+const MAX_SPAN_S: Partial<Record<Interval, number>> = { '1m': 7 * DAY_S };
+const INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
+
+/** Yahoo chart candles for a Yahoo symbol, paged by the interval's longest request span; halted bars dropped. */
+function yahooCandles(toSymbol: (canonical: string) => string, parseQ: (q: string) => string, intervals: readonly Interval[]): CandleProvider {
+  return {
+    host: 'yahoo',
+    intervals,
+    lookbackS: LOOKBACK_S,
+    parseQ,
+    async fetch(http, canonical, interval, from, to, _max, deadline) {
+      const symbol = toSymbol(canonical);
+      const span = MAX_SPAN_S[interval] ?? Infinity;
+      const candles = [];
+      for (let start = from; start <= to; start += span) {
+        const query = { period1: start, period2: Math.min(to, start + span) + 1, interval, events: 'history' };
+        const raw = await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(symbol)}`, YahooChart, { deadline, query });
+        if (!raw.chart.result) throw noData(`Yahoo has no chart for ${symbol}`);
+        candles.push(...yahooBars(raw));
+      }
+      return candles;
+    },
+  };
 }
 
-export function stockTicker(q: string): string {
-  const ticker = q.trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9.\-^=]{0,14}$/.test(ticker)) throw invalidQ('<ticker> such as AAPL or BRK-B', 'AAPL');
-  return ticker;
-}
+export const yahooStockCandles = yahooCandles((ticker) => ticker, stockTicker, INTERVALS);
 
-export const yahooDailyCandles: CandleProvider = {
-  host: 'yahoo',
-  intervals: ['1d'],
-  parseQ: stockTicker,
-  async fetch(http, ticker, interval, from, to, _max, deadline) {
-    const raw = await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(ticker)}`, YahooChart, {
-      deadline,
-      query: { period1: from, period2: to + 1, interval, events: 'history' },
-    });
-    if (!raw.chart.result) throw noData(`Yahoo has no chart for ${ticker}`);
-    return chartToCandles(raw);
-  },
-};
+/** Intraday forex from Yahoo's `<BASE><QUOTE>=X` charts (daily forex comes from the ECB fixings). */
+export const yahooFxCandles = yahooCandles((pair) => `${pair.replace(':', '')}=X`, (q) => currencyPair(q).join(':'), ['1m', '5m', '15m', '1h']);

@@ -1,7 +1,6 @@
 import Type from 'typebox';
-import { XMLParser } from 'fast-xml-parser';
-import { UpstreamError } from '../../upstream/errors.js';
 import { parseUnixSeconds } from '../../core/clock.js';
+import { parseFeed } from '../../upstream/formats/feed.js';
 
 /** SEC EDGAR's two listings of recent filings (latest-filings Atom feed, full-text search JSON) as one shape. */
 
@@ -19,52 +18,45 @@ export interface Filing {
   url: string;
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false });
-interface AtomEntry {
-  title?: unknown;
-  link?: { href?: unknown };
-  summary?: unknown;
-  updated?: unknown;
-  category?: { term?: unknown };
-  id?: unknown;
-}
 const TITLE = /^.+? - (.+) \((\d{10})\) \(([^)]+)\)$/;
-/** Elements with attributes (`<summary type="html">`) parse to `{'#text': …}`. */
-const textOf = (v: unknown): string => String(v && typeof v === 'object' ? (v as { '#text'?: unknown })['#text'] ?? '' : v ?? '');
-
 /** Atom `getcurrent` entries: `FORM - NAME (CIK) (Role)` titles, `Filed:` and `Item n.nn` in the summary, accession in the id. */
 export function fromAtom(text: string): Filing[] {
-  let doc: { feed?: { entry?: AtomEntry | AtomEntry[] } };
-  try {
-    doc = xml.parse(text);
-  } catch {
-    throw new UpstreamError('upstream_bad_response', 'EDGAR sent a feed that is not XML');
-  }
-  if (!doc.feed || typeof doc.feed !== 'object') throw new UpstreamError('upstream_bad_response', 'EDGAR sent something other than an Atom feed');
-  return [doc.feed.entry ?? []].flat().flatMap((e) => {
-    const title = TITLE.exec(textOf(e.title));
-    const summary = textOf(e.summary);
-    const accession = /accession-number=([\d-]+)/.exec(textOf(e.id))?.[1];
+  return parseFeed(text, 'EDGAR').flatMap((e) => {
+    const title = TITLE.exec(e.title ?? '');
+    const summary = e.summary ?? '';
+    const accession = /accession-number=([\d-]+)/.exec(e.id ?? '')?.[1];
     const filed = /Filed:(?:<\/b>)?\s*(\d{4}-\d{2}-\d{2})/.exec(summary)?.[1];
-    if (!title || !accession || !filed || typeof e.category?.term !== 'string' || typeof e.link?.href !== 'string') return [];
+    if (!title || !accession || !filed || e.category === null || e.link === null) return [];
     const items = [...summary.matchAll(/Item (\d+\.\d+)/g)].map((m) => m[1]!);
-    return [{
-      form: e.category.term,
-      company: title[1]!,
-      cik: title[2]!,
-      role: title[3]!.toLowerCase(),
-      accession_no: accession,
-      filed_date: filed,
-      accepted_at: parseUnixSeconds(textOf(e.updated)),
-      items: [...new Set(items)],
-      url: e.link.href,
-    }];
+    return [
+      {
+        form: e.category,
+        company: title[1]!,
+        cik: title[2]!,
+        role: title[3]!.toLowerCase(),
+        accession_no: accession,
+        filed_date: filed,
+        accepted_at: parseUnixSeconds(e.date ?? ''),
+        items: [...new Set(items)],
+        url: e.link,
+      },
+    ];
   });
 }
 
 export const Efts = Type.Object({
   hits: Type.Object({
-    hits: Type.Array(Type.Object({ _source: Type.Object({ ciks: Type.Array(Type.String()), display_names: Type.Array(Type.String()), form: Type.String(), file_date: Type.String(), adsh: Type.String() }) })),
+    hits: Type.Array(
+      Type.Object({
+        _source: Type.Object({
+          ciks: Type.Array(Type.String()),
+          display_names: Type.Array(Type.String()),
+          form: Type.String(),
+          file_date: Type.String(),
+          adsh: Type.String(),
+        }),
+      }),
+    ),
   }),
 });
 export type Efts = Type.Static<typeof Efts>;
@@ -82,4 +74,3 @@ export const fromEfts = (raw: Efts): Filing[] =>
     items: null,
     url: `${ARCHIVES}/${Number(s.ciks[0])}/${s.adsh.replace(/-/g, '')}/${s.adsh}-index.htm`,
   }));
-

@@ -41,3 +41,24 @@ export function oneOf<T extends string>(allowed: readonly T[], shape: string, no
     return hit;
   };
 }
+
+/** `BTC`, `btc` or `BTCUSDT` → a Binance pair (USDT unless the q names its quote). */
+export function binancePair(q: string): string {
+  const symbol = q.trim().toUpperCase();
+  if (!/^[A-Z0-9]{2,12}$/.test(symbol)) throw invalidQ('<asset_symbol> such as BTC, or a Binance pair such as BTCUSDT', 'BTC');
+  return /(USDT|USDC|FDUSD|BTC|ETH)$/.test(symbol) && symbol.length > 5 ? symbol : `${symbol}USDT`;
+}
+
+/** A stock ticker as Yahoo spells it (`BRK-B`, `^GSPC`). */
+export function stockTicker(q: string): string {
+  const ticker = q.trim().toUpperCase();
+  if (!/^[A-Z0-9][A-Z0-9.\-^=]{0,14}$/.test(ticker)) throw invalidQ('<ticker> such as AAPL or BRK-B', 'AAPL');
+  return ticker;
+}
+
+/** `EUR:USD` → ['EUR', 'USD']. */
+export function currencyPair(q: string): [string, string] {
+  const match = /^([A-Za-z]{3}):([A-Za-z]{3})$/.exec(q.trim());
+  if (!match) throw invalidQ('<base>:<symbol> ISO 4217 currency codes', 'EUR:USD');
+  return [match[1]!.toUpperCase(), match[2]!.toUpperCase()];
+}

@@ -1,6 +1,6 @@
-import Type from 'typebox';
-import { XMLParser } from 'fast-xml-parser';
-import { noData, UpstreamError } from '../../upstream/errors.js';
+import { parseFeed } from '../../upstream/formats/feed.js';
+import { Listing } from '../../upstream/formats/reddit-listing.js';
+import { noData } from '../../upstream/errors.js';
 import type { FetchContext, Row } from '../define.js';
 import { FORM, Grant, form, withBearer } from './bearer-token.js';
 import { parseUnixSeconds } from '../../core/clock.js';
@@ -12,29 +12,6 @@ import { parseUnixSeconds } from '../../core/clock.js';
  */
 
 const SITE = 'https://www.reddit.com';
-
-const Listing = Type.Object({
-  data: Type.Object({
-    children: Type.Array(
-      Type.Object({
-        data: Type.Object({
-          id: Type.String(),
-          title: Type.String(),
-          subreddit: Type.String(),
-          author: Type.String(),
-          score: Type.Number(),
-          num_comments: Type.Number(),
-          permalink: Type.String(),
-          url: Type.Optional(Type.String()),
-          created_utc: Type.Number(),
-          stickied: Type.Boolean(),
-          over_18: Type.Boolean(),
-        }),
-      }),
-    ),
-  }),
-});
-export type Listing = Type.Static<typeof Listing>;
 
 /** One post from either upstream; null where the Atom feed does not say. */
 export interface Post {
@@ -66,42 +43,25 @@ export const fromListing = (raw: Listing): Post[] =>
     stickied: p.stickied,
   }));
 
-// Reddit escapes apostrophes as &#39;, which only the HTML entity set decodes.
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, htmlEntities: true });
-interface AtomEntry {
-  id?: unknown;
-  title?: unknown;
-  updated?: unknown;
-  author?: { name?: unknown };
-  link?: { href?: unknown } | { href?: unknown }[];
-  category?: { term?: unknown };
-}
-
 /** Atom entries: `id` is the fullname (`t3_…`), the author reads `/u/name`, the link is the post's page. */
 export function fromAtom(text: string): Post[] {
-  let doc: { feed?: { entry?: AtomEntry | AtomEntry[] } };
-  try {
-    doc = xml.parse(text);
-  } catch {
-    throw new UpstreamError('upstream_bad_response', 'reddit sent a feed that is not XML');
-  }
-  if (!doc.feed || typeof doc.feed !== 'object') throw new UpstreamError('upstream_bad_response', 'reddit sent something other than an Atom feed');
-  return [doc.feed.entry ?? []].flat().flatMap((e) => {
-    const permalink = [e.link ?? []].flat()[0]?.href;
-    if (typeof e.title !== 'string' || typeof permalink !== 'string') return [];
-    return [{
-      id: String(e.id ?? '').replace(/^t3_/, ''),
-      title: e.title,
-      subreddit: typeof e.category?.term === 'string' ? e.category.term : null,
-      author: typeof e.author?.name === 'string' ? e.author.name.replace(/^\/?u\//, '') : null,
-      score: null,
-      comments: null,
-      url: null,
-      permalink,
-      posted_at: parseUnixSeconds(String(e.updated)),
-      nsfw: null,
-      stickied: null,
-    }];
+  return parseFeed(text, 'reddit').flatMap((e) => {
+    if (e.title === null || e.link === null) return [];
+    return [
+      {
+        id: (e.id ?? '').replace(/^t3_/, ''),
+        title: e.title,
+        subreddit: e.category,
+        author: e.author?.replace(/^\/?u\//, '') ?? null,
+        score: null,
+        comments: null,
+        url: null,
+        permalink: e.link,
+        posted_at: parseUnixSeconds(e.date ?? ''),
+        nsfw: null,
+        stickied: null,
+      },
+    ];
   });
 }
 
@@ -116,12 +76,17 @@ export function hotListing(sub: string, limit: number, ctx: FetchContext): Promi
       body: form({ grant_type: 'client_credentials' }),
     });
   const listing = (token: string) =>
-    ctx.http.json<Listing>(`/r/${sub}/hot`, Listing, { deadline: ctx.deadline, query: { limit, raw_json: 1 }, headers: { authorization: `bearer ${token}` } });
+    ctx.http.json<Listing>(`/r/${sub}/hot`, Listing, {
+      deadline: ctx.deadline,
+      query: { limit, raw_json: 1 },
+      headers: { authorization: `bearer ${token}` },
+    });
   return withBearer(ctx, auth, buy, listing).then(fromListing);
 }
 
 /** The keyless Atom feed of the same listing (25 entries). */
-export const hotFeed = (sub: string, ctx: FetchContext): Promise<Post[]> => ctx.http.text(`/r/${sub}/hot/.rss`, { deadline: ctx.deadline }).then(fromAtom);
+export const hotFeed = (sub: string, ctx: FetchContext): Promise<Post[]> =>
+  ctx.http.text(`/r/${sub}/hot/.rss`, { deadline: ctx.deadline }).then(fromAtom);
 
 /** Rows: the first `max` posts that `keep` accepts, ranked from 1. */
 export function postRows(posts: Post[], max: number, keep: (p: Post) => boolean): Row[] {

@@ -27,12 +27,27 @@ const WEIGHTS: Record<string, number> = {
   old_compiler: 10,
 };
 
+export type RiskLevel = 'low' | 'medium' | 'high';
+
 export interface RiskScore {
+  /** The weights of the risks found: a floor, since unknown checks are not counted as passed. */
   risk_score: number;
-  risk_level: 'low' | 'medium' | 'high';
+  /** The score if every unknown check turned out to be a risk. */
+  risk_score_max: number;
+  /** The level of risk_score, or `unknown` when the unknown checks could still move it to another level. */
+  risk_level: RiskLevel | 'unknown';
 }
 
-export function riskScore(risks: readonly string[]): RiskScore {
-  const score = Math.min(100, [...new Set(risks)].reduce((sum, r) => sum + (WEIGHTS[r] ?? 0), 0));
-  return { risk_score: score, risk_level: score >= 60 ? 'high' : score >= 25 ? 'medium' : 'low' };
+const levelOf = (score: number): RiskLevel => (score >= 60 ? 'high' : score >= 25 ? 'medium' : 'low');
+const weigh = (names: Iterable<string>) =>
+  Math.min(
+    100,
+    [...new Set(names)].reduce((sum, r) => sum + (WEIGHTS[r] ?? 0), 0),
+  );
+
+/** An unknown check never lowers the score: it can only widen the range up to `risk_score_max`. */
+export function riskScore(risks: readonly string[], unknownChecks: readonly string[] = []): RiskScore {
+  const score = weigh(risks);
+  const max = weigh([...risks, ...unknownChecks]);
+  return { risk_score: score, risk_score_max: max, risk_level: levelOf(score) === levelOf(max) ? levelOf(score) : 'unknown' };
 }

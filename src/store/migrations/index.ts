@@ -6,6 +6,9 @@ import * as m004 from './004_payments.js';
 import * as m005 from './005_api_keys.js';
 import * as m006 from './006_calibration.js';
 import * as m007 from './007_arena.js';
+import * as m008 from './008_agent_credentials.js';
+import * as m009 from './009_agent_sessions.js';
+import * as m010 from './010_portfolio.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +19,7 @@ export const migrations: Record<string, Migration> = {
   '005_api_keys': m005,
   '006_calibration': m006,
   '007_arena': m007,
+  '008_agent_credentials': m008,
+  '009_agent_sessions': m009,
+  '010_portfolio': m010,
 };

@@ -1,14 +1,33 @@
 import type { Kysely } from 'kysely';
-import type { CalibAgentsTable, CalibBinsTable, CalibClaimsTable, DB } from '../schema.js';
+import type { CalibAgentsTable, CalibBinsTable, CalibClaimsTable, DB, OutcomeSource } from '../schema.js';
+import { AgentsRepo } from './agents.js';
 
 export type ClaimRow = CalibClaimsTable;
 export type BinRow = CalibBinsTable;
 export type AgentRow = CalibAgentsTable;
 
+/** Claims of one kind, and how many of their outcomes svc verified or the agent reported itself. */
+export interface ClaimCounts {
+  kind: string;
+  n: number;
+  verified: number;
+  self_reported: number;
+}
+
 export type ResolveResult = { status: 'resolved'; claim: ClaimRow } | { status: 'not_found' } | { status: 'already_resolved'; claim: ClaimRow };
 
 export class CalibrationRepo {
   constructor(private readonly db: Kysely<DB>) {}
+
+  /** Runs `fn` with repositories bound to one transaction: its writes commit together, or none does when it throws. */
+  transaction<T>(fn: (calib: CalibrationRepo, agents: AgentsRepo) => Promise<T>): Promise<T> {
+    return this.inTransaction((trx) => fn(new CalibrationRepo(trx), new AgentsRepo(trx)));
+  }
+
+  /** Joins the transaction this repo is bound to, or opens one. */
+  private inTransaction<T>(fn: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return this.db.isTransaction ? fn(this.db) : this.db.transaction().execute(fn);
+  }
 
   async insertClaim(claim: ClaimRow): Promise<void> {
     await this.db.insertInto('calib_claims').values(claim).execute();
@@ -22,11 +41,11 @@ export class CalibrationRepo {
    * Resolves an unresolved claim and folds its outcome into the bin aggregates, in one transaction.
    * The conditional update is the claim: of two concurrent outcomes exactly one changes the row.
    */
-  async resolve(claimId: string, outcome: 0 | 1, evidenceJson: string, nowMs: number, binIndex: (p: number) => number): Promise<ResolveResult> {
-    return this.db.transaction().execute(async (trx) => {
+  async resolve(claimId: string, outcome: 0 | 1, source: OutcomeSource, evidenceJson: string, nowMs: number, binIndex: (p: number) => number): Promise<ResolveResult> {
+    return this.inTransaction(async (trx) => {
       const updated = await trx
         .updateTable('calib_claims')
-        .set({ status: 'resolved', outcome, evidence_json: evidenceJson, resolved_at: nowMs })
+        .set({ status: 'resolved', outcome, outcome_source: source, evidence_json: evidenceJson, resolved_at: nowMs })
         .where('claim_id', '=', claimId)
         .where('status', '=', 'unresolved')
         .executeTakeFirst();
@@ -58,15 +77,23 @@ export class CalibrationRepo {
     return this.db.selectFrom('calib_bins').selectAll().where('agent_id', '=', agentId).execute();
   }
 
-  /** Claims per kind (every status) for an agent. */
-  async claimCounts(agentId: string): Promise<{ kind: string; n: number }[]> {
+  /** Claims per kind (every status) for an agent, with their outcomes by source, in kind order. */
+  async claimCounts(agentId: string): Promise<ClaimCounts[]> {
     const rows = await this.db
       .selectFrom('calib_claims')
-      .select(['kind', (eb) => eb.fn.countAll<number>().as('n')])
+      .select(['kind', 'outcome_source', (eb) => eb.fn.countAll<number>().as('n')])
       .where('agent_id', '=', agentId)
-      .groupBy('kind')
+      .groupBy(['kind', 'outcome_source'])
+      .orderBy('kind')
       .execute();
-    return rows.map((r) => ({ kind: r.kind, n: Number(r.n) }));
+    const byKind = new Map<string, ClaimCounts>();
+    for (const row of rows) {
+      const counts = byKind.get(row.kind) ?? { kind: row.kind, n: 0, verified: 0, self_reported: 0 };
+      counts.n += Number(row.n);
+      if (row.outcome_source) counts[row.outcome_source] += Number(row.n);
+      byKind.set(row.kind, counts);
+    }
+    return [...byKind.values()];
   }
 
   /** Unresolved claims whose resolution time has come. */

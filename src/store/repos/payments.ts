@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { StoredAnswer } from '../../payments/answers.js';
 import type { AuthorizationStatus, DB, PassesTable, PaymentAuthorizationsTable } from '../schema.js';
 
 export type AuthorizationRow = PaymentAuthorizationsTable;
@@ -14,6 +15,19 @@ export class PaymentsRepo {
 
   find(authKey: string): Promise<AuthorizationRow | undefined> {
     return this.db.selectFrom('payment_authorizations').selectAll().where('auth_key', '=', authKey).executeTakeFirst();
+  }
+
+  /** Keeps the answer a claimed authorization paid for (`response_json` holds it as sent). */
+  async saveAnswer(authKey: string, answer: StoredAnswer): Promise<void> {
+    await this.update(authKey, { response_json: JSON.stringify(answer) });
+  }
+
+  /** The answer an authorization paid for, when it paid for this very request (`requestKey`). */
+  async findAnswer(authKey: string, requestKey: string): Promise<StoredAnswer | undefined> {
+    const row = await this.db.selectFrom('payment_authorizations').select(['request_key', 'response_json']).where('auth_key', '=', authKey).executeTakeFirst();
+    if (row?.request_key !== requestKey || row.response_json === null) return undefined;
+    const answer = JSON.parse(row.response_json) as Partial<StoredAnswer>;
+    return typeof answer.body === 'string' && typeof answer.status === 'number' ? (answer as StoredAnswer) : undefined;
   }
 
   /** Forgets a claim whose answer failed, so the payer may use the authorization again. */

@@ -1,0 +1,3 @@
+import { priceResolver } from './compare.js';
+
+export default priceResolver('above');

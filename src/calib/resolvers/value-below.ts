@@ -1,0 +1,3 @@
+import { valueResolver } from './compare.js';
+
+export default valueResolver('below');

@@ -1,0 +1,69 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadConfig, ConfigError, type Config } from '../config.js';
+import { createDeps } from '../deps.js';
+import { buildApp } from '../app.js';
+import { startDemoSimulator } from '../demo/simulator.js';
+import { httpCaller, injectCaller, type Caller } from './caller.js';
+import { createMcpServer } from './server.js';
+import type { OpenApiDoc } from './schema.js';
+
+/**
+ * `svc-mcp`: the MCP server over stdio. With SVC_BASE_URL it talks to that running instance over
+ * HTTP; without, it runs the service in-process (same config as `npm start`, SVC_DEMO=1 included).
+ * stdout carries only JSON-RPC, so everything else goes to stderr.
+ */
+async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller: Caller; close(): Promise<void> }> {
+  const baseUrl = config.mcpClient?.baseUrl;
+  if (baseUrl) {
+    const caller = httpCaller(baseUrl);
+    const answer = await caller({ method: 'GET', path: '/openapi.json' });
+    if (answer.status !== 200) throw new Error(`${baseUrl}/openapi.json answered ${answer.status}`);
+    return { doc: answer.body as OpenApiDoc, caller, close: async () => {} };
+  }
+  const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
+  // No background jobs: this process serves one agent's tool calls, not a fleet of watchers.
+  const deps = await createDeps({ ...config, scheduler: false, ...(demo ? { upstreams: demo.pointAt(config.upstreams) } : {}) });
+  const app = await buildApp(deps);
+  await app.ready();
+  return {
+    doc: app.swagger() as unknown as OpenApiDoc,
+    caller: injectCaller(app),
+    close: async () => {
+      await app.close();
+      await deps.close();
+      await demo?.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const service = await connectService(config);
+  const { pass, agentKey, apiKey } = config.mcpClient ?? {};
+  const server = createMcpServer({ doc: service.doc, caller: service.caller, credentials: { pass, agentKey, apiKey } });
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    await service.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
+  process.stdin.once('end', () => void stop());
+  await server.connect(transport);
+  process.stderr.write(`svc-mcp ${service.doc.info.version} ready on stdio (${config.mcpClient?.baseUrl ?? 'in-process'})\n`);
+}
+
+await main();

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyHttpOptions, FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Config } from '../config.js';
+
+/** A client's X-Request-Id is kept when it is safe to echo and log; otherwise svc makes one. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function requestIdOf(request: IncomingMessage): string {
+  const header = request.headers['x-request-id'];
+  return typeof header === 'string' && CLIENT_REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Query parameters whose values are secrets (the cron key, tokens) never reach a log line. */
+const SECRET_PARAM = /([?&](?:key|token|secret|password|[a-z_]*_(?:key|token))=)[^&]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_PARAM, '$1[redacted]');
+
+export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: { paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    serializers: {
+      req: (request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+    },
+  };
+}
+
+/** Errors Node's HTTP parser raises before Fastify sees a request (431, 408, 400), in the house error body. */
+const PARSER_ERRORS: Record<string, { status: number; error: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, error: 'header_too_large', message: 'the request line or headers exceed the allowed size' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'the request was not received in time' },
+};
+
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = PARSER_ERRORS[error.code ?? ''] ?? { status: 400, error: 'bad_request', message: 'the request could not be parsed as HTTP' };
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: known.error, message: known.message, request_id: requestId });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** Network-facing server settings: who the client is, how long it may take, how many may connect. */
+export function serverOptions(config: Config): FastifyHttpOptions<Server> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.server;
+  return {
+    // A hop count n trusts the n addresses nearest to the socket (proxy-addr counts hops from the socket).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    genReqId: requestIdOf,
+    clientErrorHandler,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    // Node checks header/request timeouts on this interval (30 s by default): a slowloris client would outlive headersTimeout.
+    http: { headersTimeout: headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs / 2) },
+  };
+}
+
+export function registerServerLimits(app: FastifyInstance, config: Config): void {
+  app.server.maxConnections = config.server.maxConnections;
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+}

@@ -1,0 +1,84 @@
+import { sha256Tagged } from '../core/canonical-json.js';
+import type { FailureReason } from '../upstream/errors.js';
+import type { Cache } from '../cache/index.js';
+import type { Config } from '../config.js';
+import type { Clock } from '../core/clock.js';
+import type { SourceHistoryRepo } from '../store/repos/source-history.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { Row } from './define.js';
+import type { Registry } from './registry.js';
+
+/** What running a data type answers: rows with their provenance, or a failure with a named reason. */
+export interface SourceSuccess {
+  ok: true;
+  type: string;
+  q: string;
+  /** The upstream that answered. */
+  source: string;
+  /** Unix seconds of the data (the newest row's as_of). */
+  as_of: number;
+  /** Unix ms when svc fetched it; never restamped when served from cache. */
+  fetched_at: number;
+  cached: boolean;
+  rows: Row[];
+  rows_hash: string;
+  /** Answers of the demo simulator (SVC_DEMO=1) say so; the receipt signs it too. */
+  source_mode?: 'demo';
+}
+
+export interface SourceFailure {
+  ok: false;
+  type: string;
+  q: string;
+  error: FailureReason;
+  message: string;
+  attempts: { source: string; error: FailureReason }[];
+  retry_after_s?: number;
+}
+
+export type SourceResult = SourceSuccess | SourceFailure;
+
+export interface CachedValue {
+  source: string;
+  as_of: number;
+  fetched_at: number;
+  rows: Row[];
+  rows_hash: string;
+}
+
+/** Rows as served and cached: each stamped with its `source` and an `as_of` (the fetch time when the upstream gave none). */
+export function stampRows(source: string, rows: Row[], fetchedAt: number): CachedValue {
+  const fallbackAsOf = Math.floor(fetchedAt / 1000);
+  const stamped = rows.map((row) => ({ ...row, source, as_of: typeof row.as_of === 'number' ? row.as_of : fallbackAsOf }));
+  const asOf = Math.max(...stamped.map((r) => r.as_of));
+  // The hash covers the data only, so a refetch of unchanged values keeps its hash (cursors say "unchanged").
+  const rowsHash = sha256Tagged(stamped.map(({ as_of, ...data }) => data));
+  return { source, as_of: asOf, fetched_at: fetchedAt, rows: stamped, rows_hash: rowsHash };
+}
+
+export function failure(
+  type: string,
+  q: string,
+  error: FailureReason,
+  message: string,
+  attempts: SourceFailure['attempts'],
+  retryAfterS?: number,
+): SourceFailure {
+  return { ok: false, type, q, error, message, attempts, ...(retryAfterS ? { retry_after_s: retryAfterS } : {}) };
+}
+
+export interface RunOptions {
+  /** Serve from cache only if the value is at most this many seconds old; 0 forces a fresh fetch. */
+  maxAgeS?: number;
+}
+
+export interface RunnerDeps {
+  registry: Registry;
+  upstream: UpstreamClient;
+  cache: Cache;
+  history: SourceHistoryRepo;
+  clock: Clock;
+  config: Config;
+  /** Caps every type's deadline (tests use short ones). */
+  deadlineCapMs?: number;
+}

@@ -1,0 +1,69 @@
+import { XMLParser } from 'fast-xml-parser';
+import { UpstreamError } from '../errors.js';
+
+/** One entry of an Atom feed or one item of an RSS 2.0 feed, as text (null where the feed gives none). */
+export interface FeedEntry {
+  id: string | null;
+  title: string | null;
+  /** Atom: the first link's href; RSS: the item link. */
+  link: string | null;
+  /** Atom summary or content; RSS description. */
+  summary: string | null;
+  /** Atom updated (or published); RSS pubDate: the date text as sent. */
+  date: string | null;
+  author: string | null;
+  /** Atom category term; RSS category. */
+  category: string | null;
+}
+
+// Values stay text (ids and CIKs look numeric); HTML entities such as &#39; are decoded.
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, htmlEntities: true });
+
+/** Elements with attributes (`<summary type="html">`) parse to `{'#text': …}`; absent or empty ones are null. */
+function textOf(value: unknown): string | null {
+  const text = value && typeof value === 'object' ? (value as { '#text'?: unknown })['#text'] : value;
+  return typeof text === 'string' || typeof text === 'number' ? String(text) : null;
+}
+const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : ([value].flat() as T[]));
+type Node = Record<string, unknown>;
+
+function atomEntry(e: Node): FeedEntry {
+  const link = list(e.link as Node | Node[] | undefined)[0];
+  const author = e.author as Node | undefined;
+  const category = list(e.category as Node | Node[] | undefined)[0];
+  return {
+    id: textOf(e.id),
+    title: textOf(e.title),
+    link: textOf(link?.href),
+    summary: textOf(e.summary) ?? textOf(e.content),
+    date: textOf(e.updated) ?? textOf(e.published),
+    author: textOf(author?.name),
+    category: textOf(category?.term),
+  };
+}
+
+function rssItem(i: Node): FeedEntry {
+  const category = list(i.category as unknown)[0];
+  return {
+    id: textOf(i.guid),
+    title: textOf(i.title),
+    link: textOf(i.link),
+    summary: textOf(i.description),
+    date: textOf(i.pubDate),
+    author: textOf(i.author) ?? textOf(i['dc:creator']),
+    category: textOf(category),
+  };
+}
+
+/** An Atom or RSS 2.0 document → its entries; anything else is `upstream_bad_response` naming the upstream. */
+export function parseFeed(text: string, upstream: string): FeedEntry[] {
+  let doc: { feed?: Node; rss?: { channel?: Node } };
+  try {
+    doc = xml.parse(text) as typeof doc;
+  } catch {
+    throw new UpstreamError('upstream_bad_response', `${upstream} sent a feed that is not XML`);
+  }
+  if (doc.feed && typeof doc.feed === 'object') return list(doc.feed.entry as Node | Node[] | undefined).map(atomEntry);
+  if (doc.rss?.channel && typeof doc.rss.channel === 'object') return list(doc.rss.channel.item as Node | Node[] | undefined).map(rssItem);
+  throw new UpstreamError('upstream_bad_response', `${upstream} sent something other than an Atom or RSS feed`);
+}

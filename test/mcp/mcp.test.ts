@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import { Ajv } from 'ajv';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { PAY_TO, paymentHeader } from '../helpers/x402.js';
+import { verifyReceipt } from '../../src/receipts/receipt.js';
+import { unixSeconds } from '../../src/core/clock.js';
+import { TOOLS } from '../../src/mcp/tools.js';
+
+const BIN = fileURLToPath(new URL('../../bin/svc-mcp.mjs', import.meta.url));
+
+/** One valid call per tool, against the recorded fixtures. */
+const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
+  query: { type: 'crypto-price', q: 'bitcoin' },
+  bundle: { queries: [{ type: 'crypto-price', q: 'bitcoin' }, { type: 'weather', q: '40.7128,-74.0060' }], free: true },
+  resolve_entity: { q: 'ethereum' },
+  agent_context: { goal: 'should I buy ETH', free: '1' },
+  verify_receipt: { receipt: { v: 1 } },
+  record_claim: { agent_id: 'test:mcp-agent', kind: 'price-up', predicted_p: 0.7, payload: { asset: 'BTC' }, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24 },
+  calibrate_p: { agent_id: 'test:mcp-agent', kind: 'price-up', predicted_p: 0.7 },
+};
+
+let t: TestApp;
+let base: string;
+let client: Client;
+let tools: Tool[];
+const ajv = new Ajv({ strict: false, allErrors: true });
+
+const connectHttp = async (headers: Record<string, string> = {}) => {
+  const c = new Client({ name: 'svc-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  return c;
+};
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  client = await connectHttp();
+  tools = (await client.listTools()).tools;
+  const nowS = unixSeconds(t.clock);
+  EXAMPLE_ARGS.backtest = { type: 'crypto-price', q: 'SOL', from: nowS - 10 * 86_400, to: nowS + 86_400 };
+});
+afterAll(async () => {
+  await client?.close();
+  await t.close();
+});
+
+describe('MCP over streamable HTTP (stateless)', () => {
+  it('initializes and lists the tools with input schemas from the registry, output schemas and annotations', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '6.8.0' });
+    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+    const query = tools.find((tool) => tool.name === 'query')!;
+    expect((query.inputSchema.properties as any).type.enum).toEqual(t.deps.registry.types());
+    expect(query.inputSchema.required).toEqual(['type']);
+    expect(query.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, idempotentHint: true });
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+      expect(tool.annotations, tool.name).toHaveProperty('readOnlyHint');
+    }
+    const bundle = tools.find((tool) => tool.name === 'bundle')!;
+    expect(bundle.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(bundle.inputSchema.properties).toHaveProperty('payment');
+  });
+
+  it('query answers structured rows with a receipt that verifies against the structured answer', async () => {
+    const result = await client.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
+    expect(result.isError).toBeFalsy();
+    const answer = result.structuredContent as Record<string, any>;
+    expect(answer).toMatchObject({ ok: true, type: 'crypto-price', q: 'bitcoin', preview: { coin: 'bitcoin', usd: 67187.34, source: 'coingecko' } });
+    expect(verifyReceipt(t.deps.signingKey, answer._receipt, answer)).toMatchObject({ valid: true });
+    expect((result.content as { text: string }[])[0]!.text).toMatch(/^query OK \(signed receipt/);
+    // The same check through the tool, as an agent would do it.
+    const verdict = await client.callTool({ name: 'verify_receipt', arguments: { receipt: answer._receipt, response: answer } });
+    expect(verdict.structuredContent).toMatchObject({ valid: true, kid: t.deps.signingKey.kid });
+  });
+
+  it('a paid tool without payment returns the x402 challenge as a structured error, and the paid retry succeeds', async () => {
+    const queries = [{ type: 'crypto-price', q: 'bitcoin' }];
+    const challenge = await client.callTool({ name: 'bundle', arguments: { queries } });
+    expect(challenge.isError).toBe(true);
+    expect(challenge.structuredContent).toMatchObject({ error: 'payment_required', protocol: 'x402', invoice: { amount: '1000', asset: 'USDC', chain: 'base', recipient: PAY_TO } });
+    expect((challenge.structuredContent as any).accepts[0]).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: '1000' });
+    const payment = await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n });
+    const paid = await client.callTool({ name: 'bundle', arguments: { queries, payment } });
+    expect(paid.isError).toBeFalsy();
+    // Nothing settles in this test (PAYMENT_SETTLE=off), so the answer must not claim a charge.
+    expect(paid.structuredContent).toMatchObject({ count: 1, free: false, payment: { method: 'x402', charged: false } });
+  });
+
+  it('uses a pass presented on the MCP connection for paid tools', async () => {
+    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/pass/day', headers: { 'x-payment': await paymentHeader({ nowS: unixSeconds(t.clock), amount: 990_000n }) } });
+    expect(bought.statusCode).toBe(200);
+    const withPass = await connectHttp({ authorization: `Bearer ${bought.json().pass}` });
+    const result = await withPass.callTool({ name: 'bundle', arguments: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+    await withPass.close();
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ payment: { method: 'pass' } });
+  });
+
+  it('session_event posts with the session token presented on the MCP connection, and fails without it', async () => {
+    const started = (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'mcp' } })).json();
+    const args = { session_id: started.session_id, kind: 'thought', text: 'checking prices' };
+    const anonymous = await client.callTool({ name: 'session_event', arguments: args });
+    expect(anonymous.isError).toBe(true);
+    expect(anonymous.structuredContent).toMatchObject({ error: 'unauthorized' });
+    const agent = await connectHttp({ authorization: `Bearer ${started.session_token}` });
+    const posted = await agent.callTool({ name: 'session_event', arguments: args });
+    await agent.close();
+    expect(posted.isError).toBeFalsy();
+    expect(posted.structuredContent).toMatchObject({ ok: true, seq: 1 });
+  });
+
+  it('every tool answers within its output schema (validated by the SDK client and again here)', async () => {
+    // session_event needs a session token on the connection: its own test above.
+    for (const tool of tools.filter((t) => t.name !== 'session_event')) {
+      const result = await client.callTool({ name: tool.name, arguments: EXAMPLE_ARGS[tool.name] });
+      // A success, so the answer's own schema (not the error alternative) is what validates.
+      expect(result.isError, `${tool.name}: ${JSON.stringify(result.structuredContent).slice(0, 300)}`).toBeFalsy();
+      const validate = ajv.compile(tool.outputSchema!);
+      expect(validate(result.structuredContent), `${tool.name}: ${JSON.stringify(validate.errors)} ${JSON.stringify(result.structuredContent).slice(0, 300)}`).toBe(true);
+      expect(result.content, tool.name).toHaveLength(1);
+      expect(validate({ unexpected: true }), `${tool.name}: the schema must be able to fail`).toBe(false);
+    }
+  }, 60_000);
+
+  it('bad arguments come back as the service’s 400, structured, never a crash', async () => {
+    const result = await client.callTool({ name: 'query', arguments: { type: 'crypto-price', q: 'Bitcoin Cash!' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: 'invalid_q', details: { field: 'q' } });
+  });
+
+  it('bounds large answers and flags what was cut', async () => {
+    const result = await client.callTool({ name: 'backtest', arguments: EXAMPLE_ARGS.backtest });
+    const answer = result.structuredContent as Record<string, any>;
+    expect(answer.count).toBe(100);
+    expect(answer.data).toHaveLength(50);
+    expect(answer._truncated.paths).toEqual([{ path: 'data', total: 100, kept: 50 }]);
+    expect((result.content as { text: string }[])[0]!.text.length).toBeLessThan(2_200);
+  });
+
+  it('serves the catalog, type, key and entity resources and the prompts', async () => {
+    const uris = (await client.listResources()).resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining(['svc://catalog', 'svc://receipt-key', 'svc://entities', 'svc://types/crypto-price']));
+    const templates = (await client.listResourceTemplates()).resourceTemplates;
+    expect(templates[0]!.uriTemplate).toBe('svc://types/{type}');
+    const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    expect((await read('svc://catalog')).count).toBe(t.deps.registry.types().length);
+    const type = await read('svc://types/weather');
+    expect(type).toMatchObject({ type: 'weather', query: { tool: 'query', arguments: { type: 'weather' } } });
+    expect(type.row_schema.properties.temp_c.description).toBe('degrees Celsius');
+    expect((await read('svc://receipt-key')).kid).toBe(t.deps.signingKey.kid);
+    const entities = await read('svc://entities');
+    expect(entities.count).toBe(entities.entities.length);
+    expect(entities.count).toBeGreaterThan(200);
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(prompts).toEqual(['check_asset', 'research_topic', 'verify_answer']);
+    const prompt = await client.getPrompt({ name: 'check_asset', arguments: { asset: 'ETH' } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('resolve_entity');
+  });
+
+  it('GET /mcp describes the endpoint, and refuses a standalone stream as a stateless server must', async () => {
+    const info = await fetch(`${base}/mcp`);
+    expect(info.status).toBe(200);
+    expect(await info.json()).toMatchObject({ transport: 'streamable-http', stateless: true, endpoint: 'http://svc.test/mcp', tools: TOOLS.map((tool) => tool.name) });
+    const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(stream.status).toBe(405);
+  });
+});
+
+describe('MCP over stdio (the svc-mcp bin)', () => {
+  const spawnClient = async (env: Record<string, string>) => {
+    const c = new Client({ name: 'svc-test', version: '1.0.0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' }));
+    return c;
+  };
+
+  it('in-process (SVC_DEMO=1): initialize, list tools, query with a receipt that verifies', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-mcp-stdio-'));
+    const c = await spawnClient({ SVC_DEMO: '1', SVC_DATA_DIR: dataDir });
+    try {
+      expect((await c.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+      const result = await c.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
+      const answer = result.structuredContent as Record<string, any>;
+      expect(answer).toMatchObject({ ok: true, preview: { coin: 'bitcoin', usd: 67187.34 } });
+      const verdict = await c.callTool({ name: 'verify_receipt', arguments: { receipt: answer._receipt, response: answer } });
+      expect(verdict.structuredContent).toMatchObject({ valid: true });
+      const challenge = await c.callTool({ name: 'bundle', arguments: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+      expect(challenge).toMatchObject({ isError: true, structuredContent: { error: 'payment_required', invoice: { amount: '1000' } } });
+    } finally {
+      await c.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('with SVC_BASE_URL: talks to the running instance over HTTP', async () => {
+    const c = await spawnClient({ SVC_BASE_URL: base });
+    try {
+      const result = await c.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
+      const answer = result.structuredContent as Record<string, any>;
+      // Signed by the instance under test: the stdio process only relayed it.
+      expect(verifyReceipt(t.deps.signingKey, answer._receipt, answer)).toMatchObject({ valid: true });
+    } finally {
+      await c.close();
+    }
+  }, 90_000);
+});
