@@ -10,6 +10,8 @@ export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess
 
 /** How long past its TTL a value may still be served while a refresh runs in the background. */
 const STALE_FACTOR = 4;
+/** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
+const BACKSTOP_GRACE_MS = 100;
 
 /**
  * Runs a data type: parse q, then cache (TTL + stale-while-revalidate), single-flight, and the
@@ -94,7 +96,8 @@ export class SourceRunner {
     const { upstream, clock, config } = this.deps;
     const ctx = { http: upstream.host(host), upstream: (name: HostName) => upstream.host(name), deadline, clock, config };
     const late = () => new UpstreamError('upstream_timeout', `${host} did not answer in time`);
-    const rows = await beforeDeadline(fetcher(q, ctx), deadline, late);
+    // A backstop for fetchers that overrun; the grace lets the HTTP client's own, more precise, error win the race.
+    const rows = await beforeDeadline(fetcher(q, ctx), deadline + BACKSTOP_GRACE_MS, late);
     if (rows.length === 0) throw new UpstreamError('no_data', `${host} returned no rows for this query`);
     return rows;
   }

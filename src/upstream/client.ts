@@ -40,6 +40,7 @@ function validator(schema: TSchema) {
 }
 
 const isRetryable = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_error';
+const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_timeout';
 
 /**
  * Upstream HTTP with a deadline per call, bounded GET retries with jitter inside the deadline,
@@ -119,13 +120,17 @@ export class UpstreamClient {
 
   private async withRetries(name: HostName, spec: HostSpec, path: string, options: CallOptions): Promise<string> {
     const retries = (options.method ?? 'GET') === 'GET' ? MAX_ATTEMPTS : 1;
+    let lastAnswer: unknown;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(name, spec, path, options);
       } catch (e) {
+        // A retry cut short by the deadline reports what the upstream last said (say, a 500), not a hang it never showed.
+        if (lastAnswer && isTimeout(e)) throw lastAnswer;
         const backoff = RETRY_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random());
         const timeLeft = options.deadline - Date.now();
         if (attempt >= retries || !isRetryable(e) || timeLeft < backoff + 200) throw e;
+        lastAnswer = e;
         await new Promise((resolve) => setTimeout(resolve, backoff));
       }
     }

@@ -39,6 +39,19 @@ describe('upstream client', () => {
     expect(plain).toBe('upstream_error');
   });
 
+  it('reports the 500 it got, not a timeout, when the deadline cuts its retry short (regression: CI saw upstream_timeout)', async () => {
+    t.sim.fault('open-meteo', { kind: 'status', status: 500 });
+    const before = t.sim.requests('open-meteo').length;
+    const call = t.deps.upstream.host('open-meteo').text('/v1/forecast', { deadline: Date.now() + 1500 }).catch((e: unknown) => e);
+    await expect.poll(() => t.sim.requests('open-meteo').length, { interval: 5 }).toBeGreaterThan(before);
+    t.sim.fault('open-meteo', { kind: 'hang' });
+    const error = await call;
+    t.sim.clearFaults();
+    t.deps.upstream.resetBreakers();
+    expect(t.sim.requests('open-meteo').length).toBeGreaterThan(before + 1);
+    expect(error).toMatchObject({ reason: 'upstream_error' });
+  });
+
   it('opens the circuit after repeated failures and says so', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     const http = t.deps.upstream.host('open-meteo');
