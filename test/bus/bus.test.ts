@@ -3,10 +3,13 @@ import { Redis } from 'ioredis';
 import { createBus, type Bus } from '../../src/bus/index.js';
 import { BUS_BACKENDS, uniqueName } from '../helpers/backends.js';
 
-const nextMessage = (bus: Bus, channel: string) =>
-  new Promise<unknown>((resolve) => {
-    void bus.subscribe(channel, resolve);
-  });
+/** Subscribes (Redis SUBSCRIBE is acknowledged asynchronously, so wait for it) and returns the next message. */
+async function nextMessage(bus: Bus, channel: string): Promise<{ message: Promise<unknown> }> {
+  let deliver!: (m: unknown) => void;
+  const message = new Promise<unknown>((resolve) => (deliver = resolve));
+  await bus.subscribe(channel, deliver);
+  return { message };
+}
 
 describe.each(BUS_BACKENDS)('bus on %s', (backend) => {
   const prefix = `${uniqueName('bus')}:`;
@@ -31,12 +34,11 @@ describe.each(BUS_BACKENDS)('bus on %s', (backend) => {
   });
 
   it('delivers a published message to every subscriber, across instances', async () => {
-    const onA = new Promise<unknown[]>((resolve) => {
-      const got: unknown[] = [];
-      void a.subscribe('ticks', (m) => got.push(m) === 2 && resolve(got));
-    });
-    const onB = nextMessage(b, 'ticks');
-    await new Promise((r) => setTimeout(r, 50)); // Redis SUBSCRIBE is asynchronous
+    let bothOnA!: (got: unknown[]) => void;
+    const onA = new Promise<unknown[]>((resolve) => (bothOnA = resolve));
+    const got: unknown[] = [];
+    await a.subscribe('ticks', (m) => got.push(m) === 2 && bothOnA(got));
+    const onB = (await nextMessage(b, 'ticks')).message;
     await a.publish('ticks', { type: 'crypto-price', coin: 'bitcoin', usd: 1 });
     await b.publish('ticks', { type: 'crypto-price', coin: 'ethereum', usd: 2 });
     expect(await onB).toEqual({ type: 'crypto-price', coin: 'bitcoin', usd: 1 });
@@ -46,8 +48,7 @@ describe.each(BUS_BACKENDS)('bus on %s', (backend) => {
   it('stops delivering after unsubscribe and keeps channels apart', async () => {
     const got: unknown[] = [];
     const off = await b.subscribe('quiet', (m) => got.push(m));
-    const other = nextMessage(b, 'loud');
-    await new Promise((r) => setTimeout(r, 50));
+    const other = (await nextMessage(b, 'loud')).message;
     await off();
     await a.publish('quiet', 1);
     await a.publish('loud', 2);
