@@ -10,8 +10,11 @@ const base = `http://127.0.0.1:${port}`;
 let child: ChildProcess;
 let log = '';
 
+/** tsx compiles the whole service at start-up: on a loaded 2-core runner that alone can take 10 s. */
+const START_UP_MS = 45_000;
+
 async function waitUntilUp(): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (const until = Date.now() + START_UP_MS; Date.now() < until; ) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -30,7 +33,7 @@ beforeAll(async () => {
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   await waitUntilUp();
-}, 30_000);
+}, START_UP_MS + 5_000);
 
 afterAll(() => {
   child.kill('SIGTERM');
