@@ -1,5 +1,6 @@
 import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { Caller } from './caller.js';
+import type { Operation } from '../core/openapi-doc.js';
 import { findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
 
 /**
@@ -67,17 +68,18 @@ export interface BuiltTool {
 
 const PAYMENT_ARG = 'payment';
 
-function inputSchema(op: any, doc: OpenApiDoc, paid: boolean): { schema: JsonSchema; queryNames: Set<string>; bodyNames: Set<string> } {
-  const params = (op.parameters ?? []).filter((p: any) => p.in === 'query' || p.in === 'path');
-  const body = op.requestBody ? toJsonSchema(op.requestBody.content['application/json'].schema, doc) : { properties: {}, required: [] };
-  const properties: JsonSchema = Object.fromEntries(params.map((p: any) => [p.name, { ...toJsonSchema(p.schema, doc), ...(p.description ? { description: p.description } : {}) }]));
+function inputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): { schema: JsonSchema; queryNames: Set<string>; bodyNames: Set<string> } {
+  const params = (op.parameters ?? []).filter((p) => p.in === 'query' || p.in === 'path');
+  const bodySchema = op.requestBody?.content['application/json']?.schema;
+  const body = bodySchema ? toJsonSchema(bodySchema, doc) : {};
+  const properties: Record<string, JsonSchema> = Object.fromEntries(params.map((p) => [p.name, { ...toJsonSchema(p.schema ?? {}, doc), ...(p.description ? { description: p.description } : {}) }]));
   Object.assign(properties, body.properties);
   if (paid) properties[PAYMENT_ARG] = { type: 'string', description: 'x402 payment (base64 JSON) answering the challenge a previous call returned; sent as X-Payment' };
-  const required = [...new Set([...params.filter((p: any) => p.required).map((p: any) => p.name), ...(body.required ?? [])])];
+  const required = [...new Set([...params.filter((p) => p.required).map((p) => p.name), ...(body.required ?? [])])];
   const bodyNames = new Set(Object.keys(body.properties ?? {}));
   return {
     schema: { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false },
-    queryNames: new Set(params.map((p: any) => p.name).filter((n: string) => !bodyNames.has(n))),
+    queryNames: new Set(params.map((p) => p.name).filter((n) => !bodyNames.has(n))),
     bodyNames,
   };
 }
@@ -89,8 +91,8 @@ const TRUNCATED: JsonSchema = {
 };
 
 /** The answer, or the error body, or (paid tools) the x402 challenge: structuredContent is always one of them. */
-function outputSchema(op: any, doc: OpenApiDoc, paid: boolean): JsonSchema {
-  const ok = toJsonSchema(op.responses['200'].content['application/json'].schema, doc);
+function outputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): JsonSchema {
+  const ok = toJsonSchema(op.responses['200']?.content?.['application/json']?.schema ?? {}, doc);
   const alternatives = [ok, toJsonSchema({ $ref: '#/components/schemas/ErrorBody' }, doc), ...(paid ? [toJsonSchema({ $ref: '#/components/schemas/PaymentChallenge' }, doc)] : [])];
   return { type: 'object', properties: { _truncated: TRUNCATED }, anyOf: alternatives };
 }
@@ -98,7 +100,7 @@ function outputSchema(op: any, doc: OpenApiDoc, paid: boolean): JsonSchema {
 export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltTool[] {
   return specs.map((spec) => {
     const { method, path, op } = findOperation(doc, spec.operationId);
-    const security = new Set<string>((op.security ?? []).flatMap((s: object) => Object.keys(s)));
+    const security = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
     const paid = security.has('x402');
     const input = inputSchema(op, doc, paid);
     const payNote = paid ? '\n\nWithout payment the result is the x402 challenge (isError, structured): pay it and call again with `payment`, or configure a pass.' : '';
@@ -112,7 +114,7 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
       definition: {
         name: spec.name,
         title: spec.title,
-        description: `${spec.purpose}\n\n${op.summary}.${op.description ? ` ${op.description}` : ''}${payNote}`,
+        description: `${spec.purpose}\n\n${op.summary ?? spec.title}.${op.description ? ` ${op.description}` : ''}${payNote}`,
         inputSchema: input.schema as Tool['inputSchema'],
         outputSchema: outputSchema(op, doc, paid) as Tool['outputSchema'],
         annotations: { title: spec.title, ...spec.annotations },
@@ -145,7 +147,7 @@ export async function callTool(tool: BuiltTool, args: Record<string, unknown>, c
 }
 
 function render(tool: BuiltTool, status: number, body: unknown): CallToolResult {
-  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { error: 'unexpected_answer', message: `HTTP ${status}: ${String(body).slice(0, 200)}` };
+  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { error: 'unexpected_answer', message: `HTTP ${status}: ${JSON.stringify(body ?? null).slice(0, 200)}` };
   const { value, truncated } = bound(object);
   const structured = truncated.length ? { ...value, _truncated: { paths: truncated, hint: 'narrow the query or page with _cursor; the receipt covers the untruncated answer' } } : value;
   const ok = status >= 200 && status < 300;

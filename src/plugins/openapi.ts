@@ -2,13 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import { ERROR_CODES } from '../core/errors.js';
 import { CursorSchema, ReceiptSchema } from '../core/schemas.js';
 import { loadFixtures } from '../demo/simulator.js';
 import type { Registry } from '../sources/registry.js';
 import { UNLIMITED } from '../protection/routes.js';
-import { rowComponents, type JsonSchema } from './openapi-rows.js';
+import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';
+import { rowComponents } from './openapi-rows.js';
 
 export const API_VERSION = '6.8.0';
 
@@ -74,7 +76,7 @@ const SECURITY_SCHEMES = {
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.' },
 };
 
-const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
+const header = (description: string, schema: SchemaNode = { type: 'string' }) => ({ description, schema });
 const HEADERS = {
   'X-Request-Id': header('Id of this request; also `request_id` in error bodies.'),
   'RateLimit-Limit': header('Requests per minute allowed for the caller’s tier.', { type: 'integer' }),
@@ -89,6 +91,9 @@ const HEADERS = {
 const headerRefs = (...names: (keyof typeof HEADERS)[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+/** TypeBox schemas are JSON Schema objects; their interfaces just lack the open index signature. */
+const node = (schema: TSchema) => schema as unknown as SchemaNode;
+const RECEIPT = node(ReceiptSchema);
 
 /** `GET /api/v1/entity/:id` → `getEntityById`; stable as long as method and path are. Override with `schema.operationId`. */
 export function operationIdFor(method: string, url: string): string {
@@ -102,7 +107,16 @@ export function operationIdFor(method: string, url: string): string {
   return camel.replace(/[^A-Za-z0-9]/g, '');
 }
 
-type RouteSchema = Record<string, any>;
+/** A route's Fastify schema as the swagger transform sees it. */
+interface RouteSchema {
+  [field: string]: unknown;
+  hide?: boolean;
+  operationId?: string;
+  security?: Record<string, string[]>[];
+  body?: SchemaNode;
+  querystring?: SchemaNode;
+  response?: Record<string, SchemaNode>;
+}
 
 /** Who may call a route that did not say: admin paths need the admin token, 402-answering routes are paid, the rest public. */
 function defaultSecurity(url: string, schema: RouteSchema): Record<string, string[]>[] {
@@ -115,9 +129,9 @@ function defaultSecurity(url: string, schema: RouteSchema): Record<string, strin
 }
 
 /** The 200 schema of a signed route, as clients see it: with `_receipt` appended by the signing hook. */
-function withReceipt(ok: RouteSchema): RouteSchema {
-  if (ok.type === 'object' && !ok.allOf) return { ...ok, properties: { ...ok.properties, _receipt: ReceiptSchema }, required: [...(ok.required ?? []), '_receipt'] };
-  return { allOf: [ok, { type: 'object', properties: { _receipt: ReceiptSchema }, required: ['_receipt'] }] };
+function withReceipt(ok: SchemaNode): SchemaNode {
+  if (ok.type === 'object' && !ok.allOf) return { ...ok, properties: { ...ok.properties, _receipt: RECEIPT }, required: [...(ok.required ?? []), '_receipt'] };
+  return { allOf: [ok, { type: 'object', properties: { _receipt: RECEIPT }, required: ['_receipt'] }] };
 }
 
 /** Per route, documentation only (the route's own schema keeps validating and serializing). */
@@ -145,14 +159,15 @@ const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf'] as const;
  * replaced by a `$ref` (one title, one shape: a second shape under the same title is an error);
  * `_cursor` refers to Cursor; TypeBox records (`patternProperties`) become `additionalProperties`.
  */
-function normalizeSchema(schema: any, components: Record<string, JsonSchema>, key?: string): any {
-  if (!schema || typeof schema !== 'object' || schema.$ref) return schema;
+function normalizeSchema(schema: SchemaNode, components: Components, key?: string): SchemaNode {
+  if (schema.$ref) return schema;
   if (key === '_cursor') return ref('Cursor');
-  const out: any = { ...schema };
+  const out: SchemaNode = { ...schema };
   for (const field of SCHEMA_CHILDREN) {
-    if (out[field]) out[field] = Object.fromEntries(Object.entries(out[field]).map(([k, v]) => [k, normalizeSchema(v, components, k)]));
+    const children = out[field];
+    if (children) out[field] = Object.fromEntries(Object.entries(children).map(([k, v]) => [k, normalizeSchema(v, components, k)]));
   }
-  for (const field of SCHEMA_LISTS) if (out[field]) out[field] = out[field].map((s: unknown) => normalizeSchema(s, components));
+  for (const field of SCHEMA_LISTS) out[field] &&= out[field].map((s) => normalizeSchema(s, components));
   if (out.items) out.items = normalizeSchema(out.items, components);
   if (out.not) out.not = normalizeSchema(out.not, components);
   if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = normalizeSchema(out.additionalProperties, components);
@@ -170,28 +185,28 @@ function normalizeSchema(schema: any, components: Record<string, JsonSchema>, ke
   return ref(name);
 }
 
-type Operation = { responses: Record<string, any>; parameters?: any[]; requestBody?: any; security?: unknown[]; operationId: string };
+type Components = Record<string, SchemaNode>;
 
-function normalizeContent(content: Record<string, any> | undefined, components: Record<string, JsonSchema>) {
+function normalizeContent(content: Record<string, MediaType> | undefined, components: Components) {
   if (!content) return content;
-  return Object.fromEntries(Object.entries(content).map(([type, media]) => [type, { ...media, schema: normalizeSchema(media.schema, components) }]));
+  return Object.fromEntries(Object.entries(content).map(([type, media]) => [type, media.schema ? { ...media, schema: normalizeSchema(media.schema, components) } : media]));
 }
 
 /**
  * An event-stream response (core/schemas EventStream) → `text/event-stream` whose schema is the
  * message schema, the convention OpenAI's and others' documents use for SSE.
  */
-function eventStreamContent(response: any, components: Record<string, JsonSchema>) {
+function eventStreamContent(response: ResponseObject, components: Components) {
   const schema = response.content?.['application/json']?.schema;
   if (schema?.contentMediaType !== 'text/event-stream') return;
   response.description = `${schema.description}. Each message is \`data: <JSON>\` and a blank line; the schema below describes that JSON.`;
-  response.content = { 'text/event-stream': { schema: normalizeSchema(schema['x-svc-message'], components) } };
+  response.content = { 'text/event-stream': { schema: normalizeSchema(schema['x-svc-message'] as SchemaNode, components) } };
 }
 
-function finishOperation(path: string, op: Operation, components: Record<string, JsonSchema>, examples: Examples) {
-  op.parameters = op.parameters?.map((p) => ({ ...p, schema: normalizeSchema(p.schema, components) }));
+function finishOperation(path: string, op: Operation, components: Components, examples: Examples) {
+  op.parameters = op.parameters?.map((p) => (p.schema ? { ...p, schema: normalizeSchema(p.schema, components) } : p));
   if (!op.parameters) delete op.parameters;
-  if (op.requestBody) op.requestBody = { ...op.requestBody, content: normalizeContent(op.requestBody.content, components) };
+  if (op.requestBody) op.requestBody = { ...op.requestBody, content: normalizeContent(op.requestBody.content, components)! };
   const metered = !UNLIMITED.has(path);
   if (metered && !op.responses['429']) op.responses['429'] = { description: 'Rate limit reached', content: { 'application/json': { schema: ref('ErrorBody') } } };
   for (const [status, response] of Object.entries(op.responses)) {
@@ -217,10 +232,10 @@ const errorDescription = (status: string) =>
   ({ '400': 'Invalid request (the body names the field)', '401': 'Credential missing', '402': 'Payment required (x402 challenge)', '403': 'Credential wrong or address blocked', '404': 'Not found', '409': 'Conflict', '413': 'Payload too large', '422': 'Unprocessable', '429': 'Rate limit reached', '503': 'Upstream or dependency unavailable' })[status] ?? 'Error';
 
 /** Whole-document pass: components, headers, security schemes, row schemas. */
-export function finishDocument(doc: any, rows: Record<string, JsonSchema>, examples: Examples = {}): any {
-  const components: Record<string, JsonSchema> = {};
-  normalizeSchema(CursorSchema, components);
-  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Operation>>)) {
+export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Examples = {}): OpenApiDoc {
+  const components: Components = {};
+  normalizeSchema(node(CursorSchema), components);
+  for (const [path, ops] of Object.entries(doc.paths)) {
     for (const op of Object.values(ops)) finishOperation(path, op, components, examples);
   }
   const rowRefs = Object.keys(rows).map(ref);
@@ -247,14 +262,14 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
       components: { securitySchemes: SECURITY_SCHEMES as never },
     },
     transform: transformRoute as never,
-    transformObject: ({ openapiObject }: { openapiObject: unknown }) => finishDocument(openapiObject, rows, examples),
+    transformObject: ({ openapiObject }: { openapiObject: OpenApiDoc }) => finishDocument(openapiObject, rows, examples),
   } as never);
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
     staticCSP: true,
     // Try-it-out calls this origin, whatever name the operator serves the page under; CSP allows only 'self'.
-    transformSpecification: (spec: any) => ({ ...spec, servers: [{ url: '/', description: 'this server' }, ...spec.servers] }),
+    transformSpecification: (spec: Record<string, unknown>) => ({ ...spec, servers: [{ url: '/', description: 'this server' }, ...(spec.servers as object[])] }),
     // `upgrade-insecure-requests` would send Try-it-out calls from an http origin to https.
     transformStaticCSP: (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
