@@ -7,7 +7,8 @@ import tseslint from 'typescript-eslint';
  * layout of ARCHITECTURE: a data type fits in one short file, no line needs scrolling.
  */
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'packages/*/dist/', 'public/'] },
+  // The client's OpenAPI types are generated (npm run -w svc-client gen).
+  { ignores: ['node_modules/', 'data/', 'packages/*/dist/', 'public/', 'packages/client/src/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -15,6 +16,19 @@ export default tseslint.config(
     rules: {
       'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      // Fastify plugins and handlers are promise-returning by contract: `async` without `await` is its documented style.
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+  {
+    // light-my-request's `res.json()` is `any` by design; tests read it and assert on the values.
+    files: ['test/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
   { files: ['src/sources/**/*.ts'], rules: { 'max-lines': ['error', { max: 120, skipBlankLines: true, skipComments: true }] } },
