@@ -12,7 +12,7 @@ const CONNECTIONS = 50;
 const svc = await startServer();
 const previewUrl = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
 // Warm the cache and the receipt; the bare route then serves this very body, so both send the same bytes.
-const sameBody = await (await fetch(previewUrl)).json();
+const sameBody = (await (await fetch(previewUrl)).json()) as unknown;
 
 const bare = Fastify();
 bare.get('/bare', async () => sameBody);

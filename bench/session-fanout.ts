@@ -76,7 +76,10 @@ function watch(port: number, sessionId: string, arrivals: Map<number, number[]>)
     socket.on('data', (chunk: string) => {
       const now = performance.now();
       const text = tail + chunk;
-      if (!ready && text.includes('event: session')) (ready = true), resolve(socket);
+      if (!ready && text.includes('event: session')) {
+        ready = true;
+        resolve(socket);
+      }
       for (const match of text.matchAll(/\nid: (\d+)\n/g)) {
         const seq = Number(match[1]);
         if (seq <= lastSeq) continue;

@@ -40,7 +40,7 @@ export const emptyAggregate = (bin_index: number): BinAggregate => ({ bin_index,
  */
 export function addOutcome(agg: BinAggregate, p: number, outcome: 0 | 1): BinAggregate {
   if (binIndex(p) !== agg.bin_index) throw new RangeError(`p = ${p} is not in bin ${agg.bin_index}`);
-  if (outcome !== 0 && outcome !== 1) throw new RangeError(`outcome must be 0 or 1, got ${outcome}`);
+  if (outcome !== 0 && outcome !== 1) throw new RangeError(`outcome must be 0 or 1, got ${String(outcome)}`);
   return {
     bin_index: agg.bin_index,
     count: agg.count + 1,

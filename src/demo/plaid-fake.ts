@@ -158,7 +158,7 @@ export class PlaidFake {
     if (clientId !== this.clientId || secret !== this.secret) return void send(400, plaidError(PlaidErrorType.InvalidInput, 'INVALID_API_KEYS', 'invalid client_id or secret provided'));
     const route = ROUTES[path];
     if (!route) return void send(404, plaidError(PlaidErrorType.InvalidRequest, 'UNKNOWN_FIELDS', `unknown endpoint ${path}`));
-    const [status, payload] = route.call(this, body);
+    const [status, payload] = route(this, body);
     send(status, payload);
   }
 
@@ -234,14 +234,14 @@ export class PlaidFake {
   }
 }
 
-const ROUTES: Record<string, (this: PlaidFake, body: Json) => [number, Json]> = {
-  '/link/token/create': PlaidFake.prototype.linkTokenCreate,
-  '/sandbox/public_token/create': PlaidFake.prototype.sandboxPublicTokenCreate,
-  '/item/public_token/exchange': PlaidFake.prototype.publicTokenExchange,
-  '/investments/holdings/get': PlaidFake.prototype.holdingsGet,
-  '/accounts/balance/get': PlaidFake.prototype.balanceGet,
-  '/investments/transactions/get': PlaidFake.prototype.transactionsGet,
-  '/item/remove': PlaidFake.prototype.itemRemove,
+const ROUTES: Record<string, (fake: PlaidFake, body: Json) => [number, Json]> = {
+  '/link/token/create': (fake, body) => fake.linkTokenCreate(body),
+  '/sandbox/public_token/create': (fake) => fake.sandboxPublicTokenCreate(),
+  '/item/public_token/exchange': (fake, body) => fake.publicTokenExchange(body),
+  '/investments/holdings/get': (fake, body) => fake.holdingsGet(body),
+  '/accounts/balance/get': (fake, body) => fake.balanceGet(body),
+  '/investments/transactions/get': (fake, body) => fake.transactionsGet(body),
+  '/item/remove': (fake, body) => fake.itemRemove(body),
 };
 
 function plaidError(type: PlaidErrorType, code: string, message: string): Json {

@@ -34,7 +34,7 @@ const parse = (text: string, type: string | undefined) => {
   }
 };
 
-const flatHeaders = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), String(v)]])));
+const flatHeaders = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v as string | number)]])));
 
 const jsonHeaders = (request: ServiceRequest) => ({ ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers });
 

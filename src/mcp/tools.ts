@@ -137,9 +137,11 @@ function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials:
   return headers;
 }
 
+const pathValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
 export async function callTool(tool: BuiltTool, args: Record<string, unknown>, caller: Caller, credentials: Credentials): Promise<CallToolResult> {
   const present = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
-  const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(args[name] ?? '')));
+  const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(args[name])));
   const query = Object.fromEntries(present.filter(([k]) => tool.queryNames.has(k) && !tool.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]));
   const body = tool.bodyNames.size ? Object.fromEntries(present.filter(([k]) => tool.bodyNames.has(k))) : undefined;
   const answer = await caller({ method: tool.method, path, query, body, headers: headersFor(tool, args, credentials) });

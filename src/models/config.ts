@@ -61,7 +61,7 @@ const defaultRoles = (e: Entry): Role[] => (e.vision ? [...ROLES] : ['planner', 
 
 function toSpec(e: Entry, env: NodeJS.ProcessEnv, problems: string[], at: string): ModelSpec | undefined {
   const baseUrl = e.base_url ?? DEFAULT_BASE[e.vendor];
-  if (!baseUrl) problems.push(`SVC_MODELS${at}.base_url: required for vendor "${e.vendor}"`);
+  if (!baseUrl) problems.push(`SVC_MODELS${at}.base_url: required for vendor "${String(e.vendor)}"`);
   const apiKey = e.key_env ? env[e.key_env] : undefined;
   if (e.key_env && !apiKey) problems.push(`SVC_MODELS${at}.key_env: ${e.key_env} is not set`);
   if (!baseUrl || (e.key_env && !apiKey)) return undefined;

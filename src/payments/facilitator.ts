@@ -53,7 +53,7 @@ export class Facilitator {
     if (res.statusCode !== 200 || !Array.isArray(body?.kinds)) {
       throw new FacilitatorUnavailable(`GET ${this.baseUrl}/supported answered HTTP ${res.statusCode} without a kinds list`);
     }
-    return body.kinds.filter((k): k is SupportedKind => typeof k?.x402Version === 'number' && typeof k?.scheme === 'string' && typeof k?.network === 'string');
+    return (body.kinds as Partial<SupportedKind>[]).filter((k): k is SupportedKind => typeof k?.x402Version === 'number' && typeof k?.scheme === 'string' && typeof k?.network === 'string');
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown) {

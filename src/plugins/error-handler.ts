@@ -42,7 +42,7 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
 };
 
 /** Errors the router raises before any hook (a malformed or overlong path): same house body. */
-export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => sendError(reply, request, toApiError(error));
+export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => void sendError(reply, request, toApiError(error));
 
 /** Any thrown thing → ApiError; unknown errors become a 500 without internals. */
 export function toApiError(error: unknown): ApiError {

@@ -13,7 +13,7 @@ export function registerInputGuard(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    parseJson(request, body as string, (error, value) => {
+    void parseJson(request, body as string, (error, value) => {
       if (error) return done(error);
       const problem = findJsonProblem(value);
       if (!problem) return done(null, value);

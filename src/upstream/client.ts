@@ -39,7 +39,7 @@ function validator(schema: TSchema) {
   return check;
 }
 
-const isRetryable = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_error';
+const isRetryable = (e: unknown): e is UpstreamError => e instanceof UpstreamError && e.reason === 'upstream_error';
 const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_timeout';
 
 /**
@@ -120,7 +120,7 @@ export class UpstreamClient {
 
   private async withRetries(name: HostName, spec: HostSpec, path: string, options: CallOptions): Promise<string> {
     const retries = (options.method ?? 'GET') === 'GET' ? MAX_ATTEMPTS : 1;
-    let lastAnswer: unknown;
+    let lastAnswer: UpstreamError | undefined;
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.once(name, spec, path, options);

@@ -121,7 +121,7 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .option('--free', 'free mode: at most 5 queries, one row each')
     .action(async (file: string, o: { free?: boolean }) => {
       const parsed = readJsonFile(file);
-      const request = (Array.isArray(parsed) ? { queries: parsed } : parsed) as Parameters<SvcClient['bundle']>[0];
+      const request = (Array.isArray(parsed) ? { queries: parsed as unknown[] } : parsed) as Parameters<SvcClient['bundle']>[0];
       const body = await call(`bundle of ${request.queries?.length ?? 0}`, (c) => c.bundle(request, { free: Boolean(o.free) }));
       show(body, (b) => {
         const rows = (b.results as { type: string; q?: string; ok: boolean; error?: string; data?: { count?: number; source?: string } }[]).map((r) => ({ ...r, rows: r.data?.count, source: r.data?.source }));

@@ -135,7 +135,7 @@ export function createClient(options: ClientOptions) {
 
   function httpError(answer: Answer<unknown>): SvcHttpError {
     const body = answer.body as { error?: string; message?: string } | undefined;
-    return new SvcHttpError(answer.status, body?.error ?? 'http_error', body?.message ?? String(answer.body ?? ''), answer.body);
+    return new SvcHttpError(answer.status, body?.error ?? 'http_error', body?.message ?? JSON.stringify(answer.body ?? ''), answer.body);
   }
 
   /** Checks both caps and books the amount, before anything is signed. */
@@ -288,7 +288,7 @@ export function createClient(options: ClientOptions) {
       post<ResponseOf<'/api/v1/receipt/verify', 'post'>>('/api/v1/receipt/verify', { receipt, ...(response ? { response } : {}) }, { readOnly: true }),
 
     /** The service's receipt key: fetched once, its kid checked against the key (and the pin). */
-    receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error)))),
+    receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error as Error)))),
 
     /** Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. */
     verifyReceipt: async (input: unknown): Promise<ReceiptVerdict> => verifyReceipt(input, await client.receiptKey()),

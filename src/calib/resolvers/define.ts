@@ -28,7 +28,7 @@ export interface ResolverDescriptor<S extends TSchema = TSchema> {
   /** Checks the schema cannot express (e.g. that a data type exists); throws a 400 naming the field. */
   check?(config: Static<S>, registry: Registry): void;
   /** The outcome now, or undefined when the data to decide it is unavailable (retried until the grace period ends). */
-  resolve?(config: Static<S>, ctx: ResolverContext): Promise<Resolution | undefined>;
+  resolve?: (config: Static<S>, ctx: ResolverContext) => Promise<Resolution | undefined>;
 }
 
 export const defineResolver = <S extends TSchema>(descriptor: ResolverDescriptor<S>): ResolverDescriptor<S> => descriptor;
