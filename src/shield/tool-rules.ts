@@ -14,9 +14,9 @@ export const INSTRUCTION_RULES: TextRule[] = [
   {
     id: 'secret_request',
     severity: 'critical',
-    pattern: /\b(read|send|include|pass|upload|cat|open|provide|paste|attach|copy)\b[^.\n]{0,60}(~\/\.ssh|id_rsa|\.env\b|\.aws|credentials|mcp\.json|private[ _]key|seed phrase|mnemonic|api[ _-]?keys?|passwords?|secrets?|tokens?)/i,
+    pattern: /\b(read|send|include|pass|upload|cat|open|provide|paste|attach|copy)\b[^\n]{0,60}?(~\/\.ssh|id_rsa|\.env\b|\.aws|credentials|mcp\.json|private[ _]key|seed phrase|mnemonic|api[ _-]?keys?|passwords?|secrets?|(access|auth|session|bearer|refresh) tokens?)/i,
   },
-  { id: 'conceal_from_user', severity: 'high', pattern: /\b(do not|don't|never|without)\b[^.\n]{0,20}\b(tell|mention|inform|reveal|show|notify|telling|informing)\w*\b[^.\n]{0,30}\b(user|human|operator)/i },
+  { id: 'conceal_from_user', severity: 'high', pattern: /\b(do not|don't|never|without)\b[^.\n]{0,20}\b(tell|mention|inform|reveal|show|notify|telling|informing)\w*\b[^.\n]{0,60}\b(user|human|operator)/i },
   { id: 'cross_tool_instruction', severity: 'high', pattern: /\b(before|after|instead of)\b[^.\n]{0,20}\b(using|calling|invoking)\b[^.\n]{0,30}\btool|\b(call|invoke|use|run)\s+(the\s+)?[`'"]?[a-z][a-z0-9_.-]*[`'"]?\s+tool\b/i },
   { id: 'model_directed_imperative', severity: 'medium', pattern: /<\s*\/?\s*(important|system|instructions?|secret)\s*>|\byou (must|should|will) (always|never|first|immediately)\b|\b(as an ai|system prompt|language model)\b/i },
 ];
