@@ -11,6 +11,10 @@ export type ToolSeverity = (typeof TOOL_SEVERITIES)[number];
 export type TargetKind = (typeof TARGET_KINDS)[number];
 export type Action = (typeof ACTIONS)[number];
 
+/** A string enum that may be null, as OpenAPI 3.0 spells it (null listed in the enum so JSON Schema validators accept it too). */
+const NullableEnum = <T extends string>(values: readonly T[], description: string) =>
+  Type.Unsafe<T | null>({ type: 'string', enum: [...values, null], nullable: true, description });
+
 const Chain = StringEnum(ALL_EVM_CHAINS, { description: 'EVM chain of a contract, token or address; default ethereum' });
 const HttpUrl = Type.String({ minLength: 8, maxLength: 2048, pattern: '^https?://\\S+$', description: 'an absolute http(s) URL' });
 
@@ -46,7 +50,7 @@ export type Finding = Type.Static<typeof Finding>;
 
 export const VerifyResponse = Type.Object({
   target: FreeObject('the target as understood (normalized)'),
-  action: Type.Union([StringEnum(ACTIONS), Type.Null()]),
+  action: NullableEnum(ACTIONS, 'the action asked about, null when none was given'),
   verdict: StringEnum(['allow', 'warn', 'block'] as const),
   risk: Type.Integer({ minimum: 0, maximum: 100 }),
   reasons: Type.Array(Type.String(), { description: 'the rows of the verdict table that decided it' }),
@@ -98,7 +102,7 @@ export const ToolAuditResponse = Type.Object({
   url: Type.Union([Type.String(), Type.Null()]),
   manifest_sha256: Type.String({ description: 'hex SHA-256 of the RFC 8785 canonical JSON of the manifest' }),
   tools: Type.Array(ToolReport),
-  summary: Type.Object({ tools: Type.Integer(), findings: Type.Integer(), highest: Type.Union([StringEnum(TOOL_SEVERITIES), Type.Null()]) }),
+  summary: Type.Object({ tools: Type.Integer(), findings: Type.Integer(), highest: NullableEnum(TOOL_SEVERITIES, 'the most severe finding, null when there is none') }),
   changes: Type.Union([Changes, Type.Null()], { description: 'url audits only: what changed since the last audit of the same URL (null on the first)' }),
   as_of: Type.Integer(),
 });
