@@ -8,7 +8,13 @@ import { parseManifest, type AuditedTool } from './manifest.js';
 import type { ToolFinding } from './schemas.js';
 
 /** The public surface an agent may expose: A2A agent cards (current and older path), an MCP descriptor, an OpenAI plugin manifest, OpenAPI. */
-export const SURFACES = ['/.well-known/agent-card.json', '/.well-known/agent.json', '/.well-known/mcp.json', '/.well-known/ai-plugin.json', '/openapi.json'] as const;
+export const SURFACES = [
+  '/.well-known/agent-card.json',
+  '/.well-known/agent.json',
+  '/.well-known/mcp.json',
+  '/.well-known/ai-plugin.json',
+  '/openapi.json',
+] as const;
 const DEADLINE_MS = 8000;
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Headers that announce a rate limit: IETF RateLimit fields, the common X-RateLimit-* ones, Retry-After. */
@@ -43,7 +49,11 @@ function toolsOf(path: string, json: Json): AuditedTool[] {
 
 const surfaceStatus = ({ path, page, error }: Fetched) => ({
   path,
-  status: page ? ('found' as const) : error?.info.status === 404 || error?.info.status === 410 ? ('absent' as const) : ('unreadable' as const),
+  status: page
+    ? ('found' as const)
+    : error?.info.status === 404 || error?.info.status === 410
+      ? ('absent' as const)
+      : ('unreadable' as const),
   detail: error ? error.message : null,
 });
 
@@ -66,7 +76,9 @@ export class AgentScanner {
     const found = fetched.flatMap(({ path, page }) => (page ? [{ path, page }] : []));
     const bySurface = found.map((f) => ({ path: f.path, tools: toolsOf(f.path, f.page.json) }));
     const tools = bySurface.flatMap((s) => s.tools);
-    const writes = tools.filter((t) => t.http && WRITE_METHODS.has(t.http.method) && !t.http.authenticated).map((t) => ({ method: t.http!.method, path: t.http!.path, operation: t.name }));
+    const writes = tools
+      .filter((t) => t.http && WRITE_METHODS.has(t.http.method) && !t.http.authenticated)
+      .map((t) => ({ method: t.http!.method, path: t.http!.path, operation: t.name }));
     const seen = [...new Set(found.flatMap((f) => Object.keys(f.page.headers).filter((h) => RATE_LIMIT_HEADERS.test(h))))].sort();
     return {
       origin: url.origin,
@@ -82,7 +94,16 @@ export class AgentScanner {
 }
 
 function surfaceFindings(writes: { method: string; path: string }[], rateLimitMissing: boolean): ToolFinding[] {
-  const findings: ToolFinding[] = writes.map((w) => ({ id: 'unauthenticated_write', severity: 'high', evidence: `${w.method} ${w.path} declares no security requirement` }));
-  if (rateLimitMissing) findings.push({ id: 'missing_rate_limit_headers', severity: 'medium', evidence: 'no RateLimit-*, X-RateLimit-* or Retry-After header on any surface svc read' });
+  const findings: ToolFinding[] = writes.map((w) => ({
+    id: 'unauthenticated_write',
+    severity: 'high',
+    evidence: `${w.method} ${w.path} declares no security requirement`,
+  }));
+  if (rateLimitMissing)
+    findings.push({
+      id: 'missing_rate_limit_headers',
+      severity: 'medium',
+      evidence: 'no RateLimit-*, X-RateLimit-* or Retry-After header on any surface svc read',
+    });
   return findings;
 }

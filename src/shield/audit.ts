@@ -16,8 +16,14 @@ export interface ToolReport {
 }
 
 /** The tools' reports and a summary with the most severe finding. */
-export function reportTools(tools: AuditedTool[], extra: Map<string, ToolFinding[]> = new Map()): { tools: ToolReport[]; summary: { tools: number; findings: number; highest: ToolSeverity | null } } {
-  const reports = tools.map((tool) => ({ name: tool.name, findings: [...auditTool(tool), ...(extra.get(tool.name) ?? [])].sort((a, b) => RANK[b.severity] - RANK[a.severity]) }));
+export function reportTools(
+  tools: AuditedTool[],
+  extra: Map<string, ToolFinding[]> = new Map(),
+): { tools: ToolReport[]; summary: { tools: number; findings: number; highest: ToolSeverity | null } } {
+  const reports = tools.map((tool) => ({
+    name: tool.name,
+    findings: [...auditTool(tool), ...(extra.get(tool.name) ?? [])].sort((a, b) => RANK[b.severity] - RANK[a.severity]),
+  }));
   const all = reports.flatMap((r) => r.findings);
   const highest = all.reduce<ToolSeverity | null>((top, f) => (top === null || RANK[f.severity] > RANK[top] ? f.severity : top), null);
   return { tools: reports, summary: { tools: reports.length, findings: all.length, highest } };
@@ -51,12 +57,24 @@ export class ToolAuditor {
     const hashes = Object.fromEntries(tools.map((t) => [t.name, sha256Hex(t.definition)]));
     const changes = url ? await this.compare(url, manifestSha, hashes) : null;
     const extra = new Map((changes?.changed ?? []).map((name) => [name, [changedFinding(name, changes!)]]));
-    return { format: format as ManifestFormat, url, manifest_sha256: manifestSha, ...reportTools(tools, extra), changes, as_of: unixSeconds(this.deps.clock) };
+    return {
+      format: format as ManifestFormat,
+      url,
+      manifest_sha256: manifestSha,
+      ...reportTools(tools, extra),
+      changes,
+      as_of: unixSeconds(this.deps.clock),
+    };
   }
 
   private async compare(url: string, manifestSha: string, hashes: Record<string, string>): Promise<Changes | null> {
     const previous = await this.deps.repo.latest(url);
-    await this.deps.repo.record({ url, audited_at: this.deps.clock.now(), manifest_sha256: manifestSha, tool_hashes_json: JSON.stringify(hashes) });
+    await this.deps.repo.record({
+      url,
+      audited_at: this.deps.clock.now(),
+      manifest_sha256: manifestSha,
+      tool_hashes_json: JSON.stringify(hashes),
+    });
     if (!previous) return null;
     const changes = diff(JSON.parse(previous.tool_hashes_json) as Record<string, string>, hashes);
     return { previous_sha256: previous.manifest_sha256, previous_audited_at: Math.floor(previous.audited_at / 1000), ...changes };

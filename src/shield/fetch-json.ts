@@ -30,7 +30,8 @@ export async function fetchJson(url: string, config: Config, deadline: number): 
   } catch {
     throw new UpstreamError('upstream_bad_response', `${url} did not answer JSON`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UpstreamError('upstream_bad_response', `${url} did not answer a JSON object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UpstreamError('upstream_bad_response', `${url} did not answer a JSON object`);
   return { json: json as Record<string, unknown>, headers: page.headers };
 }
 

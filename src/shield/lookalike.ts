@@ -7,15 +7,57 @@ import type { Entity } from '../entities/dataset.js';
  * lookalike domains and token names use.
  */
 const CONFUSABLE: Record<string, string> = {
-  а: 'a', е: 'e', о: 'o', р: 'p', с: 'c', х: 'x', у: 'y', і: 'i', ј: 'j', ѕ: 's', һ: 'h', ԁ: 'd', ԛ: 'q', ԝ: 'w', к: 'k', м: 'm', т: 't', в: 'b', н: 'h',
-  α: 'a', ο: 'o', ρ: 'p', ι: 'i', ν: 'v', κ: 'k', τ: 't', χ: 'x', υ: 'u', ε: 'e',
-  '0': 'o', '1': 'l', '3': 'e', '5': 's', '7': 't', '@': 'a', '$': 's',
+  а: 'a',
+  е: 'e',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  х: 'x',
+  у: 'y',
+  і: 'i',
+  ј: 'j',
+  ѕ: 's',
+  һ: 'h',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  к: 'k',
+  м: 'm',
+  т: 't',
+  в: 'b',
+  н: 'h',
+  α: 'a',
+  ο: 'o',
+  ρ: 'p',
+  ι: 'i',
+  ν: 'v',
+  κ: 'k',
+  τ: 't',
+  χ: 'x',
+  υ: 'u',
+  ε: 'e',
+  '0': 'o',
+  '1': 'l',
+  '3': 'e',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
 };
 /** Letter pairs that read as one letter in most fonts. */
-const DIGRAPHS: [RegExp, string][] = [[/rn/g, 'm'], [/vv/g, 'w'], [/cl/g, 'd']];
+const DIGRAPHS: [RegExp, string][] = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/cl/g, 'd'],
+];
 
 /** Lower-case letters and digits only, accents stripped. */
-export const plain = (text: string): string => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+export const plain = (text: string): string =>
+  text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 
 /** What a string looks like: confusables folded, digraphs merged, i/l merged. Two strings with the same skeleton look alike. */
 export function skeleton(text: string): string {
@@ -29,7 +71,8 @@ export function editDistance(a: string, b: string, max = 2): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
-    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     if (Math.min(...current) > max) return max + 1;
     previous = current;
   }
@@ -52,7 +95,11 @@ export class LookalikeIndex {
 
   constructor(readonly entities: readonly Entity[]) {
     this.names = entities.flatMap((entity) =>
-      [...new Set([entity.name, ...entity.aliases].map(plain).filter((n) => n.length >= MIN_NAME))].map((name) => ({ entity, name, skeleton: skeleton(name) })),
+      [...new Set([entity.name, ...entity.aliases].map(plain).filter((n) => n.length >= MIN_NAME))].map((name) => ({
+        entity,
+        name,
+        skeleton: skeleton(name),
+      })),
     );
   }
 
@@ -60,7 +107,12 @@ export class LookalikeIndex {
   match(label: string): NameMatch | undefined {
     const ascii = plain(label);
     const shape = skeleton(label);
-    const found = (how: NameMatch['how']) => (n: (typeof this.names)[number]) => ({ entity_id: n.entity.id, entity_name: n.entity.name, matched: n.name, how });
+    const found = (how: NameMatch['how']) => (n: (typeof this.names)[number]) => ({
+      entity_id: n.entity.id,
+      entity_name: n.entity.name,
+      matched: n.name,
+      how,
+    });
     const exact = this.names.find((n) => n.name === ascii && /^[a-z0-9-]+$/i.test(label));
     if (exact) return found('exact')(exact);
     const homoglyph = this.names.find((n) => n.skeleton === shape);
@@ -68,7 +120,8 @@ export class LookalikeIndex {
     const typo = this.names.find((n) => n.name.length >= 6 && editDistance(ascii, n.name, 1) === 1);
     if (typo) return found('typo')(typo);
     const parts = label.toLowerCase().split(/[-_.]/).filter(Boolean);
-    const contains = parts.length > 1 ? this.names.find((n) => parts.some((p) => plain(p) === n.name || skeleton(p) === n.skeleton)) : undefined;
+    const contains =
+      parts.length > 1 ? this.names.find((n) => parts.some((p) => plain(p) === n.name || skeleton(p) === n.skeleton)) : undefined;
     return contains && found('contains')(contains);
   }
 
@@ -80,7 +133,9 @@ export class LookalikeIndex {
   /** Entities whose symbol or name equals a token's (case-insensitive), with a contract on `chain`. */
   byTokenName(chain: string, symbol: string | null, name: string | null): Entity[] {
     const wanted = new Set([symbol, name].filter((s): s is string => !!s).map(plain));
-    return this.entities.filter((e) => e.contracts?.[chain] && [e.name, e.ids.symbol ?? '', ...e.aliases].some((n) => wanted.has(plain(n))));
+    return this.entities.filter(
+      (e) => e.contracts?.[chain] && [e.name, e.ids.symbol ?? '', ...e.aliases].some((n) => wanted.has(plain(n))),
+    );
   }
 }
 

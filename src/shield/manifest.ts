@@ -42,7 +42,13 @@ function mcpTools(tools: unknown[]): AuditedTool[] {
     const out = { fields: [] as string[], texts: [] as string[] };
     walkSchema(tool.inputSchema, '', out);
     if (str(tool.title)) out.texts.push(str(tool.title));
-    return { name: str(tool.name) || '(unnamed)', description: str(tool.description), ...out, annotations: isObject(tool.annotations) ? tool.annotations : {}, definition: tool };
+    return {
+      name: str(tool.name) || '(unnamed)',
+      description: str(tool.description),
+      ...out,
+      annotations: isObject(tool.annotations) ? tool.annotations : {},
+      definition: tool,
+    };
   });
 }
 
@@ -78,6 +84,11 @@ function openApiTools(doc: Json): AuditedTool[] {
 export function parseManifest(manifest: Json): { format: ManifestFormat; tools: AuditedTool[] } {
   const result = isObject(manifest.result) ? manifest.result : manifest;
   if (Array.isArray(result.tools)) return { format: 'mcp', tools: mcpTools(result.tools) };
-  if ((typeof manifest.openapi === 'string' || typeof manifest.swagger === 'string') && isObject(manifest.paths)) return { format: 'openapi', tools: openApiTools(manifest) };
-  throw new ApiError('validation_failed', 'manifest must be an MCP tools/list result ({tools: [...]}) or an OpenAPI document (openapi or swagger, and paths)', { field: 'manifest' });
+  if ((typeof manifest.openapi === 'string' || typeof manifest.swagger === 'string') && isObject(manifest.paths))
+    return { format: 'openapi', tools: openApiTools(manifest) };
+  throw new ApiError(
+    'validation_failed',
+    'manifest must be an MCP tools/list result ({tools: [...]}) or an OpenAPI document (openapi or swagger, and paths)',
+    { field: 'manifest' },
+  );
 }

@@ -40,7 +40,16 @@ export interface TypeReport {
   as_of?: number;
 }
 
-const EVIDENCE_FIELDS = ['is_honeypot', 'buy_tax_pct', 'sell_tax_pct', 'is_proxy', 'implementation', 'owner_address', 'risky_functions', 'risk_score'] as const;
+const EVIDENCE_FIELDS = [
+  'is_honeypot',
+  'buy_tax_pct',
+  'sell_tax_pct',
+  'is_proxy',
+  'implementation',
+  'owner_address',
+  'risky_functions',
+  'risk_score',
+] as const;
 
 const evidenceOf = (type: string, row: Row, risk: string) => ({
   type,

@@ -30,7 +30,10 @@ export const VerifyBody = Type.Object(
     ),
     action: Type.Optional(StringEnum(ACTIONS, { description: 'what the agent is about to do with the target' })),
     amount: Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,78}$', description: 'approve only: the allowance in base units (decimal); 2^255 or more counts as unlimited' }),
+      Type.String({
+        pattern: '^[0-9]{1,78}$',
+        description: 'approve only: the allowance in base units (decimal); 2^255 or more counts as unlimited',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -56,7 +59,9 @@ export const VerifyResponse = Type.Object({
   reasons: Type.Array(Type.String(), { description: 'the rows of the verdict table that decided it' }),
   findings: Type.Array(Finding),
   checked: Type.Array(Type.String(), { description: 'checks that ran (passed or produced findings)' }),
-  unknown: Type.Array(Type.String(), { description: 'checks that could not run (no source, upstream failed, or not answered); never counted as passed' }),
+  unknown: Type.Array(Type.String(), {
+    description: 'checks that could not run (no source, upstream failed, or not answered); never counted as passed',
+  }),
   as_of: Type.Integer(),
 });
 
@@ -77,13 +82,18 @@ export const ExploitResponse = Type.Object({
   as_of: Type.Integer(),
 });
 
-const ToolFinding = Type.Object({ id: Type.String(), severity: StringEnum(TOOL_SEVERITIES), evidence: Type.String({ maxLength: 400 }) }, { title: 'ToolFinding' });
+const ToolFinding = Type.Object(
+  { id: Type.String(), severity: StringEnum(TOOL_SEVERITIES), evidence: Type.String({ maxLength: 400 }) },
+  { title: 'ToolFinding' },
+);
 export type ToolFinding = Type.Static<typeof ToolFinding>;
 export const ToolReport = Type.Object({ name: Type.String(), findings: Type.Array(ToolFinding) }, { title: 'ToolReport' });
 
 export const ToolAuditBody = Type.Object(
   {
-    manifest: Type.Optional(FreeObject('an MCP tools/list result ({tools:[…]}, bare or in a JSON-RPC envelope) or an OpenAPI 3 / Swagger 2 document')),
+    manifest: Type.Optional(
+      FreeObject('an MCP tools/list result ({tools:[…]}, bare or in a JSON-RPC envelope) or an OpenAPI 3 / Swagger 2 document'),
+    ),
     url: Type.Optional(HttpUrl),
   },
   { additionalProperties: false, description: 'exactly one of manifest or url' },
@@ -102,8 +112,14 @@ export const ToolAuditResponse = Type.Object({
   url: Type.Union([Type.String(), Type.Null()]),
   manifest_sha256: Type.String({ description: 'hex SHA-256 of the RFC 8785 canonical JSON of the manifest' }),
   tools: Type.Array(ToolReport),
-  summary: Type.Object({ tools: Type.Integer(), findings: Type.Integer(), highest: NullableEnum(TOOL_SEVERITIES, 'the most severe finding, null when there is none') }),
-  changes: Type.Union([Changes, Type.Null()], { description: 'url audits only: what changed since the last audit of the same URL (null on the first)' }),
+  summary: Type.Object({
+    tools: Type.Integer(),
+    findings: Type.Integer(),
+    highest: NullableEnum(TOOL_SEVERITIES, 'the most severe finding, null when there is none'),
+  }),
+  changes: Type.Union([Changes, Type.Null()], {
+    description: 'url audits only: what changed since the last audit of the same URL (null on the first)',
+  }),
   as_of: Type.Integer(),
 });
 
@@ -111,7 +127,13 @@ export const AgentScanBody = Type.Object({ url: HttpUrl }, { additionalPropertie
 
 export const AgentScanResponse = Type.Object({
   origin: Type.String(),
-  surfaces: Type.Array(Type.Object({ path: Type.String(), status: StringEnum(['found', 'absent', 'unreadable'] as const), detail: Type.Union([Type.String(), Type.Null()]) })),
+  surfaces: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      status: StringEnum(['found', 'absent', 'unreadable'] as const),
+      detail: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
   exposed_tools: Type.Array(Type.Object({ name: Type.String(), surface: Type.String() })),
   unauthenticated_writes: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), operation: Type.String() })),
   rate_limit_headers: Type.Object({ seen: Type.Array(Type.String()), missing: Type.Boolean() }),

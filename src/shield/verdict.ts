@@ -41,6 +41,8 @@ export function decide(findings: readonly Finding[], unknownCount: number): { ve
 }
 
 export const VERDICT_DOC =
-  `risk = min(100, Σ points of the findings (${Object.entries(SEVERITY_POINTS).map(([s, p]) => `${s} ${p}`).join(', ')}) + ` +
+  `risk = min(100, Σ points of the findings (${Object.entries(SEVERITY_POINTS)
+    .map(([s, p]) => `${s} ${p}`)
+    .join(', ')}) + ` +
   `min(${UNKNOWN_CAP}, ${UNKNOWN_POINTS} × the number of unknown checks)): a check that could not run adds risk, never removes it, so unknown checks ` +
   `never give allow with risk 0. Verdict, first matching row: ${VERDICT_TABLE.map((r) => `${r.when} → ${r.verdict}`).join('; ')}.`;

@@ -21,14 +21,26 @@ export interface VerifyInput {
 }
 
 const ENTITY_SOURCE = 'svc:entity-graph';
-const entityFinding = (id: string, severity: Severity, title: string, evidence: Record<string, unknown>): Finding => ({ id, severity, title, evidence, source: ENTITY_SOURCE });
+const entityFinding = (id: string, severity: Severity, title: string, evidence: Record<string, unknown>): Finding => ({
+  id,
+  severity,
+  title,
+  evidence,
+  source: ENTITY_SOURCE,
+});
 
 /** One finding per id: the most severe wins (token-risk and contract-risk both report e.g. mintable). */
 function merge(reports: TypeReport[]): TypeReport {
   const byId = new Map<string, Finding>();
-  for (const f of reports.flatMap((r) => r.findings)) if (!byId.has(f.id) || RANK[f.severity] > RANK[byId.get(f.id)!.severity]) byId.set(f.id, f);
+  for (const f of reports.flatMap((r) => r.findings))
+    if (!byId.has(f.id) || RANK[f.severity] > RANK[byId.get(f.id)!.severity]) byId.set(f.id, f);
   const asOf = Math.max(0, ...reports.map((r) => r.as_of ?? 0));
-  return { findings: [...byId.values()], checked: reports.flatMap((r) => r.checked), unknown: reports.flatMap((r) => r.unknown), as_of: asOf || undefined };
+  return {
+    findings: [...byId.values()],
+    checked: reports.flatMap((r) => r.checked),
+    unknown: reports.flatMap((r) => r.unknown),
+    as_of: asOf || undefined,
+  };
 }
 
 export class ShieldVerifier {
@@ -52,7 +64,8 @@ export class ShieldVerifier {
 
   private normalized(input: VerifyInput): Record<string, unknown> {
     const { kind, value } = input.target;
-    if (kind === 'url' || kind === 'domain') return { kind, value: kind === 'url' ? parseTarget(kind, value).href : parseTarget(kind, value).hostname };
+    if (kind === 'url' || kind === 'domain')
+      return { kind, value: kind === 'url' ? parseTarget(kind, value).href : parseTarget(kind, value).hostname };
     const { chain, address } = this.evm(input);
     return { kind, chain, value: address };
   }
@@ -61,28 +74,44 @@ export class ShieldVerifier {
     try {
       return evmTargetQ('<chain>:<address>', 'ethereum:0x…')(`${input.target.chain ?? 'ethereum'}:${input.target.value}`);
     } catch {
-      throw new ApiError('validation_failed', 'target.value must be 0x followed by 40 hex digits for contract, token and address targets', { field: 'target.value' });
+      throw new ApiError('validation_failed', 'target.value must be 0x followed by 40 hex digits for contract, token and address targets', {
+        field: 'target.value',
+      });
     }
   }
 
   private async targetChecks(input: VerifyInput): Promise<TypeReport> {
     const { kind, value } = input.target;
     if (kind === 'url' || kind === 'domain') {
-      return { findings: urlFindings(parseTarget(kind, value), input.action, this.deps.names), checked: ['svc:url-rules', 'svc:lookalike-entities'], unknown: [...URL_UNKNOWN] };
+      return {
+        findings: urlFindings(parseTarget(kind, value), input.action, this.deps.names),
+        checked: ['svc:url-rules', 'svc:lookalike-entities'],
+        unknown: [...URL_UNKNOWN],
+      };
     }
     const target = this.evm(input);
     const q = `${target.chain}:${target.address}`;
     const label = this.label(target);
     if (kind === 'address') return merge([label, { findings: [], checked: [], unknown: [...ADDRESS_UNKNOWN] }]);
     if (kind === 'contract') return merge([label, await runRiskType(this.deps.runner, 'contract-risk', q)]);
-    const [token, contract] = await Promise.all([runRiskType(this.deps.runner, 'token-risk', q), runRiskType(this.deps.runner, 'contract-risk', q)]);
+    const [token, contract] = await Promise.all([
+      runRiskType(this.deps.runner, 'token-risk', q),
+      runRiskType(this.deps.runner, 'contract-risk', q),
+    ]);
     return merge([label, token, contract, this.impersonation(target, token)]);
   }
 
   /** Address labels: the entity graph's contracts. An address it does not list gets no label, which says nothing either way. */
   private label(target: EvmTarget): TypeReport {
     const entity = this.deps.names.byContract(target.chain, target.address);
-    const findings = entity ? [entityFinding('known_entity', 'info', `The contract of ${entity.name} in the entity graph`, { entity_id: entity.id, name: entity.name })] : [];
+    const findings = entity
+      ? [
+          entityFinding('known_entity', 'info', `The contract of ${entity.name} in the entity graph`, {
+            entity_id: entity.id,
+            name: entity.name,
+          }),
+        ]
+      : [];
     return { findings, checked: ['svc:address-label'], unknown: [] };
   }
 
@@ -90,21 +119,35 @@ export class ShieldVerifier {
   private impersonation(target: EvmTarget, token: TypeReport): TypeReport {
     if (!token.row) return { findings: [], checked: [], unknown: ['svc:token-impersonation'] };
     const { token_symbol: symbol, token_name: name } = token.row as { token_symbol: string | null; token_name: string | null };
-    const imitated = this.deps.names.byTokenName(target.chain, symbol, name).filter((e) => e.contracts![target.chain]!.toLowerCase() !== target.address);
+    const imitated = this.deps.names
+      .byTokenName(target.chain, symbol, name)
+      .filter((e) => e.contracts![target.chain]!.toLowerCase() !== target.address);
     const findings = imitated.slice(0, 1).map((e) =>
       entityFinding('impersonates_known_token', 'critical', `Named like ${e.name} but not its contract`, {
-        token_symbol: symbol, token_name: name, entity_id: e.id, entity_contract: e.contracts![target.chain]!.toLowerCase(),
+        token_symbol: symbol,
+        token_name: name,
+        entity_id: e.id,
+        entity_contract: e.contracts![target.chain]!.toLowerCase(),
       }),
     );
     return { findings, checked: ['svc:token-impersonation'], unknown: [] };
   }
 
   private actionChecks(input: VerifyInput): TypeReport {
-    if (input.action !== 'approve' || input.target.kind === 'url' || input.target.kind === 'domain') return { findings: [], checked: [], unknown: [] };
+    if (input.action !== 'approve' || input.target.kind === 'url' || input.target.kind === 'domain')
+      return { findings: [], checked: [], unknown: [] };
     if (input.amount === undefined) return { findings: [], checked: [], unknown: ['approval-amount'] };
     const unlimited = BigInt(input.amount) >= UNLIMITED;
     const findings: Finding[] = unlimited
-      ? [{ id: 'unlimited_approval', severity: 'high', title: 'Unlimited approval: the spender can take every token, now and later', evidence: { amount: input.amount }, source: 'svc:approval-rules' }]
+      ? [
+          {
+            id: 'unlimited_approval',
+            severity: 'high',
+            title: 'Unlimited approval: the spender can take every token, now and later',
+            evidence: { amount: input.amount },
+            source: 'svc:approval-rules',
+          },
+        ]
       : [];
     return { findings, checked: ['svc:approval-amount'], unknown: [] };
   }

@@ -38,19 +38,41 @@ describe('POST /api/v1/shield/agent-scan', () => {
     const body = res.json();
     expect(body.origin).toBe('https://agent.example');
     expect(Object.fromEntries(body.surfaces.map((s: { path: string; status: string }) => [s.path, s.status]))).toEqual({
-      '/.well-known/agent-card.json': 'found', '/.well-known/agent.json': 'absent', '/.well-known/mcp.json': 'found', '/.well-known/ai-plugin.json': 'absent', '/openapi.json': 'found',
+      '/.well-known/agent-card.json': 'found',
+      '/.well-known/agent.json': 'absent',
+      '/.well-known/mcp.json': 'found',
+      '/.well-known/ai-plugin.json': 'absent',
+      '/openapi.json': 'found',
     });
-    expect(body.exposed_tools.map((x: { name: string }) => x.name).sort()).toEqual(['add_numbers', 'book_trip', 'createTrip', 'deleteTrip', 'get_forecast', 'listTrips', 'take_notes']);
+    expect(body.exposed_tools.map((x: { name: string }) => x.name).sort()).toEqual([
+      'add_numbers',
+      'book_trip',
+      'createTrip',
+      'deleteTrip',
+      'get_forecast',
+      'listTrips',
+      'take_notes',
+    ]);
     expect(body.unauthenticated_writes).toEqual([{ method: 'POST', path: '/trips', operation: 'createTrip' }]);
     expect(body.rate_limit_headers).toEqual({ seen: [], missing: true });
-    expect(body.findings.map((f: { id: string; severity: string }) => `${f.id} ${f.severity}`).sort()).toEqual(['missing_rate_limit_headers medium', 'unauthenticated_write high']);
-    const byTool = Object.fromEntries(body.tools.map((x: { name: string; findings: { id: string }[] }) => [x.name, x.findings.map((f) => f.id)]));
+    expect(body.findings.map((f: { id: string; severity: string }) => `${f.id} ${f.severity}`).sort()).toEqual([
+      'missing_rate_limit_headers medium',
+      'unauthenticated_write high',
+    ]);
+    const byTool = Object.fromEntries(
+      body.tools.map((x: { name: string; findings: { id: string }[] }) => [x.name, x.findings.map((f) => f.id)]),
+    );
     expect(byTool).toMatchObject({ take_notes: ['conceal_from_user'], get_forecast: ['cross_tool_instruction'], book_trip: [] });
     expect(body._receipt.sig).toMatch(/^ed25519-/);
   });
 
   it('sees rate-limit headers when a surface sends them', async () => {
-    t.sim.serve({ host: 'web', path: '/openapi.json', headers: { 'RateLimit-Policy': '100;w=60', 'X-RateLimit-Remaining': '99' }, body: { ...OPENAPI, security: [{ bearer: [] }] } });
+    t.sim.serve({
+      host: 'web',
+      path: '/openapi.json',
+      headers: { 'RateLimit-Policy': '100;w=60', 'X-RateLimit-Remaining': '99' },
+      body: { ...OPENAPI, security: [{ bearer: [] }] },
+    });
     const body = (await scan('https://agent.example/')).json();
     expect(body.rate_limit_headers).toEqual({ seen: ['ratelimit-policy', 'x-ratelimit-remaining'], missing: false });
     expect(body.unauthenticated_writes).toEqual([]);

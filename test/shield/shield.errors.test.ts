@@ -7,7 +7,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const post = (path: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/api/v1/shield/${path}`, payload: payload as Record<string, unknown> });
+const post = (path: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: `/api/v1/shield/${path}`, payload: payload as Record<string, unknown> });
 
 describe('AgentShield: bad input is a 400 naming the field', () => {
   it.each([
@@ -17,7 +18,11 @@ describe('AgentShield: bad input is a 400 naming the field', () => {
     ['verify', { target: { kind: 'address', value: '0x3333333333333333333333333333333333333333', chain: 'solana' } }, 'chain'],
     ['verify', { target: { kind: 'url', value: 'ftp://example.com/' } }, 'target.value'],
     ['verify', { target: { kind: 'domain', value: 'not a domain' } }, 'target.value'],
-    ['verify', { target: { kind: 'token', value: '0x3333333333333333333333333333333333333333' }, action: 'approve', amount: '-1' }, 'amount'],
+    [
+      'verify',
+      { target: { kind: 'token', value: '0x3333333333333333333333333333333333333333' }, action: 'approve', amount: '-1' },
+      'amount',
+    ],
     ['exploit-likelihood', { chain: 'ethereum', address: 'uniswap' }, 'address'],
     ['tool-audit', {}, 'manifest'],
     ['tool-audit', { manifest: { tools: [] }, url: 'https://a.example/' }, 'url'],

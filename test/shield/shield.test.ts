@@ -27,8 +27,15 @@ describe('POST /api/v1/shield/verify', () => {
     const body = res.json();
     expect(body).toMatchObject({ verdict: 'block', risk: 100, target: { kind: 'token', chain: 'ethereum', value: HONEYPOT } });
     expect(ids(body.findings)).toEqual(['cannot_sell_all', 'high_tax', 'honeypot', 'impersonates_known_token', 'unverified_source']);
-    expect(body.findings.find((f: { id: string }) => f.id === 'honeypot')).toMatchObject({ severity: 'critical', source: 'token-risk:gopluslabs', evidence: { is_honeypot: true } });
-    expect(body.findings.find((f: { id: string }) => f.id === 'impersonates_known_token').evidence).toMatchObject({ entity_id: 'svc-ent:stb.usdt', entity_contract: USDT });
+    expect(body.findings.find((f: { id: string }) => f.id === 'honeypot')).toMatchObject({
+      severity: 'critical',
+      source: 'token-risk:gopluslabs',
+      evidence: { is_honeypot: true },
+    });
+    expect(body.findings.find((f: { id: string }) => f.id === 'impersonates_known_token').evidence).toMatchObject({
+      entity_id: 'svc-ent:stb.usdt',
+      entity_contract: USDT,
+    });
     expect(body.checked).toEqual(expect.arrayContaining(['token-risk', 'contract-risk', 'svc:token-impersonation', 'svc:address-label']));
     expect(body._receipt.sources).toEqual(expect.arrayContaining(['token-risk:gopluslabs', 'contract-risk:etherscan']));
   });
@@ -45,7 +52,9 @@ describe('POST /api/v1/shield/verify', () => {
     serveClean(t.sim);
     const clean = (await verify({ target: { kind: 'token', value: CLEAN }, action: 'swap' })).json();
     expect(clean).toMatchObject({ verdict: 'allow', risk: 0, findings: [], unknown: [] });
-    const approve = (await verify({ target: { kind: 'token', value: CLEAN }, action: 'approve', amount: (2n ** 256n - 1n).toString() })).json();
+    const approve = (
+      await verify({ target: { kind: 'token', value: CLEAN }, action: 'approve', amount: (2n ** 256n - 1n).toString() })
+    ).json();
     expect(approve).toMatchObject({ verdict: 'warn', risk: 30, findings: [{ id: 'unlimited_approval', severity: 'high' }] });
     const bounded = (await verify({ target: { kind: 'token', value: CLEAN }, action: 'approve', amount: '1000000' })).json();
     expect(bounded).toMatchObject({ verdict: 'allow', findings: [] });
@@ -69,14 +78,24 @@ describe('POST /api/v1/shield/verify', () => {
     serveGoplus(t.sim, UNSEEN[1], { token_name: 'Half', token_symbol: 'HLF', is_honeypot: '0', is_open_source: '1' });
     t.sim.fault('etherscan', { kind: 'status', status: 500 });
     const body = (await verify({ target: { kind: 'token', value: UNSEEN[1] } })).json();
-    expect(body.unknown).toEqual(expect.arrayContaining(['token-risk:cannot_sell_all', 'token-risk:mintable', 'contract-risk:upgradeable']));
+    expect(body.unknown).toEqual(
+      expect.arrayContaining(['token-risk:cannot_sell_all', 'token-risk:mintable', 'contract-risk:upgradeable']),
+    );
     expect(body.risk).toBe(20);
     expect(body.verdict).toBe('warn');
   });
 
   it('addresses: sanctions and reputation are unknown (no data type covers them), a known contract is labelled', async () => {
-    const body = (await verify({ target: { kind: 'address', value: '0x3333333333333333333333333333333333333333' }, action: 'transfer' })).json();
-    expect(body).toMatchObject({ verdict: 'allow', risk: 10, findings: [], unknown: ['sanctions', 'address-reputation'], checked: ['svc:address-label'] });
+    const body = (
+      await verify({ target: { kind: 'address', value: '0x3333333333333333333333333333333333333333' }, action: 'transfer' })
+    ).json();
+    expect(body).toMatchObject({
+      verdict: 'allow',
+      risk: 10,
+      findings: [],
+      unknown: ['sanctions', 'address-reputation'],
+      checked: ['svc:address-label'],
+    });
     const known = (await verify({ target: { kind: 'address', value: '0x514910771AF9Ca656af840dff83E8264EcF986CA' } })).json();
     expect(known.findings).toMatchObject([{ id: 'known_entity', severity: 'info', evidence: { entity_id: 'svc-ent:cr.chainlink' } }]);
   });
@@ -84,7 +103,11 @@ describe('POST /api/v1/shield/verify', () => {
   it('contracts: proxy upgradability and the compiler from contract-risk', async () => {
     const body = (await verify({ target: { kind: 'contract', value: '0xA0b86991c6218b36c1d19d4A2e9Eb0cE3606eB48' } })).json();
     expect(ids(body.findings)).toEqual(['known_entity', 'old_compiler', 'proxy', 'upgradeable']);
-    expect(body.findings.find((f: { id: string }) => f.id === 'upgradeable')).toMatchObject({ severity: 'medium', source: 'contract-risk:etherscan', evidence: { implementation: '0x43506849d7c04f9138d1a2050bbf3a0c054402dd' } });
+    expect(body.findings.find((f: { id: string }) => f.id === 'upgradeable')).toMatchObject({
+      severity: 'medium',
+      source: 'contract-risk:etherscan',
+      evidence: { implementation: '0x43506849d7c04f9138d1a2050bbf3a0c054402dd' },
+    });
     expect(body).toMatchObject({ verdict: 'warn', risk: 35 });
   });
 
@@ -112,7 +135,11 @@ describe('POST /api/v1/shield/verify', () => {
 describe('POST /api/v1/shield/exploit-likelihood', () => {
   it('answers a noisy-OR probability with its factors and records a shield:exploit claim that a later reading resolves', async () => {
     serveHoneypot(t.sim);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/shield/exploit-likelihood', payload: { chain: 'ethereum', address: HONEYPOT } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/shield/exploit-likelihood',
+      payload: { chain: 'ethereum', address: HONEYPOT },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.factors.map((f: { id: string }) => f.id).sort()).toEqual(['cannot_sell_all', 'high_tax', 'honeypot', 'unverified_source']);
@@ -127,11 +154,16 @@ describe('POST /api/v1/shield/exploit-likelihood', () => {
     const claim = await calib.claim(body.claim.claim_id);
     expect(claim).toMatchObject({ status: 'resolved', outcome: 1, outcome_source: 'verified' });
     expect(JSON.parse(claim.evidence_json!)).toMatchObject({ resolver: 'shield_exploit', signals: ['honeypot', 'cannot_sell_all'] });
+    const card = await t.app.inject({ method: 'GET', url: '/api/v1/calib/agent_card?agent_id=shield:exploit' });
+    expect(card.statusCode, card.body).toBe(200);
+    expect(JSON.stringify(card.json())).toContain('exploit-7d');
   });
 
   it('a clean token gets the base rate and resolves to 0; no data at all is a 503 without a claim', async () => {
     serveClean(t.sim);
-    const body = (await t.app.inject({ method: 'POST', url: '/api/v1/shield/exploit-likelihood', payload: { chain: 'ethereum', address: CLEAN } })).json();
+    const body = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/shield/exploit-likelihood', payload: { chain: 'ethereum', address: CLEAN } })
+    ).json();
     expect(body).toMatchObject({ probability: 0.02, factors: [], unknown: [] });
     const calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.clock, t.deps.sources);
     t.clock.advance(169 * 3600_000);
@@ -139,7 +171,11 @@ describe('POST /api/v1/shield/exploit-likelihood', () => {
     expect(await calib.claim(body.claim.claim_id)).toMatchObject({ status: 'resolved', outcome: 0 });
     t.sim.fault('gopluslabs', { kind: 'status', status: 500 });
     t.sim.fault('etherscan', { kind: 'status', status: 500 });
-    const down = await t.app.inject({ method: 'POST', url: '/api/v1/shield/exploit-likelihood', payload: { chain: 'ethereum', address: '0x4444444444444444444444444444444444444444' } });
+    const down = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/shield/exploit-likelihood',
+      payload: { chain: 'ethereum', address: '0x4444444444444444444444444444444444444444' },
+    });
     expect(down.statusCode).toBe(503);
     expect(down.json().error).toBe('upstream_unavailable');
   });
