@@ -65,7 +65,7 @@ export function skeleton(text: string): string {
   return DIGRAPHS.reduce((s, [pattern, to]) => s.replace(pattern, to), folded.replace(/[^a-z]/g, '')).replace(/i/g, 'l');
 }
 
-/** Levenshtein distance, stopping early once it exceeds `max`. */
+/** Levenshtein distance, capped at `max` + 1 (and stopping early once it passes `max`). */
 export function editDistance(a: string, b: string, max = 2): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -76,7 +76,7 @@ export function editDistance(a: string, b: string, max = 2): number {
     if (Math.min(...current) > max) return max + 1;
     previous = current;
   }
-  return previous[b.length]!;
+  return Math.min(previous[b.length]!, max + 1);
 }
 
 /** Names shorter than this are too common as words to judge a lookalike by. */
