@@ -48,7 +48,8 @@ export class ShieldVerifier {
 
   async verify(input: VerifyInput) {
     const report = merge([await this.targetChecks(input), this.actionChecks(input)]);
-    const { verdict, risk, reasons } = decide(report.findings, report.unknown.length);
+    const unknown = [...new Set(report.unknown)];
+    const { verdict, risk, reasons } = decide(report.findings, unknown.length);
     return {
       target: this.normalized(input),
       action: input.action ?? null,
@@ -57,7 +58,7 @@ export class ShieldVerifier {
       reasons,
       findings: report.findings.sort((a, b) => RANK[b.severity] - RANK[a.severity]),
       checked: [...new Set(report.checked)],
-      unknown: [...new Set(report.unknown)],
+      unknown,
       as_of: report.as_of ?? unixSeconds(this.deps.clock),
     };
   }
