@@ -42,7 +42,7 @@ export const shieldRoutes =
     const names = new LookalikeIndex(ctx.entities.resolver.entities);
     const verifier = new ShieldVerifier({ runner: deps.sources, names, clock: deps.clock });
     const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
-    const estimator = new ExploitEstimator({ runner: deps.sources, calib, clock: deps.clock });
+    const estimator = new ExploitEstimator({ runner: deps.sources, calib, cache: deps.cache, clock: deps.clock });
     const auditor = new ToolAuditor({ repo: new ShieldRepo(deps.store.db), clock: deps.clock });
     const scanner = new AgentScanner({ config: deps.config, clock: deps.clock });
 

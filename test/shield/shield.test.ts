@@ -147,6 +147,12 @@ describe('POST /api/v1/shield/exploit-likelihood', () => {
     expect(body.probability).toBeCloseTo(1 - 0.98 * 0.1 * 0.4 * 0.85 * 0.8, 4);
     expect(body.probability_max).toBeGreaterThanOrEqual(body.probability);
     expect(body.claim).toMatchObject({ agent_id: 'shield:exploit', kind: 'exploit-7d' });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/shield/exploit-likelihood',
+      payload: { chain: 'ethereum', address: HONEYPOT.toUpperCase().replace('0X', '0x') },
+    });
+    expect(again.json().claim.claim_id).toBe(body.claim.claim_id);
 
     const calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.clock, t.deps.sources);
     t.clock.advance(169 * 3600_000);
