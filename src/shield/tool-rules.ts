@@ -119,14 +119,17 @@ export function excerpt(text: string, index = 0, length = 0): string {
 
 const allTexts = (tool: AuditedTool) => [tool.name, tool.description, ...tool.texts, ...tool.fields];
 
+/** Tag characters mirror ASCII at U+E0000: decoding them shows the hidden message ('' when there is none). */
+export const hiddenMessage = (text: string): string =>
+  (text.match(TAGS) ?? []).map((c) => String.fromCodePoint(c.codePointAt(0)! - 0xe0000)).join('');
+
 function instructionFindings(tool: AuditedTool): ToolFinding[] {
-  const texts = [tool.description, ...tool.texts];
+  // The visible text (invisible characters cannot split a phrase to dodge a rule) and any message hidden in tag characters.
+  const texts = [tool.description, ...tool.texts].flatMap((text) => [text.replace(TAGS, '').replace(INVISIBLE, ''), hiddenMessage(text)]);
   return INSTRUCTION_RULES.flatMap((rule) => {
     for (const text of texts) {
-      // Matched on the visible text too, so invisible characters cannot split a phrase to dodge the rule.
-      const visible = text.replace(TAGS, '').replace(INVISIBLE, '');
-      const m = rule.pattern.exec(visible);
-      if (m) return [{ id: rule.id, severity: rule.severity, evidence: excerpt(visible, m.index, m[0].length) }];
+      const m = rule.pattern.exec(text);
+      if (m) return [{ id: rule.id, severity: rule.severity, evidence: excerpt(text, m.index, m[0].length) }];
     }
     return [];
   });
@@ -135,16 +138,12 @@ function instructionFindings(tool: AuditedTool): ToolFinding[] {
 function unicodeFindings(tool: AuditedTool): ToolFinding[] {
   const text = allTexts(tool).join('\n');
   const findings: ToolFinding[] = [];
-  const tags = text.match(TAGS);
-  // Tag characters mirror ASCII at U+E0000: decoding them shows the hidden message.
-  if (tags)
+  const hidden = hiddenMessage(text);
+  if (hidden)
     findings.push({
       id: 'invisible_unicode',
       severity: 'critical',
-      evidence: `Unicode tag characters spelling: "${tags
-        .map((c) => String.fromCodePoint(c.codePointAt(0)! - 0xe0000))
-        .join('')
-        .slice(0, 300)}"`,
+      evidence: `Unicode tag characters spelling: "${hidden.slice(0, 300)}"`,
     });
   const invisible = new RegExp(INVISIBLE.source, 'u').exec(text);
   if (invisible)

@@ -9,7 +9,9 @@ import { SEVERITIES } from '../../src/shield/schemas.js';
 import { auditTool } from '../../src/shield/tool-rules.js';
 import { decide } from '../../src/shield/verdict.js';
 
-const finding = fc.constantFrom(...SEVERITIES).map((severity): Finding => ({ id: 'x', severity, title: 'x', evidence: {}, source: 'test' }));
+const finding = fc
+  .constantFrom(...SEVERITIES)
+  .map((severity): Finding => ({ id: 'x', severity, title: 'x', evidence: {}, source: 'test' }));
 
 describe('AgentShield rules (properties)', () => {
   it('an unknown check never lowers the risk nor softens the verdict, and never leaves allow with risk 0', () => {
@@ -28,12 +30,16 @@ describe('AgentShield rules (properties)', () => {
 
   it('the noisy-OR stays in [base rate, 1) and grows with every factor', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 0.99, noNaN: true }), { maxLength: 10 }), fc.double({ min: 0, max: 0.99, noNaN: true }), (weights, extra) => {
-        const p = noisyOr(weights);
-        expect(p).toBeGreaterThanOrEqual(BASE_RATE - 1e-12);
-        expect(p).toBeLessThan(1);
-        expect(noisyOr([...weights, extra])).toBeGreaterThanOrEqual(p - 1e-12);
-      }),
+      fc.property(
+        fc.array(fc.double({ min: 0, max: 0.99, noNaN: true }), { maxLength: 10 }),
+        fc.double({ min: 0, max: 0.99, noNaN: true }),
+        (weights, extra) => {
+          const p = noisyOr(weights);
+          expect(p).toBeGreaterThanOrEqual(BASE_RATE - 1e-12);
+          expect(p).toBeLessThan(1);
+          expect(noisyOr([...weights, extra])).toBeGreaterThanOrEqual(p - 1e-12);
+        },
+      ),
     );
   });
 
