@@ -23,24 +23,35 @@ const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const MAX_DEPTH = 6;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** Field names and texts of a JSON Schema, walking properties and items a few levels deep. */
-function walkSchema(schema: unknown, prefix: string, out: { fields: string[]; texts: string[] }, depth = 0): void {
+/** A local `$ref` (`#/components/...`) followed inside the document; anything else is left as it is. */
+function deref(value: unknown, root: Json): unknown {
+  if (!isObject(value) || typeof value.$ref !== 'string' || !value.$ref.startsWith('#/')) return value;
+  const steps = value.$ref
+    .slice(2)
+    .split('/')
+    .map((step) => step.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return steps.reduce<unknown>((node, step) => (isObject(node) ? node[step] : undefined), root);
+}
+
+/** Field names and texts of a JSON Schema, walking properties and items (and local $refs) a few levels deep. */
+function walkSchema(raw: unknown, prefix: string, out: { fields: string[]; texts: string[] }, root: Json, depth = 0): void {
+  const schema = deref(raw, root);
   if (!isObject(schema) || depth > MAX_DEPTH) return;
   for (const key of ['description', 'title']) if (str(schema[key])) out.texts.push(str(schema[key]));
   if (Array.isArray(schema.enum)) out.texts.push(...schema.enum.filter((v): v is string => typeof v === 'string'));
   if (isObject(schema.properties)) {
     for (const [name, sub] of Object.entries(schema.properties)) {
       out.fields.push(prefix + name);
-      walkSchema(sub, `${prefix}${name}.`, out, depth + 1);
+      walkSchema(sub, `${prefix}${name}.`, out, root, depth + 1);
     }
   }
-  if (schema.items) walkSchema(schema.items, prefix, out, depth + 1);
+  if (schema.items) walkSchema(schema.items, prefix, out, root, depth + 1);
 }
 
 function mcpTools(tools: unknown[]): AuditedTool[] {
   return tools.filter(isObject).map((tool) => {
     const out = { fields: [] as string[], texts: [] as string[] };
-    walkSchema(tool.inputSchema, '', out);
+    walkSchema(tool.inputSchema, '', out, isObject(tool.inputSchema) ? tool.inputSchema : {});
     if (str(tool.title)) out.texts.push(str(tool.title));
     return {
       name: str(tool.name) || '(unnamed)',
@@ -58,13 +69,15 @@ function openApiTools(doc: Json): AuditedTool[] {
     METHODS.filter((m) => isObject(item) && isObject(item[m])).map((method) => {
       const op = (item as Json)[method] as Json;
       const out = { fields: [] as string[], texts: [] as string[] };
-      for (const p of Array.isArray(op.parameters) ? op.parameters.filter(isObject) : []) {
+      const parameters = (Array.isArray(op.parameters) ? op.parameters : []).map((p) => deref(p, doc)).filter(isObject);
+      for (const p of parameters) {
         out.fields.push(str(p.name));
         if (str(p.description)) out.texts.push(str(p.description));
-        walkSchema(p.schema, `${str(p.name)}.`, out);
+        walkSchema(p.schema, `${str(p.name)}.`, out, doc);
       }
-      const content = isObject(op.requestBody) && isObject(op.requestBody.content) ? Object.values(op.requestBody.content) : [];
-      for (const media of content.filter(isObject)) walkSchema(media.schema, '', out);
+      const body = deref(op.requestBody, doc);
+      const content = isObject(body) && isObject(body.content) ? Object.values(body.content) : [];
+      for (const media of content.filter(isObject)) walkSchema(media.schema, '', out, doc);
       const security = Array.isArray(op.security) ? op.security : globalSecurity;
       // `security: [{}]` (an empty requirement) means anonymous access is one of the options.
       const authenticated = security.length > 0 && !security.some((s) => isObject(s) && Object.keys(s).length === 0);
