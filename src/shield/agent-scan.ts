@@ -7,7 +7,10 @@ import { fetchJson, type JsonPage } from './fetch-json.js';
 import { parseManifest, type AuditedTool } from './manifest.js';
 import type { ToolFinding } from './schemas.js';
 
-/** The public surface an agent may expose: A2A agent cards (current and older path), an MCP descriptor, an OpenAI plugin manifest, OpenAPI. */
+/**
+ * The public surface an agent may expose: A2A agent cards (current and older path), an MCP descriptor,
+ * an OpenAI plugin manifest, OpenAPI.
+ */
 export const SURFACES = [
   '/.well-known/agent-card.json',
   '/.well-known/agent.json',
