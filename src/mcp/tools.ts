@@ -39,6 +39,8 @@ export const TOOLS: ToolSpec[] = [
   tool('record_claim', 'postCalibRecordClaim', 'Record a calibration claim', WRITE, 'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.'),
   tool('session_event', 'postAgentSessionEvent', 'Post to a live agent session', WRITE, 'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.'),
   tool('calibrate_p', 'postCalibCalibrateP', 'Calibrate a probability', READ, 'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.'),
+  tool('shield_verify', 'postShieldVerify', 'Is this safe? Verify before acting', FETCH, 'Before approving, swapping, transferring, signing or visiting: get allow/warn/block with findings for a token, contract, address, URL or domain.'),
+  tool('tool_audit', 'postShieldToolAudit', 'Audit a tool server for poisoned tools', { ...FETCH, readOnlyHint: false, idempotentHint: false }, 'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.'),
 ];
 
 /** Row and text bounds of one tool result. */

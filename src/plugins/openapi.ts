@@ -29,6 +29,7 @@ export const TAGS = [
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
+  { name: 'shield', description: 'AgentShield: verify-before-act checks, exploit likelihood, tool-server audit, agent scan' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },

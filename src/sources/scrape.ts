@@ -1,6 +1,6 @@
 import { invalidQ } from '../core/errors.js';
-import { DIRECT } from '../upstream/hosts.js';
-import { checkPort, checkUrl, portOf, safeFetch } from '../upstream/safe-fetch.js';
+import { checkUrl } from '../upstream/safe-fetch.js';
+import { webFetch } from '../upstream/web-fetch.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { toMarkdown } from './lib/html-to-markdown.js';
 import { defineSource, type Row } from './define.js';
@@ -23,9 +23,8 @@ export function parseUrl(q: string): string {
 /**
  * Rows: url, final_url, canonical_url, title, byline, excerpt, word_count, markdown. The fetch is
  * SSRF-guarded (upstream/safe-fetch.ts): only public addresses on SVC_FETCH_ALLOWED_PORTS, every
- * redirect re-checked, the connection made to the checked address, 5 MB and the deadline at most.
- * When UPSTREAM_WEB_URL is set (the simulator in tests and the demo), the path is fetched from that
- * server instead, and only its address and port are let through besides.
+ * redirect re-checked, the connection made to the checked address, 5 MB and the deadline at most
+ * (upstream/web-fetch.ts, which also points it at the simulator when UPSTREAM_WEB_URL is set).
  */
 export default defineSource<string>({
   type: 'scrape',
@@ -38,22 +37,10 @@ export default defineSource<string>({
   deadlineMs: 8000,
   upstreams: {
     web: async (url, { deadline, config }): Promise<Row[]> => {
-      const base = config.upstreams.web.baseUrl;
-      const target = base === DIRECT ? url : `${base}${new URL(url).pathname}${new URL(url).search}`;
-      const simulator = base === DIRECT ? undefined : new URL(base);
-      checkPort(new URL(url), config.fetchAllowedPorts);
-      const page = await safeFetch(target, {
-        deadline,
-        maxBytes: MAX_BYTES,
-        maxRedirects: MAX_REDIRECTS,
-        accept: ACCEPT,
-        userAgent: config.userAgent,
-        ports: simulator ? [...config.fetchAllowedPorts, portOf(simulator)] : config.fetchAllowedPorts,
-        allowAddress: simulator ? (address) => address === simulator.hostname : undefined,
-      });
+      const page = await webFetch(url, config, { deadline, maxBytes: MAX_BYTES, maxRedirects: MAX_REDIRECTS, accept: ACCEPT });
       const article = toMarkdown(page.body, page.contentType, url);
       if (!article.markdown) throw new UpstreamError('no_data', 'the page has no readable content');
-      return [{ url, final_url: page.url === target ? url : page.url, ...article }];
+      return [{ url, final_url: page.url, ...article }];
     },
   },
 });

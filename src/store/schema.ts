@@ -247,4 +247,14 @@ export interface DB {
   agent_session_screenshots: AgentSessionScreenshotsTable;
   portfolio_users: PortfolioUsersTable;
   portfolio_snapshots: PortfolioSnapshotsTable;
+  shield_manifest_audits: ShieldManifestAuditsTable;
+}
+
+export interface ShieldManifestAuditsTable {
+  url: string;
+  /** Unix ms. */
+  audited_at: number;
+  manifest_sha256: string;
+  /** {tool name: hex SHA-256 of its canonical definition}. */
+  tool_hashes_json: string;
 }

@@ -27,6 +27,8 @@ export interface FetchedPage {
   url: string;
   contentType: string;
   body: string;
+  /** The final response's headers, lower-cased names (AgentShield reads rate-limit headers). */
+  headers: Record<string, string>;
 }
 
 /** Why an address may not be fetched (undefined: it may). */
@@ -120,14 +122,15 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
       }
       if (res.statusCode >= 400) {
         discard(res.body);
-        throw new UpstreamError(res.statusCode === 429 ? 'upstream_rate_limited' : 'upstream_error', `the page answered HTTP ${res.statusCode}`);
+        throw new UpstreamError(res.statusCode === 429 ? 'upstream_rate_limited' : 'upstream_error', `the page answered HTTP ${res.statusCode}`, { status: res.statusCode });
       }
       const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (!o.accept.includes(contentType)) {
         discard(res.body);
         throw new UpstreamError('unsupported_content_type', `refused content type "${contentType || 'none'}"; accepted: ${o.accept.join(', ')}`);
       }
-      return { url: url.href, contentType, body: await readCapped(res.body, o.maxBytes, () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`)) };
+      const headers = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
+      return { url: url.href, contentType, headers, body: await readCapped(res.body, o.maxBytes, () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`)) };
     }
   } catch (e) {
     throw asUpstreamError(e);

@@ -309,6 +309,16 @@ export function createClient(options: ClientOptions) {
       agentCard: (query: QueryOf<'/api/v1/calib/agent_card'>) => get<ResponseOf<'/api/v1/calib/agent_card'>>('/api/v1/calib/agent_card', query),
     },
 
+    /** AgentShield: ask before acting. Public; every answer carries a signed receipt. */
+    shield: {
+      verify: (body: BodyOf<'/api/v1/shield/verify'>) => post<ResponseOf<'/api/v1/shield/verify', 'post'>>('/api/v1/shield/verify', body, { readOnly: true }),
+      exploitLikelihood: (body: BodyOf<'/api/v1/shield/exploit-likelihood'>) =>
+        post<ResponseOf<'/api/v1/shield/exploit-likelihood', 'post'>>('/api/v1/shield/exploit-likelihood', body),
+      toolAudit: (body: BodyOf<'/api/v1/shield/tool-audit'>) => post<ResponseOf<'/api/v1/shield/tool-audit', 'post'>>('/api/v1/shield/tool-audit', body),
+      agentScan: (body: BodyOf<'/api/v1/shield/agent-scan'>) =>
+        post<ResponseOf<'/api/v1/shield/agent-scan', 'post'>>('/api/v1/shield/agent-scan', body, { readOnly: true }),
+    },
+
     passes: {
       /** Buys a pass with the wallet and uses it from then on for paid routes. */
       async buy(kind: 'day' | 'week') {

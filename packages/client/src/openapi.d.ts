@@ -915,6 +915,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/shield/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Is this safe? A verdict on a contract, token, address, URL or domain before acting on it
+         * @description Public. Checks by kind: token → token-risk and contract-risk (honeypot and cannot_sell_all are the upstream’s sell simulation; owner privileges, proxy upgradability, taxes, unverified source) plus impersonation of a known token of the entity graph (same symbol or name, another contract); contract → contract-risk; contract, token and address → address label from the entity graph; address → sanctions and address-reputation are always unknown (no data type covers them); url and domain → scheme, credentials in the URL, IP hosts, punycode, lookalike names of entities in the entity graph (homoglyphs, one typo, the name wrapped in other words); phishing-reputation and domain-age are always unknown (no data type covers them). action approve with amount ≥ 2^255 → unlimited_approval (high); without amount, approval-amount is unknown. A check that could not run is listed in unknown. risk = min(100, Σ points of the findings (info 0, low 5, medium 15, high 30, critical 60) + min(20, 5 × the number of unknown checks)): a check that could not run adds risk, never removes it, so unknown checks never give allow with risk 0. Verdict, first matching row: any critical finding → block; risk >= 60 → block; any high finding → warn; risk >= 20 → warn; otherwise → allow. Signed.
+         */
+        post: operations["postShieldVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shield/exploit-likelihood": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Probability that a contract or token shows an exploit signal within 7 days, with its factors and weights
+         * @description Public. probability = 1 − (1 − 0.02) × Π (1 − weight) over the factors present (noisy-OR; base rate 0.02 is an assumption). Factors are the risks token-risk and contract-risk report, weights: honeypot 0.9, airdrop_scam 0.7, cannot_sell_all 0.6, owner_change_balance 0.5, creator_made_honeypots 0.4, hidden_owner 0.3, can_take_back_ownership 0.3, selfdestruct 0.25, unverified_source 0.2, cannot_buy 0.15, modifiable_tax 0.15, per_address_tax 0.15, high_tax 0.15, upgradeable 0.1, proxy 0.1, mintable 0.08, pausable 0.05, blacklist 0.05, external_call 0.05, trading_cooldown 0.05, old_compiler 0.03. A factor a type could not check is listed in unknown and not counted; probability_max counts every unknown factor as present, so the truth for what svc could not see lies between them. Each answer is recorded as a calibration claim of agent shield:exploit (kind exploit-7d) with resolver shield_exploit: after 168 hours svc re-reads token-risk and contract-risk; outcome 1 iff either reports any of honeypot, cannot_sell_all, airdrop_scam, owner_change_balance. The same target with the same probability within 24 hours gets the claim already recorded, so repeated asks count once. 503 when neither type answers (no estimate without data). Signed.
+         */
+        post: operations["postShieldExploitLikelihood"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shield/tool-audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Audit an MCP tool list or an OpenAPI document for poisoned tools
+         * @description Public. Send exactly one of manifest (an MCP tools/list result or an OpenAPI document) or url (fetched through the SSRF-guarded client: public addresses on SVC_FETCH_ALLOWED_PORTS only, 2 MB, 8 s). Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. For a url, svc keeps each audit’s hashes: changes lists the tools added, removed and changed since the last audit of the same URL, and each changed tool gets definition_changed (high), the mark of a rug pull. A refused address is a 400; an unreachable one a 503. Signed.
+         */
+        post: operations["postShieldToolAudit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/shield/agent-scan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Scan an agent’s public surface: agent card, well-known descriptors, OpenAPI
+         * @description Public. Reads /.well-known/agent-card.json, /.well-known/agent.json, /.well-known/mcp.json, /.well-known/ai-plugin.json, /openapi.json at the URL’s origin through the SSRF-guarded client (public addresses only). Reports each surface (found, absent on 404/410, unreadable otherwise), the tools exposed (agent-card skills, MCP descriptor tools, OpenAPI operations), unauthenticated_writes (POST/PUT/PATCH/DELETE operations with no security requirement, or an empty one), missing rate-limit headers (no RateLimit-*, X-RateLimit-* or Retry-After on any surface found), and audits every tool as tool-audit does. Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. Signed.
+         */
+        post: operations["postShieldAgentScan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/receipt/verify": {
         parameters: {
             query?: never;
@@ -1314,6 +1394,29 @@ export interface components {
             /** @description Unix ms */
             ts: number;
             screenshot_url: string | null;
+        };
+        ShieldFinding: {
+            /** @description stable finding id, e.g. honeypot, lookalike_domain, unlimited_approval */
+            id: string;
+            /** @enum {string} */
+            severity: "info" | "low" | "medium" | "high" | "critical";
+            title: string;
+            /** @description what was seen, e.g. the upstream flag or the matched entity */
+            evidence: {
+                [key: string]: unknown;
+            };
+            /** @description the data type and upstream (token-risk:gopluslabs) or svc:<rule set> for checks svc computes */
+            source: string;
+        };
+        ToolFinding: {
+            id: string;
+            /** @enum {string} */
+            severity: "low" | "medium" | "high" | "critical";
+            evidence: string;
+        };
+        ToolReport: {
+            name: string;
+            findings: components["schemas"]["ToolFinding"][];
         };
         /**
          * @description A normalized `crypto-price` row
@@ -5033,13 +5136,15 @@ export interface operations {
                      *     **value_below**: at expected_resolution_at svc runs config.type with config.q (data at most 2 minutes old), takes the first row (or the first whose where.field equals where.equals, compared as text) and reads config.field as a number (numeric text counts); outcome 1 iff it is strictly below threshold. A missing or non-numeric value is retried for an hour, then the claim expires. config: `{"type":"object","required":["type","q","field","threshold"],"properties":{"type":{"type":"string","minLength":1,"maxLength":64,"description":"a catalog data type"},"q":{"type":"string","maxLength":500,"description":"the type's q"},"field":{"type":"string","pattern":"^[a-z0-9_]{1,64}$","description":"a numeric field of the rows, e.g. usd, temp_c, value"},"threshold":{"type":"number"},"where":{"type":"object","required":["field","equals"],"properties":{"field":{"type":"string","pattern":"^[a-z0-9_]{1,64}$"},"equals":{"anyOf":[{"type":"string","maxLength":200},{"type":"number"}]}},"additionalProperties":false,"description":"picks the first row whose field equals this (compared as text); default: the first row"}},"additionalProperties":false}`
                      *
                      *     **event_occurred**: for news and event types (categories news, geopolitics, conflict, public-health, regulatory, legal): at expected_resolution_at svc runs config.type with config.q; outcome 1 iff some row dated (its as_of, the item's own time where the type has one) at or after the claim was recorded contains every one of config.terms, case-insensitively after Unicode NFKC normalization, as a whole word or phrase (no letter or digit right before or after it), in any of its text fields (string fields other than url, *_url and source); else 0. Only the items the type returns at that moment are seen (a feed that keeps 24 hours forgets older items), so pick ttl_hours within the feed's window. config: `{"type":"object","required":["type","q","terms"],"properties":{"type":{"type":"string","minLength":1,"maxLength":64,"description":"a catalog data type"},"q":{"type":"string","maxLength":500,"description":"the type's q"},"terms":{"type":"array","items":{"type":"string","minLength":1,"maxLength":100,"pattern":"\\S"},"minItems":1,"maxItems":10,"description":"every term must occur in the row"}},"additionalProperties":false}`
+                     *
+                     *     **shield_exploit**: at expected_resolution_at svc runs token-risk and contract-risk for config.chain:config.address (data at most 2 minutes old); outcome 1 iff either reports any of honeypot, cannot_sell_all, airdrop_scam, owner_change_balance in its risks, else 0; while neither answers it is retried for an hour, then the claim expires. config: `{"type":"object","required":["chain","address"],"properties":{"chain":{"type":"string","enum":["ethereum","bsc","polygon","arbitrum","optimism","gnosis","base","avalanche","fantom","linea","zksync","cronos"]},"address":{"type":"string","pattern":"^0x[0-9a-f]{40}$","description":"lower-case 0x address"}},"additionalProperties":false}`
                      */
                     outcome_resolver: {
                         /**
                          * @description who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)
                          * @enum {string}
                          */
-                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred";
+                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred" | "shield_exploit";
                         /** @description the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit) */
                         config: {
                             [key: string]: unknown;
@@ -7574,6 +7679,389 @@ export interface operations {
             };
             /** @description Upstream or dependency unavailable */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postShieldVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    target: {
+                        /** @enum {string} */
+                        kind: "contract" | "token" | "address" | "url" | "domain";
+                        /** @description 0x address (contract, token, address), URL or domain name */
+                        value: string;
+                        /**
+                         * @description EVM chain of a contract, token or address; default ethereum
+                         * @enum {string}
+                         */
+                        chain?: "ethereum" | "bsc" | "polygon" | "arbitrum" | "optimism" | "gnosis" | "base" | "avalanche" | "fantom" | "linea" | "zksync" | "cronos";
+                    };
+                    /**
+                     * @description what the agent is about to do with the target
+                     * @enum {string}
+                     */
+                    action?: "approve" | "swap" | "transfer" | "sign" | "visit";
+                    /** @description approve only: the allowance in base units (decimal); 2^255 or more counts as unlimited */
+                    amount?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the target as understood (normalized) */
+                        target: {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description the action asked about, null when none was given
+                         * @enum {string|null}
+                         */
+                        action: "approve" | "swap" | "transfer" | "sign" | "visit" | null;
+                        /** @enum {string} */
+                        verdict: "allow" | "warn" | "block";
+                        risk: number;
+                        /** @description the rows of the verdict table that decided it */
+                        reasons: string[];
+                        findings: components["schemas"]["ShieldFinding"][];
+                        /** @description checks that ran (passed or produced findings) */
+                        checked: string[];
+                        /** @description checks that could not run (no source, upstream failed, or not answered); never counted as passed */
+                        unknown: string[];
+                        as_of: number;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postShieldExploitLikelihood: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description EVM chain of a contract, token or address; default ethereum
+                     * @enum {string}
+                     */
+                    chain: "ethereum" | "bsc" | "polygon" | "arbitrum" | "optimism" | "gnosis" | "base" | "avalanche" | "fantom" | "linea" | "zksync" | "cronos";
+                    /** @description contract or token address */
+                    address: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        chain: string;
+                        address: string;
+                        /** @description from the factors found */
+                        probability: number;
+                        /** @description if every unknown factor were present */
+                        probability_max: number;
+                        base_rate: number;
+                        factors: {
+                            id: string;
+                            weight: number;
+                            present: boolean;
+                            source: string;
+                        }[];
+                        unknown: string[];
+                        claim: {
+                            agent_id: string;
+                            claim_id: string;
+                            kind: string;
+                            expected_resolution_at: number;
+                        };
+                        as_of: number;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postShieldToolAudit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description exactly one of manifest or url */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an MCP tools/list result ({tools:[…]}, bare or in a JSON-RPC envelope) or an OpenAPI 3 / Swagger 2 document */
+                    manifest?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description an absolute http(s) URL */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        format: "mcp" | "openapi";
+                        url: string | null;
+                        /** @description hex SHA-256 of the RFC 8785 canonical JSON of the manifest */
+                        manifest_sha256: string;
+                        tools: components["schemas"]["ToolReport"][];
+                        summary: {
+                            tools: number;
+                            findings: number;
+                            /**
+                             * @description the most severe finding, null when there is none
+                             * @enum {string|null}
+                             */
+                            highest: "low" | "medium" | "high" | "critical" | null;
+                        };
+                        /** @description url audits only: what changed since the last audit of the same URL (null on the first) */
+                        changes: {
+                            previous_sha256: string;
+                            /** @description Unix s */
+                            previous_audited_at: number;
+                            added: string[];
+                            removed: string[];
+                            changed: string[];
+                        } | null;
+                        as_of: number;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postShieldAgentScan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description an absolute http(s) URL */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        origin: string;
+                        surfaces: {
+                            path: string;
+                            /** @enum {string} */
+                            status: "found" | "absent" | "unreadable";
+                            detail: string | null;
+                        }[];
+                        exposed_tools: {
+                            name: string;
+                            surface: string;
+                        }[];
+                        unauthenticated_writes: {
+                            method: string;
+                            path: string;
+                            operation: string;
+                        }[];
+                        rate_limit_headers: {
+                            seen: string[];
+                            missing: boolean;
+                        };
+                        findings: components["schemas"]["ToolFinding"][];
+                        tools: components["schemas"]["ToolReport"][];
+                        as_of: number;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
