@@ -27,6 +27,7 @@ export const TAGS = [
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
+  { name: 'chart', description: 'Chart analyzer: four vision models, a calibrated consensus, paper trades' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },
