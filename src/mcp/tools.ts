@@ -38,6 +38,7 @@ export const TOOLS: ToolSpec[] = [
   tool('record_claim', 'postCalibRecordClaim', 'Record a calibration claim', WRITE, 'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.'),
   tool('session_event', 'postAgentSessionEvent', 'Post to a live agent session', WRITE, 'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.'),
   tool('calibrate_p', 'postCalibCalibrateP', 'Calibrate a probability', READ, 'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.'),
+  tool('analyze_chart', 'postChartAnalyze', 'Four vision models read a chart', { ...WRITE, openWorldHint: true }, 'Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models\' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.'),
 ];
 
 /** Row and text bounds of one tool result. */
