@@ -37,12 +37,16 @@ function svg(candles: ReturnType<typeof walk>): string {
     return `<line x1="${x}" x2="${x}" y1="${y(k.h)}" y2="${y(k.l)}" stroke="${color}"/><rect x="${x - step * 0.35}" y="${top}" width="${step * 0.7}" height="${height}" fill="${color}"/>`;
   });
   const ticks = Array.from({ length: 6 }, (_, i) => lo + ((hi - lo) * i) / 5).map(
-    (p) => `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(p)}" y2="${y(p)}" stroke="#e5e5e5"/><text x="${WIDTH - PAD.right + 6}" y="${y(p) + 4}" font-size="12" font-family="sans-serif">${p.toFixed(2)}</text>`,
+    (p) =>
+      `<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${y(p)}" y2="${y(p)}" stroke="#e5e5e5"/><text x="${WIDTH - PAD.right + 6}" y="${y(p) + 4}" font-size="12" font-family="sans-serif">${p.toFixed(2)}</text>`,
   );
-  const title = '<text x="20" y="24" font-size="15" font-family="sans-serif">SAMPLE / USD · 1h · synthetic demo chart, not market data</text>';
+  const title =
+    '<text x="20" y="24" font-size="15" font-family="sans-serif">SAMPLE / USD · 1h · synthetic demo chart, not market data</text>';
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}"><rect width="100%" height="100%" fill="#fff"/>${title}${ticks.join('')}${bodies.join('')}</svg>`;
 }
 
-const png = await sharp(Buffer.from(svg(walk(7)))).png({ compressionLevel: 9 }).toBuffer();
+const png = await sharp(Buffer.from(svg(walk(7))))
+  .png({ compressionLevel: 9 })
+  .toBuffer();
 writeFileSync(new URL('./sample-chart.png', import.meta.url), png);
 console.log(`examples/sample-chart.png: ${png.length} bytes`);

@@ -1,9 +1,9 @@
 import type { Candle } from '../core/candles.js';
 import type { TradeRow } from '../store/repos/arena.js';
 import { indicatorSeries } from '../core/indicators.js';
-import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, litSignals, predictedP, rulesOf, type ChartStrategy, type ExitReason, type Strategy } from './strategies.js';
+import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, litSignals, predictedP, rulesOf, type AnyStrategy, type ExitReason } from './strategies.js';
 
-export { ASSETS, CHART_CONSENSUS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type Asset, type ChartStrategy, type ExitReason, type Strategy } from './strategies.js';
+export { ASSETS, CHART_CONSENSUS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type AnyStrategy, type Asset, type ChartStrategy, type ExitReason, type Strategy } from './strategies.js';
 
 export interface PaperTrade {
   /** Unix ms of the close of the candle that triggered the trade (the fill price is that close). */
@@ -49,7 +49,7 @@ export interface Resume {
  * Without `resume` the run starts flat at the first candle, so runs over different windows disagree
  * about the past; a job that runs repeatedly passes `resumeAfter(recorded)` to continue one history.
  */
-export function simulate(strategy: Strategy | ChartStrategy, candles: readonly Candle[], intervalS: number, resume: Resume = {}): PaperTrade[] {
+export function simulate(strategy: AnyStrategy, candles: readonly Candle[], intervalS: number, resume: Resume = {}): PaperTrade[] {
   const rules = rulesOf(strategy);
   const series = indicatorSeries(candles);
   const trades: PaperTrade[] = [];

@@ -7,7 +7,8 @@ import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
 import type { TradeMode } from '../store/schema.js';
 import type { Candle } from '../core/candles.js';
 import { attestationId } from './attestations.js';
-import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, settle, simulate, type Asset, type ChartStrategy, type ClosedTrade, type PaperTrade, type Strategy } from './paper-trader.js';
+import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, settle, simulate } from './paper-trader.js';
+import type { AnyStrategy, Asset, ChartStrategy, ClosedTrade, PaperTrade, Strategy } from './paper-trader.js';
 
 export const agentIdOf = (strategy: string, asset: string) => `arena:${strategy}:${asset}`;
 export const attestationPath = (id: string) => `/api/v1/arena/attestation/${id}`;
@@ -48,7 +49,7 @@ export class ArenaService {
    * Opens a trade decided outside the candles (chart-consensus) at its decision time, mode live;
    * `record` joins the claim payload and the entry attestation. False when that entry exists already.
    */
-  async open(strategy: ChartStrategy, asset: Asset, trade: PaperTrade, intervalS: number, record: Record<string, unknown>): Promise<boolean> {
+  async open(strategy: ChartStrategy, asset: Asset, trade: PaperTrade, intervalS: number, record: Record<string, unknown>) {
     return this.enter(strategy, asset, trade, intervalS, 'live', record);
   }
 
@@ -64,7 +65,8 @@ export class ArenaService {
     return closed;
   }
 
-  private async enter(strategy: Strategy | ChartStrategy, asset: Asset, trade: PaperTrade, intervalS: number, mode: TradeMode, record: Record<string, unknown> = {}): Promise<boolean> {
+  /** `record`: more fields for the claim payload and the entry attestation. */
+  private async enter(strategy: AnyStrategy, asset: Asset, trade: PaperTrade, intervalS: number, mode: TradeMode, record = {}) {
     const existing = await this.deps.repo.get(strategy, asset, trade.entry_ts);
     if (existing) return false;
     const agentId = agentIdOf(strategy, asset);
@@ -72,7 +74,8 @@ export class ArenaService {
       agent_id: agentId,
       kind: 'trade',
       predicted_p: trade.predicted_p,
-      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit, ...record },
+      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit,
+        ...record },
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: Math.ceil(((MAX_HOLD_CANDLES + 2) * intervalS) / 3600) + 1,
     });
@@ -89,7 +92,7 @@ export class ArenaService {
     return inserted;
   }
 
-  private async exit(strategy: Strategy | ChartStrategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
+  private async exit(strategy: AnyStrategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
     const pnl = pnlPct(trade)!;
     const closed = await this.deps.repo.close(strategy, asset, trade.entry_ts, { exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl });
     if (!closed) return false;
@@ -122,7 +125,7 @@ export class ArenaService {
     return this.deps.repo.attestation(id);
   }
 
-  trades(strategy: Strategy | ChartStrategy, asset: Asset): Promise<TradeRow[]> {
+  trades(strategy: AnyStrategy, asset: Asset): Promise<TradeRow[]> {
     return this.deps.repo.trades(strategy, asset);
   }
 }

@@ -101,10 +101,12 @@ export const RULES: Record<Strategy, Rules> = {
  */
 export const CHART_CONSENSUS = 'chart-consensus' as const;
 export type ChartStrategy = typeof CHART_CONSENSUS;
+/** Any strategy a trade row may carry. */
+export type AnyStrategy = Strategy | ChartStrategy;
 export const CHART_RULES: Omit<Rules, 'signal'> = { enter: () => false, target: () => undefined, stopLossPct: 4, takeProfitPct: 4 };
 
 /** Every rule set by strategy name, chart-consensus included. */
-export const rulesOf = (strategy: Strategy | ChartStrategy): Omit<Rules, 'signal'> => (strategy === CHART_CONSENSUS ? CHART_RULES : RULES[strategy]);
+export const rulesOf = (strategy: AnyStrategy): Omit<Rules, 'signal'> => (strategy === CHART_CONSENSUS ? CHART_RULES : RULES[strategy]);
 
 /**
  * predicted_p from the number of signals lit at entry (the strategy's own signal included): 0.5 for

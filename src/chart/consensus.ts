@@ -48,7 +48,8 @@ export function consensusOf(votes: readonly WeightedVote[]): ConsensusResult {
 }
 
 /** The blended success rate of one bin: the model's stated probability as a prior worth PRIOR_STRENGTH claims. */
-export const blend = (statedP: number, binRate: number, samples: number): number => (samples * binRate + PRIOR_STRENGTH * statedP) / (samples + PRIOR_STRENGTH);
+export const blend = (statedP: number, binRate: number, samples: number): number =>
+  (samples * binRate + PRIOR_STRENGTH * statedP) / (samples + PRIOR_STRENGTH);
 
 /**
  * The probability a model's verdict puts on "the long paper trade closes with a profit": its

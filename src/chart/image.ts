@@ -34,12 +34,24 @@ export async function cleanImage(upload: Buffer): Promise<CleanImage> {
   const format = await detectFormat(upload);
   const { width, height } = await header(upload);
   if (width > IMAGE_LIMITS.maxWidth || height > IMAGE_LIMITS.maxHeight) {
-    throw new ApiError('image_dimensions_too_large', `the image is ${width} × ${height} pixels; at most ${IMAGE_LIMITS.maxWidth} × ${IMAGE_LIMITS.maxHeight} are accepted`, {
-      limit: 'max_dimensions', max_width: IMAGE_LIMITS.maxWidth, max_height: IMAGE_LIMITS.maxHeight, width, height,
-    });
+    throw new ApiError(
+      'image_dimensions_too_large',
+      `the image is ${width} × ${height} pixels; at most ${IMAGE_LIMITS.maxWidth} × ${IMAGE_LIMITS.maxHeight} are accepted`,
+      {
+        limit: 'max_dimensions',
+        max_width: IMAGE_LIMITS.maxWidth,
+        max_height: IMAGE_LIMITS.maxHeight,
+        width,
+        height,
+      },
+    );
   }
   if (width * height > IMAGE_LIMITS.maxPixels) {
-    throw new ApiError('image_too_many_pixels', `the image has ${width * height} pixels; at most ${IMAGE_LIMITS.maxPixels} are decoded`, { limit: 'max_pixels', max: IMAGE_LIMITS.maxPixels, pixels: width * height });
+    throw new ApiError('image_too_many_pixels', `the image has ${width * height} pixels; at most ${IMAGE_LIMITS.maxPixels} are decoded`, {
+      limit: 'max_pixels',
+      max: IMAGE_LIMITS.maxPixels,
+      pixels: width * height,
+    });
   }
   const png = await sharp(upload, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' })
     .rotate()
@@ -52,26 +64,39 @@ export async function cleanImage(upload: Buffer): Promise<CleanImage> {
 }
 
 export const tooLarge = (bytes?: number) =>
-  new ApiError('image_too_large', `the image is larger than ${IMAGE_LIMITS.maxBytes} bytes`, { limit: 'max_bytes', max: IMAGE_LIMITS.maxBytes, ...(bytes ? { bytes } : {}) });
+  new ApiError('image_too_large', `the image is larger than ${IMAGE_LIMITS.maxBytes} bytes`, {
+    limit: 'max_bytes',
+    max: IMAGE_LIMITS.maxBytes,
+    ...(bytes ? { bytes } : {}),
+  });
 
 async function detectFormat(upload: Buffer): Promise<CleanImage['format']> {
   const detected = await fileTypeFromBuffer(upload);
   const accepted = (ACCEPTED_TYPES as readonly string[]).includes(detected?.mime ?? '');
   if (!detected || !accepted) {
-    throw new ApiError('unsupported_image_type', `the file's magic bytes say ${detected?.mime ?? 'no known type'}; only PNG, JPEG and WebP are accepted`, {
-      limit: 'image_type', accepted: [...ACCEPTED_TYPES], detected: detected?.mime ?? null,
-    });
+    throw new ApiError(
+      'unsupported_image_type',
+      `the file's magic bytes say ${detected?.mime ?? 'no known type'}; only PNG, JPEG and WebP are accepted`,
+      {
+        limit: 'image_type',
+        accepted: [...ACCEPTED_TYPES],
+        detected: detected?.mime ?? null,
+      },
+    );
   }
   return detected.ext === 'jpg' ? 'jpeg' : (detected.ext as CleanImage['format']);
 }
 
 /** Width and height from the header alone: nothing is decoded yet. */
 async function header(upload: Buffer): Promise<{ width: number; height: number }> {
-  const meta = await sharp(upload, { limitInputPixels: false }).metadata().catch((e: Error) => {
-    throw invalid(e);
-  });
+  const meta = await sharp(upload, { limitInputPixels: false })
+    .metadata()
+    .catch((e: Error) => {
+      throw invalid(e);
+    });
   if (!meta.width || !meta.height) throw invalid(new Error('no dimensions in the header'));
   return { width: meta.width, height: meta.height };
 }
 
-const invalid = (e: Error) => new ApiError('invalid_image', `the image does not decode: ${e.message.slice(0, 200)}`, { limit: 'decodable' });
+const invalid = (e: Error) =>
+  new ApiError('invalid_image', `the image does not decode: ${e.message.slice(0, 200)}`, { limit: 'decodable' });

@@ -32,13 +32,26 @@ export type Verdict = Static<typeof VerdictSchema>;
 export const TIMEFRAME_PATTERN = '^[A-Za-z0-9 .:-]{1,20}$';
 
 const Options = {
-  asset: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._/-]{1,20}$', description: `what the chart shows, e.g. BTC; paper trades need one of ${ASSETS.join(', ')}` })),
+  asset: Type.Optional(
+    Type.String({
+      pattern: '^[A-Za-z0-9._/-]{1,20}$',
+      description: `what the chart shows, e.g. BTC; paper trades need one of ${ASSETS.join(', ')}`,
+    }),
+  ),
   timeframe: Type.Optional(Type.String({ pattern: TIMEFRAME_PATTERN, description: 'the candle interval shown, e.g. 1h or 1d' })),
-  paper_trade: Type.Optional(Type.Boolean({ description: 'open a chart-consensus paper trade in the arena when the consensus is buy (needs asset)' })),
+  paper_trade: Type.Optional(
+    Type.Boolean({ description: 'open a chart-consensus paper trade in the arena when the consensus is buy (needs asset)' }),
+  ),
 };
 
 export const AnalyzeJsonBody = Type.Object(
-  { image_b64: Type.String({ minLength: 1, description: 'the image, base64 (a data: URL prefix is accepted); the JSON body may be up to 10 MB' }), ...Options },
+  {
+    image_b64: Type.String({
+      minLength: 1,
+      description: 'the image, base64 (a data: URL prefix is accepted); the JSON body may be up to 10 MB',
+    }),
+    ...Options,
+  },
   { additionalProperties: false },
 );
 export type AnalyzeOptions = { asset?: string; timeframe?: string; paper_trade?: boolean };
@@ -85,7 +98,10 @@ const Consensus = Type.Object(
   { additionalProperties: false },
 );
 
-const ModelClaim = Type.Object({ model: Type.String(), agent_id: Type.String(), claim_id: Type.String(), predicted_p: Type.Number() }, { additionalProperties: false });
+const ModelClaim = Type.Object(
+  { model: Type.String(), agent_id: Type.String(), claim_id: Type.String(), predicted_p: Type.Number() },
+  { additionalProperties: false },
+);
 
 const PaperTrade = Type.Object(
   {
@@ -110,10 +126,15 @@ export const AnalyzeResponse = Type.Object(
     verdicts: Type.Array(ModelVerdict),
     consensus: Consensus,
     image_sha256: Type.String({ description: 'SHA-256 (hex) of the image as uploaded' }),
-    image: Type.Object({ format: Type.String(), width: Type.Integer(), height: Type.Integer(), bytes: Type.Integer() }, { additionalProperties: false }),
+    image: Type.Object(
+      { format: Type.String(), width: Type.Integer(), height: Type.Integer(), bytes: Type.Integer() },
+      { additionalProperties: false },
+    ),
     asset: Type.Union([Type.String(), Type.Null()]),
     timeframe: Type.Union([Type.String(), Type.Null()]),
-    demo: Type.Boolean({ description: 'true when the verdicts come from the built-in vendor fakes (SVC_DEMO without SVC_MODELS), not real models' }),
+    demo: Type.Boolean({
+      description: 'true when the verdicts come from the built-in vendor fakes (SVC_DEMO without SVC_MODELS), not real models',
+    }),
     paper_trade: Type.Optional(PaperTrade),
   },
   { additionalProperties: false },

@@ -23,9 +23,9 @@ export const TRADE_RULE =
   `A buy consensus opens a long paper trade in the arena as strategy ${CHART_CONSENSUS} (agent arena:${CHART_CONSENSUS}:<asset>, mode live): entry at the live price, the close of the ` +
   `latest Binance 1-minute kline of <asset>USDT, at the time of the analysis; exits on the hourly Binance candles opening after the entry, checked every 15 minutes: a 4% stop ` +
   `(stop_loss, filled at the stop or the open on a gap), a 4% take-profit (take_profit, likewise), else after ${MAX_HOLD_CANDLES} candles at the close (max_hold). The arena is ` +
-  'long only, so a sell or hold consensus opens nothing. The trade\'s predicted_p is the mean calibrated probability of the valid verdicts that the long trade wins; entry and exit ' +
+  "long only, so a sell or hold consensus opens nothing. The trade's predicted_p is the mean calibrated probability of the valid verdicts that the long trade wins; entry and exit " +
   `are signed attestations like every arena trade. Each valid verdict is a claim of agent chart:<model-id>, kind ${CHART_KIND}, predicted_p = confidence for buy, 1 − confidence ` +
-  'for sell, 0.5 for hold, resolved (verified) by the trade\'s outcome: 1 iff it closed with a profit. Their curves: GET /api/v1/calib/curve?agent_id=chart:<model-id>&kind=chart-trade.';
+  "for sell, 0.5 for hold, resolved (verified) by the trade's outcome: 1 iff it closed with a profit. Their curves: GET /api/v1/calib/curve?agent_id=chart:<model-id>&kind=chart-trade.";
 
 /** One valid verdict as it enters the trade: its model, its raw claim probability and its calibrated one. */
 export interface CountedVerdict {
@@ -50,22 +50,46 @@ export class ChartTrader {
   constructor(private readonly o: TraderDeps) {}
 
   async open(asset: Asset, consensus: ConsensusResult, counted: readonly CountedVerdict[], imageSha256: string): Promise<PaperTradeResult> {
-    if (consensus.signal !== 'buy') return { opened: false, reason: `the consensus is ${consensus.signal ?? 'empty'}; the arena trades long only, so only buy opens a trade` };
+    if (consensus.signal !== 'buy')
+      return {
+        opened: false,
+        reason: `the consensus is ${consensus.signal ?? 'empty'}; the arena trades long only, so only buy opens a trade`,
+      };
     const price = await this.livePrice(asset).catch((e: Error) => e);
-    if (price instanceof Error) return { opened: false, reason: `the live price was unavailable (Binance ${asset}USDT 1m): ${price.message.slice(0, 200)}` };
+    if (price instanceof Error)
+      return { opened: false, reason: `the live price was unavailable (Binance ${asset}USDT 1m): ${price.message.slice(0, 200)}` };
     const entryTs = this.o.clock.now();
     const modelClaims = await Promise.all(counted.map((c) => this.recordModelClaim(c, asset, entryTs, imageSha256)));
     const predictedP = counted.reduce((sum, c) => sum + c.calibratedClaimP, 0) / counted.length;
-    const trade = { entry_ts: entryTs, entry_price: price, predicted_p: predictedP, signals_lit: [], exit_ts: null, exit_price: null, exit_reason: null };
+    const trade = {
+      entry_ts: entryTs,
+      entry_price: price,
+      predicted_p: predictedP,
+      signals_lit: [],
+      exit_ts: null,
+      exit_price: null,
+      exit_reason: null,
+    };
     const record = { image_sha256: imageSha256, consensus_share: consensus.share, model_claims: modelClaims };
     if (!(await this.o.arena.open(CHART_CONSENSUS, asset, trade, HOUR_S, record))) {
-      throw new ApiError('conflict', `a ${CHART_CONSENSUS} trade on ${asset} was opened in the same millisecond; send the analysis again`, { field: 'paper_trade' });
+      throw new ApiError('conflict', `a ${CHART_CONSENSUS} trade on ${asset} was opened in the same millisecond; send the analysis again`, {
+        field: 'paper_trade',
+      });
     }
     const id = attestationId(CHART_CONSENSUS, asset, entryTs, 'enter');
     const entry = await this.o.arena.attestation(id);
     return {
-      opened: true, strategy: CHART_CONSENSUS, asset, mode: 'live', entry_ts: entryTs, entry_price: price, predicted_p: predictedP,
-      claim_id: String(entry?.claim_id), attestation: attestationRef(id), attestation_url: `${this.o.publicUrl}${attestationPath(id)}`, model_claims: modelClaims,
+      opened: true,
+      strategy: CHART_CONSENSUS,
+      asset,
+      mode: 'live',
+      entry_ts: entryTs,
+      entry_price: price,
+      predicted_p: predictedP,
+      claim_id: String(entry?.claim_id),
+      attestation: attestationRef(id),
+      attestation_url: `${this.o.publicUrl}${attestationPath(id)}`,
+      model_claims: modelClaims,
     };
   }
 
@@ -77,10 +101,22 @@ export class ChartTrader {
       if (open.length === 0) continue;
       const nowS = unixSeconds(this.o.clock);
       const from = Math.floor(Math.min(...open.map((t) => t.entry_ts)) / 1000 / HOUR_S) * HOUR_S;
-      const candles = await binanceCandles.fetch(this.o.binance, `${asset}USDT`, '1h', from, nowS, Math.ceil((nowS - from) / HOUR_S) + 1, Date.now() + UPSTREAM_DEADLINE_MS);
+      const candles = await binanceCandles.fetch(
+        this.o.binance,
+        `${asset}USDT`,
+        '1h',
+        from,
+        nowS,
+        Math.ceil((nowS - from) / HOUR_S) + 1,
+        Date.now() + UPSTREAM_DEADLINE_MS,
+      );
       const complete = candles.filter((c) => c.t + HOUR_S <= nowS).sort((a, b) => a.t - b.t);
       for (const trade of await this.o.arena.watchOpen(CHART_CONSENSUS, asset, complete, HOUR_S)) {
-        await this.resolveModelClaims(asset, trade.entry_ts, trade.outcome, { pnl_pct: trade.pnl_pct, exit_reason: trade.exit_reason, exit_price: trade.exit_price });
+        await this.resolveModelClaims(asset, trade.entry_ts, trade.outcome, {
+          pnl_pct: trade.pnl_pct,
+          exit_reason: trade.exit_reason,
+          exit_price: trade.exit_price,
+        });
         closed++;
       }
     }
@@ -89,8 +125,19 @@ export class ChartTrader {
 
   private async livePrice(asset: Asset): Promise<number> {
     const nowS = unixSeconds(this.o.clock);
-    const candles = await binanceCandles.fetch(this.o.binance, `${asset}USDT`, '1m', nowS - 600, nowS, 20, Date.now() + UPSTREAM_DEADLINE_MS);
-    const latest = candles.filter((c) => c.t <= nowS).sort((a, b) => a.t - b.t).at(-1);
+    const candles = await binanceCandles.fetch(
+      this.o.binance,
+      `${asset}USDT`,
+      '1m',
+      nowS - 600,
+      nowS,
+      20,
+      Date.now() + UPSTREAM_DEADLINE_MS,
+    );
+    const latest = candles
+      .filter((c) => c.t <= nowS)
+      .sort((a, b) => a.t - b.t)
+      .at(-1);
     if (!latest || !(latest.c > 0)) throw new Error('no recent kline');
     return latest.c;
   }
@@ -101,7 +148,17 @@ export class ChartTrader {
       agent_id: agentId,
       kind: CHART_KIND,
       predicted_p: c.claimP,
-      payload: { strategy: CHART_CONSENSUS, asset, entry_ts: entryTs, image_sha256: imageSha256, vendor: c.model.vendor, model: c.model.model, signal: c.verdict.signal, confidence: c.verdict.confidence, trend: c.verdict.trend },
+      payload: {
+        strategy: CHART_CONSENSUS,
+        asset,
+        entry_ts: entryTs,
+        image_sha256: imageSha256,
+        vendor: c.model.vendor,
+        model: c.model.model,
+        signal: c.verdict.signal,
+        confidence: c.verdict.confidence,
+        trend: c.verdict.trend,
+      },
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: TTL_HOURS,
     });

@@ -21,13 +21,19 @@ describe('chart analyze: every image limit is a 4xx naming the limit', () => {
     expect(form.json()).toMatchObject({ error: 'image_too_large', details: { limit: 'max_bytes', max: IMAGE_LIMITS.maxBytes } });
     const json = await analyzeJson(t.app, { image_b64: big.toString('base64') });
     expect(json.statusCode).toBe(413);
-    expect(json.json()).toMatchObject({ error: 'image_too_large', details: { limit: 'max_bytes', max: IMAGE_LIMITS.maxBytes, bytes: big.length } });
+    expect(json.json()).toMatchObject({
+      error: 'image_too_large',
+      details: { limit: 'max_bytes', max: IMAGE_LIMITS.maxBytes, bytes: big.length },
+    });
   });
 
   it('the type comes from the magic bytes, not the declared type', async () => {
     const text = await analyzeForm(t.app, Buffer.from('just some text, declared as image/png\n'.repeat(10)));
     expect(text.statusCode).toBe(415);
-    expect(text.json()).toMatchObject({ error: 'unsupported_image_type', details: { limit: 'image_type', detected: null, accepted: ['image/png', 'image/jpeg', 'image/webp'] } });
+    expect(text.json()).toMatchObject({
+      error: 'unsupported_image_type',
+      details: { limit: 'image_type', detected: null, accepted: ['image/png', 'image/jpeg', 'image/webp'] },
+    });
     const gif = await analyzeJson(t.app, { image_b64: Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1').toString('base64') });
     expect(gif.statusCode).toBe(415);
     expect(gif.json().details).toMatchObject({ detected: 'image/gif' });
@@ -42,7 +48,10 @@ describe('chart analyze: every image limit is a 4xx naming the limit', () => {
   it('a header declaring 5000 × 10 pixels is 422 image_dimensions_too_large', async () => {
     const r = await analyzeForm(t.app, blackPng(5000, 10));
     expect(r.statusCode).toBe(422);
-    expect(r.json()).toMatchObject({ error: 'image_dimensions_too_large', details: { limit: 'max_dimensions', max_width: 4096, max_height: 4096, width: 5000, height: 10 } });
+    expect(r.json()).toMatchObject({
+      error: 'image_dimensions_too_large',
+      details: { limit: 'max_dimensions', max_width: 4096, max_height: 4096, width: 5000, height: 10 },
+    });
   });
 
   it('a decompression bomb (2 KB of deflated zeros declaring 4096 × 4096) is 422 image_too_many_pixels, never decoded', async () => {
@@ -50,7 +59,10 @@ describe('chart analyze: every image limit is a 4xx naming the limit', () => {
     expect(bomb.length).toBeLessThan(4096);
     const r = await analyzeJson(t.app, { image_b64: bomb.toString('base64') });
     expect(r.statusCode).toBe(422);
-    expect(r.json()).toMatchObject({ error: 'image_too_many_pixels', details: { limit: 'max_pixels', max: IMAGE_LIMITS.maxPixels, pixels: 4096 * 4096 } });
+    expect(r.json()).toMatchObject({
+      error: 'image_too_many_pixels',
+      details: { limit: 'max_pixels', max: IMAGE_LIMITS.maxPixels, pixels: 4096 * 4096 },
+    });
   });
 
   it('bad forms and bodies are 400s naming the field', async () => {

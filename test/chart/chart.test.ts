@@ -51,9 +51,19 @@ describe('chart analyze: four vision models side by side', () => {
     expect(body.consensus).toMatchObject({ signal: 'buy', votes: { buy: 2, sell: 1, hold: 1 }, tie: false, models_counted: 4 });
     expect(body.consensus.weights.buy).toBeCloseTo(1.3, 12);
     expect(body.consensus.share).toBeCloseTo(1.3 / 3, 12);
-    expect(body).toMatchObject({ image_sha256: sha256(chart), image: { format: 'png', width: 320, height: 200, bytes: chart.length }, asset: 'BTC', timeframe: '1h', demo: false });
+    expect(body).toMatchObject({
+      image_sha256: sha256(chart),
+      image: { format: 'png', width: 320, height: 200, bytes: chart.length },
+      asset: 'BTC',
+      timeframe: '1h',
+      demo: false,
+    });
     expect(body.paper_trade).toBeUndefined();
-    const verified = await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: body._receipt, response: body } });
+    const verified = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/receipt/verify',
+      payload: { receipt: body._receipt, response: body },
+    });
     expect(verified.json()).toMatchObject({ valid: true });
 
     expect(fakes.calls).toHaveLength(4);
@@ -97,7 +107,11 @@ describe('chart analyze: four vision models side by side', () => {
       const file = await sharp(chart).toFormat(format).toBuffer();
       const r = await analyzeForm(t.app, file);
       expect(r.statusCode, r.body).toBe(200);
-      expect(r.json()).toMatchObject({ image: { format, width: 320, height: 200 }, image_sha256: sha256(file), consensus: { signal: 'hold' } });
+      expect(r.json()).toMatchObject({
+        image: { format, width: 320, height: 200 },
+        image_sha256: sha256(file),
+        consensus: { signal: 'hold' },
+      });
       expect((await sharp(sentImage(fakes.calls[0]!)!).metadata()).format).toBe('png');
     }
   });

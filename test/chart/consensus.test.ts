@@ -21,7 +21,10 @@ describe('consensus rules', () => {
   });
 
   it('is the same for any order of the verdicts, and the winner always holds the largest total', () => {
-    const votes = fc.array(fc.record({ signal: fc.constantFrom('buy', 'sell', 'hold' as const), weight: fc.double({ min: 0, max: 1, noNaN: true }) }), { maxLength: 4 });
+    const votes = fc.array(
+      fc.record({ signal: fc.constantFrom('buy', 'sell', 'hold' as const), weight: fc.double({ min: 0, max: 1, noNaN: true }) }),
+      { maxLength: 4 },
+    );
     fc.assert(
       fc.property(votes, (vs) => {
         const a = consensusOf(vs);
@@ -41,7 +44,15 @@ describe('consensus rules', () => {
 });
 
 describe('chart-consensus exits (arena rules)', () => {
-  const open = (price: number) => ({ entry_ts: closeMs(0), entry_price: price, predicted_p: 0.6, signals_lit: [], exit_ts: null, exit_price: null, exit_reason: null });
+  const open = (price: number) => ({
+    entry_ts: closeMs(0),
+    entry_price: price,
+    predicted_p: 0.6,
+    signals_lit: [],
+    exit_ts: null,
+    exit_price: null,
+    exit_reason: null,
+  });
 
   it('takes profit at +4% (at the open on a gap up), stops at −4%, else closes after 72 candles', () => {
     const up = settle(simulate('chart-consensus', candlesFromCloses([100, 101, 103, 104.5, 106]), HOUR, { open: open(100) })[0]!)!;
@@ -50,11 +61,15 @@ describe('chart-consensus exits (arena rules)', () => {
     expect(gap).toMatchObject({ exit_reason: 'take_profit', exit_price: 108 });
     const down = settle(simulate('chart-consensus', candlesFromCloses([100, 99, 95]), HOUR, { open: open(100) })[0]!)!;
     expect(down).toMatchObject({ exit_reason: 'stop_loss', exit_price: 96, outcome: 0 });
-    const flat = simulate('chart-consensus', candlesFromCloses(Array.from({ length: 80 }, (_, i) => 100 + (i % 2) * 0.5)), HOUR, { open: open(100) })[0]!;
+    const flat = simulate('chart-consensus', candlesFromCloses(Array.from({ length: 80 }, (_, i) => 100 + (i % 2) * 0.5)), HOUR, {
+      open: open(100),
+    })[0]!;
     expect(flat).toMatchObject({ exit_reason: 'max_hold', exit_ts: closeMs(72) });
   });
 
   it('never opens a trade from candles', () => {
-    expect(simulate('chart-consensus', candlesFromCloses(Array.from({ length: 200 }, (_, i) => 100 + 10 * Math.sin(i / 5))), HOUR)).toEqual([]);
+    expect(simulate('chart-consensus', candlesFromCloses(Array.from({ length: 200 }, (_, i) => 100 + 10 * Math.sin(i / 5))), HOUR)).toEqual(
+      [],
+    );
   });
 });

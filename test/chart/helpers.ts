@@ -4,7 +4,15 @@ import { ModelFakes, type FakeCall } from '../fakes/models.js';
 /** The four vendor fakes with one model name per vendor, so a responder can answer each model differently. */
 export async function startVisionFakes(): Promise<{ fakes: ModelFakes; env: Record<string, string> }> {
   const fakes = await new ModelFakes().start();
-  const entries = fakes.specs().map((s) => ({ id: s.id.replace('demo-', 'vision-'), vendor: s.vendor, model: `vision-${s.vendor}`, base_url: s.baseUrl, vision: true }));
+  const entries = fakes
+    .specs()
+    .map((s) => ({
+      id: s.id.replace('demo-', 'vision-'),
+      vendor: s.vendor,
+      model: `vision-${s.vendor}`,
+      base_url: s.baseUrl,
+      vision: true,
+    }));
   return { fakes, env: { SVC_MODELS: JSON.stringify(entries) } };
 }
 
@@ -29,7 +37,8 @@ export function form(file: Buffer, fields: Record<string, string> = {}, fileFiel
 export const analyzeForm = (app: FastifyInstance, file: Buffer, fields: Record<string, string> = {}, fileField?: string) =>
   app.inject({ method: 'POST', url: '/api/v1/chart/analyze', ...form(file, fields, fileField) });
 
-export const analyzeJson = (app: FastifyInstance, body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/v1/chart/analyze', payload: body });
+export const analyzeJson = (app: FastifyInstance, body: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/api/v1/chart/analyze', payload: body });
 
 export const verdict = (signal: 'buy' | 'sell' | 'hold', confidence: number, extra: Record<string, unknown> = {}) => ({
   trend: signal === 'buy' ? 'up' : signal === 'sell' ? 'down' : 'sideways',
