@@ -86,7 +86,8 @@ export class ArenaService {
     if (inserted) {
       await this.attest(attestationId(strategy, asset, trade.entry_ts, 'enter'), trade.entry_ts, {
         event: 'enter', mode, agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
-        predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id, ...record,
+        predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id,
+        ...record,
       });
     }
     return inserted;

@@ -51,8 +51,8 @@ const formRule = (rule: string) => () =>
 const MULTIPART_LIMITS: Record<string, () => ApiError> = {
   FST_REQ_FILE_TOO_LARGE: () => tooLarge(),
   FST_FILES_LIMIT: formRule('one_file'),
-  FST_FIELDS_LIMIT: formRule('max_fields'),
-  FST_PARTS_LIMIT: formRule('max_parts'),
+  FST_FIELDS_LIMIT: formRule('too_many_parts'),
+  FST_PARTS_LIMIT: formRule('too_many_parts'),
   FST_PROTO_VIOLATION: formRule('field_name'),
 };
 
@@ -71,8 +71,15 @@ async function readForm(request: FastifyRequest): Promise<void> {
       else formFiles.set(request, await part.toBuffer());
     }
   } catch (e) {
+    if (e instanceof ApiError) throw e;
     const mapped = MULTIPART_LIMITS[(e as { code?: string }).code ?? ''];
-    throw mapped ? mapped() : e;
+    // Anything else here is the parser rejecting the form (no boundary, a truncated part, …).
+    throw mapped
+      ? mapped()
+      : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
+          field: '(form)',
+          rule: 'multipart',
+        });
   }
   if (!formFiles.has(request))
     throw new ApiError('validation_failed', 'the form needs a file in the field image', { field: 'image', rule: 'required' });
@@ -114,7 +121,8 @@ export const chartRoutes =
             "schema {trend, signal, confidence, horizon, levels{support[], resistance[]}, patterns[], rationale}; an answer that fails the schema after one repair is that model's " +
             `failure (ok false, reason invalid_output). Weights: ${WEIGHT_RULE} Consensus: ${CONSENSUS_RULE} image_sha256 is the SHA-256 of the bytes as uploaded. ` +
             `paper_trade true (with asset ${ASSETS.join(', ')}): ${TRADE_RULE} In the demo (SVC_DEMO without SVC_MODELS) the four verdicts come from the built-in vendor fakes and demo is true. ` +
-            "No vision model configured: 503 model_unavailable. Public (rate-limited); the trades and claims it records belong to svc's reserved arena: and chart: agents. Signed. " +
+            "No vision model configured: 503 model_unavailable. Public (rate-limited); the trades and claims it records belong to svc's reserved arena: and chart: agents. " +
+            'Signed; for a form upload the request_hash covers the text fields (the file as "image": "(file)"), and the image is bound by image_sha256 in the signed body. ' +
             `The rubric: ${RUBRIC.replace(/\n/g, ' ')}`,
           body: {
             content: { 'application/json': { schema: AnalyzeJsonBody }, 'multipart/form-data': { schema: AnalyzeMultipartBody } },

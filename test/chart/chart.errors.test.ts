@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { IMAGE_LIMITS } from '../../src/chart/image.js';
 import { blackPng, pngHeaderOnText, smallChartPng } from './crafted-images.js';
-import { analyzeForm, analyzeJson } from './helpers.js';
+import { analyzeForm, analyzeJson, form } from './helpers.js';
 
 // No vision model is configured here: a request that got past the image checks would be a 503, so each 4xx below proves the check ran first.
 describe('chart analyze: every image limit is a 4xx naming the limit', () => {
@@ -80,6 +80,29 @@ describe('chart analyze: every image limit is a 4xx naming the limit', () => {
       expect(r.statusCode, JSON.stringify(r.json())).toBe(400);
       expect(r.json().details.field).toContain(field);
     }
+  });
+
+  it('a form with extra fields, two files or no boundary is a 4xx, never a 500', async () => {
+    const extra = await analyzeForm(t.app, chart, { asset: 'BTC', timeframe: '1h', paper_trade: 'false', note: 'x' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().details).toMatchObject({ field: '(form)', rule: 'too_many_parts' });
+    const twice = form(chart);
+    const two = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/chart/analyze',
+      headers: twice.headers,
+      payload: Buffer.concat([twice.payload.subarray(0, twice.payload.lastIndexOf('--svc')), form(chart).payload]),
+    });
+    expect(two.statusCode).toBe(400);
+    expect(two.json().details).toMatchObject({ rule: 'one_file' });
+    const broken = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/chart/analyze',
+      headers: { 'content-type': 'multipart/form-data' },
+      payload: 'x',
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toMatchObject({ error: 'bad_request', details: { rule: 'multipart' } });
   });
 
   it('a valid image with no vision model configured is 503 model_unavailable', async () => {

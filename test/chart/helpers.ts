@@ -4,15 +4,13 @@ import { ModelFakes, type FakeCall } from '../fakes/models.js';
 /** The four vendor fakes with one model name per vendor, so a responder can answer each model differently. */
 export async function startVisionFakes(): Promise<{ fakes: ModelFakes; env: Record<string, string> }> {
   const fakes = await new ModelFakes().start();
-  const entries = fakes
-    .specs()
-    .map((s) => ({
-      id: s.id.replace('demo-', 'vision-'),
-      vendor: s.vendor,
-      model: `vision-${s.vendor}`,
-      base_url: s.baseUrl,
-      vision: true,
-    }));
+  const entries = fakes.specs().map((s) => ({
+    id: s.id.replace('demo-', 'vision-'),
+    vendor: s.vendor,
+    model: `vision-${s.vendor}`,
+    base_url: s.baseUrl,
+    vision: true,
+  }));
   return { fakes, env: { SVC_MODELS: JSON.stringify(entries) } };
 }
 
