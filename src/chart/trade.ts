@@ -50,14 +50,16 @@ export class ChartTrader {
   constructor(private readonly o: TraderDeps) {}
 
   async open(asset: Asset, consensus: ConsensusResult, counted: readonly CountedVerdict[], imageSha256: string): Promise<PaperTradeResult> {
-    if (consensus.signal !== 'buy')
+    if (consensus.signal !== 'buy') {
       return {
         opened: false,
         reason: `the consensus is ${consensus.signal ?? 'empty'}; the arena trades long only, so only buy opens a trade`,
       };
+    }
     const price = await this.livePrice(asset).catch((e: Error) => e);
-    if (price instanceof Error)
+    if (price instanceof Error) {
       return { opened: false, reason: `the live price was unavailable (Binance ${asset}USDT 1m): ${price.message.slice(0, 200)}` };
+    }
     const entryTs = this.o.clock.now();
     const modelClaims = await Promise.all(counted.map((c) => this.recordModelClaim(c, asset, entryTs, imageSha256)));
     const predictedP = counted.reduce((sum, c) => sum + c.calibratedClaimP, 0) / counted.length;
@@ -72,12 +74,16 @@ export class ChartTrader {
     };
     const record = { image_sha256: imageSha256, consensus_share: consensus.share, model_claims: modelClaims };
     if (!(await this.o.arena.open(CHART_CONSENSUS, asset, trade, HOUR_S, record))) {
-      throw new ApiError('conflict', `a ${CHART_CONSENSUS} trade on ${asset} was opened in the same millisecond; send the analysis again`, {
-        field: 'paper_trade',
-      });
+      const message = `a ${CHART_CONSENSUS} trade on ${asset} was opened in the same millisecond; send the analysis again`;
+      throw new ApiError('conflict', message, { field: 'paper_trade' });
     }
     const id = attestationId(CHART_CONSENSUS, asset, entryTs, 'enter');
-    const entry = await this.o.arena.attestation(id);
+    const entry = (await this.o.arena.attestation(id))!;
+    const links = {
+      claim_id: entry.claim_id as string,
+      attestation: attestationRef(id),
+      attestation_url: `${this.o.publicUrl}${attestationPath(id)}`,
+    };
     return {
       opened: true,
       strategy: CHART_CONSENSUS,
@@ -86,9 +92,7 @@ export class ChartTrader {
       entry_ts: entryTs,
       entry_price: price,
       predicted_p: predictedP,
-      claim_id: String(entry?.claim_id),
-      attestation: attestationRef(id),
-      attestation_url: `${this.o.publicUrl}${attestationPath(id)}`,
+      ...links,
       model_claims: modelClaims,
     };
   }

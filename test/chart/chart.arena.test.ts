@@ -111,6 +111,28 @@ describe('chart analyze → arena paper trade → model claims resolved by the t
     expect(again.verdicts[0].calibrated_confidence).toBeCloseTo((outcome + PRIOR_STRENGTH * 0.7) / (1 + PRIOR_STRENGTH), 12);
   }, 30_000);
 
+  it('no live price, no trade: the analysis still answers, with the reason', async () => {
+    fakes.respondWith(() => ({ json: verdict('buy', 0.9) }));
+    sim.fault('binance', { kind: 'malformed' });
+    try {
+      const r = await analyzeJson(t.app, { image_b64: chart.toString('base64'), asset: 'SOL', paper_trade: true });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json()).toMatchObject({
+        consensus: { signal: 'buy' },
+        paper_trade: { opened: false, reason: expect.stringContaining('live price was unavailable') },
+      });
+      const trades = await t.deps.store.db
+        .selectFrom('arena_trades')
+        .selectAll()
+        .where('strategy', '=', 'chart-consensus')
+        .where('asset', '=', 'SOL')
+        .execute();
+      expect(trades).toHaveLength(0);
+    } finally {
+      sim.clearFaults();
+    }
+  });
+
   it('leaves the candle-driven strategies alone: chart-consensus is not one of them', () => {
     expect(STRATEGIES).toHaveLength(5);
     expect(STRATEGIES).not.toContain('chart-consensus');
