@@ -103,7 +103,7 @@ export const CHART_CONSENSUS = 'chart-consensus' as const;
 export type ChartStrategy = typeof CHART_CONSENSUS;
 /** Any strategy a trade row may carry. */
 export type AnyStrategy = Strategy | ChartStrategy;
-export const CHART_RULES: Omit<Rules, 'signal'> = { enter: () => false, target: () => undefined, stopLossPct: 4, takeProfitPct: 4 };
+const CHART_RULES: Omit<Rules, 'signal'> = { enter: () => false, target: () => undefined, stopLossPct: 4, takeProfitPct: 4 };
 
 /** Every rule set by strategy name, chart-consensus included. */
 export const rulesOf = (strategy: AnyStrategy): Omit<Rules, 'signal'> => (strategy === CHART_CONSENSUS ? CHART_RULES : RULES[strategy]);

@@ -10,7 +10,7 @@ import { ApiError } from '../core/errors.js';
  * that drops every metadata chunk (EXIF, XMP, ICC, text) after applying the EXIF orientation.
  */
 export const IMAGE_LIMITS = { maxBytes: 5 * 1024 * 1024, maxWidth: 4096, maxHeight: 4096, maxPixels: 12_000_000 } as const;
-export const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
 export const IMAGE_RULES =
   `At most ${IMAGE_LIMITS.maxBytes} bytes (413 image_too_large); PNG, JPEG or WebP by magic bytes, whatever the declared type (415 unsupported_image_type); ` +

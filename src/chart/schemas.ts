@@ -4,7 +4,7 @@ import { ASSETS } from '../arena/paper-trader.js';
 
 const literals = <T extends string>(values: readonly T[]) => Type.Union(values.map((v) => Type.Literal(v)));
 
-export const TRENDS = ['up', 'down', 'sideways'] as const;
+const TRENDS = ['up', 'down', 'sideways'] as const;
 export const SIGNALS = ['buy', 'sell', 'hold'] as const;
 export type ChartSignal = (typeof SIGNALS)[number];
 
@@ -29,7 +29,7 @@ export const VerdictSchema = Type.Object(
 );
 export type Verdict = Static<typeof VerdictSchema>;
 
-export const TIMEFRAME_PATTERN = '^[A-Za-z0-9 .:-]{1,20}$';
+const TIMEFRAME_PATTERN = '^[A-Za-z0-9 .:-]{1,20}$';
 
 const Options = {
   asset: Type.Optional(
