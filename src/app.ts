@@ -31,6 +31,7 @@ import { arenaRoutes } from './arena/routes.js';
 import { agentSessionRoutes } from './agent-session/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { shieldRoutes } from './shield/routes.js';
+import { chartRoutes } from './chart/routes.js';
 import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
@@ -50,7 +51,31 @@ export interface AppOptions {
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
-const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, agentSessionRoutes, portfolioRoutes, shieldRoutes, receiptRoutes, healthRoutes, discoveryRoutes, mcpRoutes];
+const FEATURES = [
+  catalogRoutes,
+  entityRoutes,
+  dataRoutes,
+  agentContextRoutes,
+  streamRoutes,
+  snapshotRoutes,
+  backtestRoutes,
+  gainersRoutes,
+  camsRoutes,
+  viralRoutes,
+  paymentRoutes,
+  protectionRoutes,
+  calibRoutes,
+  trainingStationRoutes,
+  arenaRoutes,
+  agentSessionRoutes,
+  portfolioRoutes,
+  shieldRoutes,
+  chartRoutes,
+  receiptRoutes,
+  healthRoutes,
+  discoveryRoutes,
+  mcpRoutes,
+];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,9 +1,9 @@
 import type { Candle } from '../core/candles.js';
 import type { TradeRow } from '../store/repos/arena.js';
 import { indicatorSeries } from '../core/indicators.js';
-import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, RULES, litSignals, predictedP, type ExitReason, type Strategy } from './strategies.js';
+import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, litSignals, predictedP, rulesOf, type AnyStrategy, type ExitReason } from './strategies.js';
 
-export { ASSETS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type Asset, type ExitReason, type Strategy } from './strategies.js';
+export { ASSETS, CHART_CONSENSUS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type AnyStrategy, type Asset, type ChartStrategy, type ExitReason, type Strategy } from './strategies.js';
 
 export interface PaperTrade {
   /** Unix ms of the close of the candle that triggered the trade (the fill price is that close). */
@@ -42,14 +42,15 @@ export interface Resume {
  * - a decision at candle i uses candles 0..i only and fills at candle i's close (entry_ts is that
  *   candle's close time in ms); exits are looked for from the next candle on;
  * - the stop is checked first, against each candle's low, and fills at the stop price or at the open
- *   when the candle opens below it; then the strategy's target (fills at the close); then max_hold;
+ *   when the candle opens below it; then a take-profit (if the rules have one) against the high, filled
+ *   at its price or at the open on a gap up; then the strategy's target (fills at the close); then max_hold;
  * - no re-entry on the candle of an exit; a trade still open at the end (the resumed one included) is
  *   returned with null exit fields; max_hold counts candle intervals since the entry.
  * Without `resume` the run starts flat at the first candle, so runs over different windows disagree
  * about the past; a job that runs repeatedly passes `resumeAfter(recorded)` to continue one history.
  */
-export function simulate(strategy: Strategy, candles: readonly Candle[], intervalS: number, resume: Resume = {}): PaperTrade[] {
-  const rules = RULES[strategy];
+export function simulate(strategy: AnyStrategy, candles: readonly Candle[], intervalS: number, resume: Resume = {}): PaperTrade[] {
+  const rules = rulesOf(strategy);
   const series = indicatorSeries(candles);
   const trades: PaperTrade[] = [];
   let open = resume.open;
@@ -60,10 +61,13 @@ export function simulate(strategy: Strategy, candles: readonly Candle[], interva
     if (open) {
       if (closeTs <= open.entry_ts) return;
       const stop = open.entry_price * (1 - rules.stopLossPct / 100);
+      const take = rules.takeProfitPct === undefined ? Infinity : open.entry_price * (1 + rules.takeProfitPct / 100);
       const held = Math.round((closeTs - open.entry_ts) / (intervalS * 1000));
-      const reason: ExitReason | undefined = candle.l <= stop ? 'stop_loss' : rules.target(now, past) ?? (held >= MAX_HOLD_CANDLES ? 'max_hold' : undefined);
+      const reason: ExitReason | undefined =
+        candle.l <= stop ? 'stop_loss' : candle.h >= take ? 'take_profit' : rules.target(now, past) ?? (held >= MAX_HOLD_CANDLES ? 'max_hold' : undefined);
       if (reason) {
-        trades.push({ ...open, exit_ts: closeTs, exit_price: reason === 'stop_loss' ? Math.min(stop, candle.o) : now.close, exit_reason: reason });
+        const fill = reason === 'stop_loss' ? Math.min(stop, candle.o) : reason === 'take_profit' ? Math.max(take, candle.o) : now.close;
+        trades.push({ ...open, exit_ts: closeTs, exit_price: fill, exit_reason: reason });
         open = undefined;
       }
       return;

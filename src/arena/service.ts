@@ -7,7 +7,8 @@ import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
 import type { TradeMode } from '../store/schema.js';
 import type { Candle } from '../core/candles.js';
 import { attestationId } from './attestations.js';
-import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, simulate, type Asset, type PaperTrade, type Strategy } from './paper-trader.js';
+import { MAX_HOLD_CANDLES, pnlPct, resumeAfter, settle, simulate } from './paper-trader.js';
+import type { AnyStrategy, Asset, ChartStrategy, ClosedTrade, PaperTrade, Strategy } from './paper-trader.js';
 
 export const agentIdOf = (strategy: string, asset: string) => `arena:${strategy}:${asset}`;
 export const attestationPath = (id: string) => `/api/v1/arena/attestation/${id}`;
@@ -44,7 +45,28 @@ export class ArenaService {
     return { entered, exited };
   }
 
-  private async enter(strategy: Strategy, asset: Asset, trade: PaperTrade, intervalS: number, mode: TradeMode): Promise<boolean> {
+  /**
+   * Opens a trade decided outside the candles (chart-consensus) at its decision time, mode live;
+   * `record` joins the claim payload and the entry attestation. False when that entry exists already.
+   */
+  async open(strategy: ChartStrategy, asset: Asset, trade: PaperTrade, intervalS: number, record: Record<string, unknown>) {
+    return this.enter(strategy, asset, trade, intervalS, 'live', record);
+  }
+
+  /** Watches each open trade of the strategy for its exit on the candles opening at or after its entry; returns the trades closed now. */
+  async watchOpen(strategy: ChartStrategy, asset: Asset, candles: readonly Candle[], intervalS: number): Promise<ClosedTrade[]> {
+    const closed: ClosedTrade[] = [];
+    for (const row of (await this.deps.repo.trades(strategy, asset)).filter((t) => t.exit_ts === null)) {
+      const open = resumeAfter([row]).open!;
+      const after = candles.filter((c) => c.t * 1000 >= row.entry_ts);
+      const exited = simulate(strategy, after, intervalS, { open }).map(settle).find((t) => t !== undefined);
+      if (exited && (await this.exit(strategy, asset, exited))) closed.push(exited);
+    }
+    return closed;
+  }
+
+  /** `record`: more fields for the claim payload and the entry attestation. */
+  private async enter(strategy: AnyStrategy, asset: Asset, trade: PaperTrade, intervalS: number, mode: TradeMode, record = {}) {
     const existing = await this.deps.repo.get(strategy, asset, trade.entry_ts);
     if (existing) return false;
     const agentId = agentIdOf(strategy, asset);
@@ -52,7 +74,8 @@ export class ArenaService {
       agent_id: agentId,
       kind: 'trade',
       predicted_p: trade.predicted_p,
-      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit },
+      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit,
+        ...record },
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: Math.ceil(((MAX_HOLD_CANDLES + 2) * intervalS) / 3600) + 1,
     });
@@ -64,12 +87,13 @@ export class ArenaService {
       await this.attest(attestationId(strategy, asset, trade.entry_ts, 'enter'), trade.entry_ts, {
         event: 'enter', mode, agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
         predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id,
+        ...record,
       });
     }
     return inserted;
   }
 
-  private async exit(strategy: Strategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
+  private async exit(strategy: AnyStrategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
     const pnl = pnlPct(trade)!;
     const closed = await this.deps.repo.close(strategy, asset, trade.entry_ts, { exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl });
     if (!closed) return false;
@@ -102,7 +126,7 @@ export class ArenaService {
     return this.deps.repo.attestation(id);
   }
 
-  trades(strategy: Strategy, asset: Asset): Promise<TradeRow[]> {
+  trades(strategy: AnyStrategy, asset: Asset): Promise<TradeRow[]> {
     return this.deps.repo.trades(strategy, asset);
   }
 }

@@ -12,9 +12,9 @@ export type Signal = (typeof SIGNALS)[number];
 /**
  * Why a trade closed: the strategy's target (rsi2_target: RSI(2) > 70; rsi14_target: RSI(14) > 50;
  * macd_cross_down: MACD below its signal; bb_mid_target: close at or above the middle band;
- * trend_exit: EMA20 below EMA50), stop_loss, or max_hold after MAX_HOLD_CANDLES.
+ * trend_exit: EMA20 below EMA50), stop_loss, take_profit (chart-consensus), or max_hold after MAX_HOLD_CANDLES.
  */
-export type ExitReason = 'rsi2_target' | 'rsi14_target' | 'macd_cross_down' | 'bb_mid_target' | 'trend_exit' | 'stop_loss' | 'max_hold';
+export type ExitReason = 'rsi2_target' | 'rsi14_target' | 'macd_cross_down' | 'bb_mid_target' | 'trend_exit' | 'stop_loss' | 'take_profit' | 'max_hold';
 
 /** Indicator snapshots of the current candle and the ones just before it (oldest first). */
 export type Decide<T> = (now: Snapshot, past: readonly Snapshot[]) => T;
@@ -26,6 +26,8 @@ export interface Rules {
   target: Decide<ExitReason | undefined>;
   /** Percent below the entry price where the stop sits. */
   stopLossPct: number;
+  /** Percent above the entry price where a take-profit sits, for strategies that have one. */
+  takeProfitPct?: number;
 }
 
 /** Trades still open after this many candles are closed at the market. */
@@ -92,6 +94,19 @@ export const RULES: Record<Strategy, Rules> = {
     stopLossPct: 5,
   },
 };
+
+/**
+ * Trades opened from a chart analysis (src/chart/), not from candles: outside STRATEGIES, so the
+ * candle-driven runs never touch them. Exits: a symmetric 4% stop and 4% take-profit, else max_hold.
+ */
+export const CHART_CONSENSUS = 'chart-consensus' as const;
+export type ChartStrategy = typeof CHART_CONSENSUS;
+/** Any strategy a trade row may carry. */
+export type AnyStrategy = Strategy | ChartStrategy;
+const CHART_RULES: Omit<Rules, 'signal'> = { enter: () => false, target: () => undefined, stopLossPct: 4, takeProfitPct: 4 };
+
+/** Every rule set by strategy name, chart-consensus included. */
+export const rulesOf = (strategy: AnyStrategy): Omit<Rules, 'signal'> => (strategy === CHART_CONSENSUS ? CHART_RULES : RULES[strategy]);
 
 /**
  * predicted_p from the number of signals lit at entry (the strategy's own signal included): 0.5 for

@@ -221,11 +221,17 @@ export class ModelFakes {
 
 /** The demo's answers: named ones for the features that ship, else a minimal instance of the schema. */
 export function demoResponder(call: FakeCall): FakeReply {
-  const named = call.schemaName ? DEMO_ANSWERS[call.schemaName] : undefined;
+  const named = DEMO_ANSWERS[call.schemaName ?? ''] ?? DEMO_ANSWERS[shapeName(call.schema)];
   if (named) return { json: named(call) };
   if (call.schema) return { json: minimalInstance(call.schema) };
   return { text: `Demo model (no language model is configured): received ${call.messages.length} message(s).` };
 }
+
+/** Gemini's responseSchema carries no name and Anthropic's tool may be a generic one: the chart verdict is known by its fields. */
+const shapeName = (schema: Json | undefined): string => {
+  const required = (schema?.required ?? []) as string[];
+  return ['trend', 'signal', 'confidence', 'levels'].every((k) => required.includes(k)) ? 'chart_verdict' : '';
+};
 
 const quotedData = (call: FakeCall): { label: string; value: Json }[] =>
   call.messages.flatMap((m) => {
@@ -235,7 +241,20 @@ const quotedData = (call: FakeCall): { label: string; value: Json }[] =>
 
 const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 
+/** chart: a fixed verdict per wire format, so the demo panel disagrees a little; the fakes do not read images. */
+const DEMO_CHART_VERDICTS: Record<Wire, { trend: string; signal: string; confidence: number; patterns: string[] }> = {
+  'openai-chat': { trend: 'up', signal: 'buy', confidence: 0.64, patterns: ['higher lows'] },
+  'anthropic-messages': { trend: 'up', signal: 'buy', confidence: 0.57, patterns: ['ascending channel'] },
+  gemini: { trend: 'sideways', signal: 'hold', confidence: 0.52, patterns: [] },
+};
+
 const DEMO_ANSWERS: Record<string, (call: FakeCall) => unknown> = {
+  chart_verdict: (call) => ({
+    ...DEMO_CHART_VERDICTS[call.wire],
+    horizon: '1-3 days',
+    levels: { support: [], resistance: [] },
+    rationale: `Demo model (${call.wire} fake): a fixed demo verdict; it received ${call.messages.reduce((n, m) => n + m.images, 0)} image(s) and did not read them.`,
+  }),
   /** agent-context: the catalog lines of the system prompt that share the most words with the goal, with their example q. */
   goal_plan: (call) => {
     const goal = words(call.messages.at(-1)?.text ?? '');

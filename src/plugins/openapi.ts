@@ -30,6 +30,7 @@ export const TAGS = [
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'shield', description: 'AgentShield: verify-before-act checks, exploit likelihood, tool-server audit, agent scan' },
+  { name: 'chart', description: 'Chart analyzer: four vision models, a calibrated consensus, paper trades' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },

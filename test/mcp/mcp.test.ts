@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 import { verifyReceipt } from '../../src/receipts/receipt.js';
+import { startModelFakes, type ModelFakes } from '../fakes/models.js';
 import { unixSeconds } from '../../src/core/clock.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 
@@ -28,12 +29,14 @@ const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   calibrate_p: { agent_id: 'test:mcp-agent', kind: 'price-up', predicted_p: 0.7 },
   shield_verify: { target: { kind: 'domain', value: 'example.org' }, action: 'visit' },
   tool_audit: { manifest: { tools: [{ name: 'add_numbers', description: 'Adds two numbers.' }] } },
+  analyze_chart: { image_b64: readFileSync(new URL('../../examples/sample-chart.png', import.meta.url)).toString('base64'), timeframe: '1h' },
 };
 
 let t: TestApp;
 let base: string;
 let client: Client;
 let tools: Tool[];
+let modelFakes: ModelFakes;
 const ajv = new Ajv({ strict: false, allErrors: true });
 
 const connectHttp = async (headers: Record<string, string> = {}) => {
@@ -43,7 +46,9 @@ const connectHttp = async (headers: Record<string, string> = {}) => {
 };
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
+  const models = await startModelFakes(); // analyze_chart's vision panel
+  modelFakes = models.fakes;
+  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, ...models.env } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   client = await connectHttp();
@@ -54,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await t.close();
+  await modelFakes?.close();
 });
 
 describe('MCP over streamable HTTP (stateless)', () => {

@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import type { AppContext } from '../app-context.js';
+import { ApiError } from '../core/errors.js';
+import { errorResponses } from '../core/schemas.js';
+import { modelsFor } from '../models/index.js';
+import { CalibrationService } from '../calib/service.js';
+import { CalibrationRepo } from '../store/repos/calibration.js';
+import { createArena } from '../arena/routes.js';
+import { ASSETS, type Asset } from '../arena/paper-trader.js';
+import { IMAGE_LIMITS, IMAGE_RULES, cleanImage, tooLarge } from './image.js';
+import { CONSENSUS_RULE, WEIGHT_RULE } from './consensus.js';
+import { ChartService, RUBRIC } from './service.js';
+import { ChartTrader, TRADE_RULE, isArenaAsset } from './trade.js';
+import { AnalyzeJsonBody, AnalyzeMultipartBody, AnalyzeResponse, type AnalyzeOptions } from './schemas.js';
+
+const WATCH_EVERY_MS = 15 * 60_000;
+/** Base64 of a 5 MB image is 6.7 MB; anything up to this reaches the image check and gets its 413 image_too_large. */
+const JSON_BODY_LIMIT = 10 * 1024 * 1024;
+const FORM_FIELDS = ['asset', 'timeframe', 'paper_trade'] as const;
+/** Files read from multipart forms, by request: the form's other fields become the body the schema checks. */
+const formFiles = new WeakMap<FastifyRequest, Buffer>();
+
+type Body = { image_b64?: string; asset?: string; timeframe?: string; paper_trade?: boolean | 'true' | 'false' };
+
+/** The options of either body (already checked by its schema) plus the rules a schema cannot state. */
+function options(body: Body): AnalyzeOptions & { tradeAsset?: Asset } {
+  const { asset, timeframe } = body;
+  const paperTrade = body.paper_trade === true || body.paper_trade === 'true';
+  if (!paperTrade) return { asset, timeframe, paper_trade: false };
+  if (!asset) throw new ApiError('validation_failed', 'paper_trade needs asset', { field: 'asset', rule: 'required_with_paper_trade' });
+  if (!isArenaAsset(asset))
+    throw new ApiError('validation_failed', `paper trades are opened on ${ASSETS.join(', ')}`, {
+      field: 'asset',
+      rule: 'arena_asset',
+      allowed: [...ASSETS],
+    });
+  return { asset, timeframe, paper_trade: true, tradeAsset: asset };
+}
+
+function decodeBase64(b64: string): Buffer {
+  const bare = b64.replace(/^data:[\w/+.-]*;base64,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(bare))
+    throw new ApiError('validation_failed', 'image_b64 is not base64', { field: 'image_b64', rule: 'base64' });
+  return Buffer.from(bare, 'base64');
+}
+
+const formRule = (rule: string) => () =>
+  new ApiError('validation_failed', `the form takes one file (image) and the fields ${FORM_FIELDS.join(', ')}`, { field: '(form)', rule });
+const MULTIPART_LIMITS: Record<string, () => ApiError> = {
+  FST_REQ_FILE_TOO_LARGE: () => tooLarge(),
+  FST_FILES_LIMIT: formRule('one_file'),
+  FST_FIELDS_LIMIT: formRule('too_many_parts'),
+  FST_PARTS_LIMIT: formRule('too_many_parts'),
+  FST_PROTO_VIOLATION: formRule('field_name'),
+};
+
+/** Reads the form (the file under the size limit) before validation, so its fields meet the same schema checks as JSON. */
+async function readForm(request: FastifyRequest): Promise<void> {
+  if (!request.isMultipart()) return;
+  const fields: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') fields[part.fieldname] = part.value;
+      else if (part.fieldname !== 'image')
+        throw new ApiError('validation_failed', `the file goes in the field image, not ${part.fieldname}`, {
+          field: part.fieldname,
+          rule: 'file_field',
+        });
+      else formFiles.set(request, await part.toBuffer());
+    }
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    const mapped = MULTIPART_LIMITS[(e as { code?: string }).code ?? ''];
+    // Anything else here is the parser rejecting the form (no boundary, a truncated part, …).
+    throw mapped
+      ? mapped()
+      : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
+          field: '(form)',
+          rule: 'multipart',
+        });
+  }
+  if (!formFiles.has(request))
+    throw new ApiError('validation_failed', 'the form needs a file in the field image', { field: 'image', rule: 'required' });
+  request.body = { ...fields, image: '(file)' };
+}
+
+export const chartRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps } = ctx;
+    const models = await modelsFor(app, deps);
+    const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
+    const trader = new ChartTrader({
+      arena: createArena(deps),
+      calib,
+      binance: deps.upstream.host('binance'),
+      clock: deps.clock,
+      publicUrl: deps.config.publicUrl,
+    });
+    const charts = new ChartService({ models, calib, trader, demo: deps.config.demo && deps.config.models.length === 0 });
+    ctx.jobs.push({ name: 'chart-trades', everyMs: WATCH_EVERY_MS, run: async () => void (await trader.watch()) });
+    await app.register(multipart, {
+      limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 1, fields: FORM_FIELDS.length, parts: FORM_FIELDS.length + 1, fieldSize: 100 },
+    });
+
+    app.post(
+      '/api/v1/chart/analyze',
+      {
+        bodyLimit: JSON_BODY_LIMIT,
+        config: { signed: true },
+        preValidation: readForm,
+        schema: {
+          operationId: 'postChartAnalyze',
+          tags: ['chart'],
+          summary: 'Four vision models read a chart image side by side; a calibrated consensus, optionally a paper trade',
+          description:
+            'Send the image as multipart/form-data (field image, optional asset, timeframe, paper_trade) or as JSON {image_b64, …}. ' +
+            `${IMAGE_RULES} The same image and rubric go to the four models of the vision-panel role (one per vendor, SVC_MODELS), each answering the chart_verdict ` +
+            "schema {trend, signal, confidence, horizon, levels{support[], resistance[]}, patterns[], rationale}; an answer that fails the schema after one repair is that model's " +
+            `failure (ok false, reason invalid_output). Weights: ${WEIGHT_RULE} Consensus: ${CONSENSUS_RULE} image_sha256 is the SHA-256 of the bytes as uploaded. ` +
+            `paper_trade true (with asset ${ASSETS.join(', ')}): ${TRADE_RULE} In the demo (SVC_DEMO without SVC_MODELS) the four verdicts come from the built-in vendor fakes and demo is true. ` +
+            "No vision model configured: 503 model_unavailable. Public (rate-limited); the trades and claims it records belong to svc's reserved arena: and chart: agents. " +
+            'Signed; for a form upload the request_hash covers the text fields (the file as "image": "(file)"), and the image is bound by image_sha256 in the signed body. ' +
+            `The rubric: ${RUBRIC.replace(/\n/g, ' ')}`,
+          body: {
+            content: { 'application/json': { schema: AnalyzeJsonBody }, 'multipart/form-data': { schema: AnalyzeMultipartBody } },
+          } as never,
+          response: { 200: AnalyzeResponse, ...errorResponses(400, 409, 413, 415, 422, 503) },
+        },
+      },
+      async (request) => {
+        const body = request.body as Body;
+        const chosen = options(body);
+        const image = await cleanImage(formFiles.get(request) ?? decodeBase64(body.image_b64 ?? ''));
+        return charts.analyze(image, chosen);
+      },
+    );
+  };
