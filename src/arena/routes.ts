@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
@@ -13,6 +13,7 @@ import { ASSETS, STRATEGIES } from './paper-trader.js';
 import { ArenaService, MODE_RULE, agentIdOf } from './service.js';
 import { MODE_FILTERS, trackRecord } from './track-record.js';
 import { COMPARED_ASSETS, COMPARED_STRATEGIES, COMPARE_ID_FORMULA, COMPARE_WINDOWS, METRIC_RULES } from './compare.js';
+import { ComparisonRecord } from './schemas.js';
 import { Comparisons, dailyAsOf, hourlyAsOf } from './comparisons.js';
 
 const LIVE_EVERY_MS = 15 * 60_000;
@@ -76,10 +77,10 @@ export const arenaRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
           window: Type.Optional(StringEnum(COMPARE_WINDOWS, { default: '30d', description: 'exits in the last 30 or 90 days before as_of_ts, or all' })),
           mode: Type.Optional(StringEnum(MODE_FILTERS, { default: 'live', description: 'live (default), backfill or all trades' })),
         }),
-        response: { 200: FreeObject('comparison record: id, attestation, event = compare, window, mode, as_of_ts, from_ts, strategies, assets, ranking[], metric_rules, attestation_id_formula, _receipt'), ...errorResponses(400) },
+        response: { 200: ComparisonRecord, ...errorResponses(400) },
       },
     },
-    async (request) => comparisons.issue(request.query.window ?? '30d', request.query.mode ?? 'live', hourlyAsOf(deps.clock.now())),
+    async (request) => (await comparisons.issue(request.query.window ?? '30d', request.query.mode ?? 'live', hourlyAsOf(deps.clock.now()))) as Static<typeof ComparisonRecord>,
   );
 
   app.get(

@@ -38,6 +38,7 @@ export const TOOLS: ToolSpec[] = [
   tool('record_claim', 'postCalibRecordClaim', 'Record a calibration claim', WRITE, 'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.'),
   tool('session_event', 'postAgentSessionEvent', 'Post to a live agent session', WRITE, 'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.'),
   tool('calibrate_p', 'postCalibCalibrateP', 'Calibrate a probability', READ, 'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.'),
+  tool('arena_compare', 'getArenaCompare', 'Rank the arena strategies', READ, 'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.'),
 ];
 
 /** Row and text bounds of one tool result. */
