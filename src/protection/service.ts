@@ -74,7 +74,8 @@ export class Protection {
       if (!row) throw new ApiError('unauthorized', 'unknown or revoked API key', { field: 'X-API-Key' });
       return { tier: row.tier, subject: `key:${row.id}` };
     }
-    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(request.headers.authorization!)}` };
+    // The pass comes in Authorization or, next to another credential there, in X-Svc-Pass.
+    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(String(request.headers['x-svc-pass'] ?? request.headers.authorization))}` };
     return { tier: 'anonymous', subject: `ip:${request.ip}` };
   }
 
