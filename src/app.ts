@@ -37,6 +37,8 @@ import { protectionRoutes, registerProtection } from './protection/routes.js';
 import { ApiKeysRepo } from './store/repos/api-keys.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { LeaseRepo } from './store/repos/leases.js';
+import { CalibProRepo } from './store/repos/calib-pro.js';
+import { calibProAgentOf } from './calib/pro/rate-tier.js';
 
 /** Where log lines go when not stdout: anything with write(line). */
 export interface LogStream {
@@ -89,7 +91,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
   payments.attach(app);
-  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, (request) => payments.hasPass(request));
+  const calibProAgent = calibProAgentOf(new CalibProRepo(deps.store.db), deps.clock);
+  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, (request) => payments.hasPass(request), calibProAgent);
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {

@@ -24,6 +24,7 @@ export const TAGS = [
   { name: 'receipts', description: 'Ed25519 receipts: verification and public key' },
   { name: 'payments', description: 'x402 micropayments, passes and checkout sessions' },
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },
+  { name: 'calib-pro', description: 'The paid tier of the calibration ledger: paid claims, verified-only cards, history windows, drift alerts, signed export' },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },

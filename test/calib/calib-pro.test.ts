@@ -145,3 +145,27 @@ describe('calib-pro', () => {
     expect(notPro.json().details.reason).toBe('calib_pro_required');
   });
 });
+
+describe('calib-pro rate limits', () => {
+  let r: TestApp;
+  beforeAll(async () => {
+    r = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, SVC_RATE_ANON_PER_MIN: '6', SVC_RATE_PRO_PER_MIN: '50' } });
+  });
+  afterAll(() => r.close());
+
+  it("counts a calib-pro agent's requests against its own pro bucket, not the per-IP anonymous one", async () => {
+    const claim = (agent_id: string, headers: Record<string, string> = {}, product = '') =>
+      r.app.inject({ method: 'POST', url: `/api/v1/calib/record_claim${product && `?product=${product}`}`, payload: claimBody(agent_id, 0.5), headers });
+    const payment = await paymentHeader({ nowS: Math.floor(r.clock.now() / 1000), amount: 2000n });
+    const proKey = (await claim('test:fast', { 'x-payment': payment }, 'calib-pro')).json().agent_key;
+    const freeKey = (await claim('test:slow')).json().agent_key;
+    const asPro = await claim('test:fast', { authorization: `Bearer ${proKey}` });
+    expect(asPro.headers['ratelimit-limit']).toBe('50');
+    const asFree = await claim('test:slow', { authorization: `Bearer ${freeKey}` });
+    expect(asFree.headers['ratelimit-limit']).toBe('6');
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await claim('test:slow', { authorization: `Bearer ${freeKey}` })).statusCode);
+    expect(statuses).toContain(429);
+    expect((await claim('test:fast', { authorization: `Bearer ${proKey}` })).statusCode).toBe(200);
+  });
+});

@@ -21,5 +21,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('paid_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('calib_pro_claims_agent').on('calib_pro_claims').columns(['agent_id', 'paid_at']).execute();
+  // The rate limiter looks a calib-pro agent up by the key a request carries.
+  await db.schema.createIndex('agent_credentials_key_hash').on('agent_credentials').column('key_hash').execute();
   await db.schema.createIndex('calib_claims_agent_resolved').on('calib_claims').columns(['agent_id', 'resolved_at']).execute();
 }

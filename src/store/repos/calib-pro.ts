@@ -38,6 +38,18 @@ export class CalibProRepo {
     });
   }
 
+  /** The agent whose key hashes to `keyHash`, when it is on calib-pro at `nowMs`. */
+  async proAgentByKeyHash(keyHash: string, nowMs: number): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('agent_credentials as c')
+      .innerJoin('calib_pro_agents as p', 'p.agent_id', 'c.agent_id')
+      .select('c.agent_id')
+      .where('c.key_hash', '=', keyHash)
+      .where('p.pro_until', '>', nowMs)
+      .executeTakeFirst();
+    return row?.agent_id;
+  }
+
   async setAlerts(agentId: string, settings: AlertSettings, nowMs: number): Promise<void> {
     await this.db.updateTable('calib_pro_agents').set({ ...settings, updated_at: nowMs }).where('agent_id', '=', agentId).execute();
   }
