@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
@@ -92,7 +92,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
   payments.attach(app);
   const calibProAgent = calibProAgentOf(new CalibProRepo(deps.store.db), deps.clock);
-  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, (request) => payments.hasPass(request), calibProAgent);
+  const hasPass = (request: FastifyRequest) => payments.hasPass(request);
+  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, hasPass, calibProAgent);
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {

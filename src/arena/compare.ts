@@ -8,7 +8,13 @@ import type { ModeFilter } from './track-record.js';
  * rather than read from STRATEGIES so a strategy added to the arena later (e.g. chart-consensus)
  * never changes what an existing comparison means.
  */
-export const COMPARED_STRATEGIES = ['rsi2_mean_reversion', 'rsi14_oversold', 'macd_bullish_div', 'bollinger_bounce', 'trend_following'] as const;
+export const COMPARED_STRATEGIES = [
+  'rsi2_mean_reversion',
+  'rsi14_oversold',
+  'macd_bullish_div',
+  'bollinger_bounce',
+  'trend_following',
+] as const;
 export const COMPARED_ASSETS = ['BTC', 'ETH', 'SOL'] as const;
 
 export const COMPARE_WINDOWS = ['30d', '90d', 'all'] as const;
@@ -28,9 +34,9 @@ export const METRIC_RULES =
   'A trade counts when it is closed, its mode matches `mode` (live, backfill or all) and its exit_ts is in (as_of_ts − window, as_of_ts] (every exit up to as_of_ts for `all`). ' +
   'Per combination: total_pnl_pct = Σ pnl_pct (percent, no compounding, no fees); win_rate = wins / trades, a win being pnl_pct > 0 (null without trades); ' +
   'sharpe_like = mean(pnl_pct) / sample standard deviation(pnl_pct) per trade, not annualized (null with fewer than 2 trades or a zero deviation); ' +
-  'brier = mean (predicted_p − outcome)² over the trades, the calibration of the strategy\'s entry probabilities (null without trades; lower is better). ' +
-  '`ranking` orders the 15 combinations by total_pnl_pct (highest first); `ranks` gives each combination\'s place (1 = best) under each metric: pnl and win_rate and sharpe_like highest first, ' +
-  'calibration lowest brier first; nulls come last and ties go to the agent_id that sorts first. latest_attestation is the exit attestation of the combination\'s newest counted trade (null without trades).';
+  "brier = mean (predicted_p − outcome)² over the trades, the calibration of the strategy's entry probabilities (null without trades; lower is better). " +
+  "`ranking` orders the 15 combinations by total_pnl_pct (highest first); `ranks` gives each combination's place (1 = best) under each metric: pnl and win_rate and sharpe_like highest first, " +
+  "calibration lowest brier first; nulls come last and ties go to the agent_id that sorts first. latest_attestation is the exit attestation of the combination's newest counted trade (null without trades).";
 
 interface Combination {
   agent_id: string;
@@ -50,7 +56,10 @@ export interface RankedCombination extends Combination {
 }
 
 /** The first exit time a window counts (exclusive), or -Infinity for `all`. */
-export const windowStart = (window: CompareWindow, asOfTs: number): number => (WINDOW_MS[window] === null ? -Infinity : asOfTs - WINDOW_MS[window]!);
+export function windowStart(window: CompareWindow, asOfTs: number): number {
+  const span = WINDOW_MS[window];
+  return span === null ? -Infinity : asOfTs - span;
+}
 
 const counts = (t: TradeRow, mode: ModeFilter, fromTs: number, asOfTs: number): boolean =>
   t.exit_ts !== null && t.pnl_pct !== null && (mode === 'all' || t.mode === mode) && t.exit_ts > fromTs && t.exit_ts <= asOfTs;
@@ -103,12 +112,26 @@ function orderBy(metric: Metric, combos: readonly Combination[]): Combination[] 
 }
 
 /** The 15 combinations over the trades a window and mode select, ranked by P/L with their place under every metric. */
-export function rankCombinations(trades: readonly TradeRow[], window: CompareWindow, mode: ModeFilter, asOfTs: number): RankedCombination[] {
+export function rankCombinations(
+  trades: readonly TradeRow[],
+  window: CompareWindow,
+  mode: ModeFilter,
+  asOfTs: number,
+): RankedCombination[] {
   const fromTs = windowStart(window, asOfTs);
   const combos = COMPARED_STRATEGIES.flatMap((strategy) =>
-    COMPARED_ASSETS.map((asset) => combinationFigures(strategy, asset, trades.filter((t) => t.strategy === strategy && t.asset === asset && counts(t, mode, fromTs, asOfTs)))),
+    COMPARED_ASSETS.map((asset) =>
+      combinationFigures(
+        strategy,
+        asset,
+        trades.filter((t) => t.strategy === strategy && t.asset === asset && counts(t, mode, fromTs, asOfTs)),
+      ),
+    ),
   );
-  const places = Object.fromEntries(METRICS.map((m) => [m, new Map(orderBy(m, combos).map((c, i) => [c.agent_id, i + 1]))])) as Record<Metric, Map<string, number>>;
+  const places = Object.fromEntries(METRICS.map((m) => [m, new Map(orderBy(m, combos).map((c, i) => [c.agent_id, i + 1]))])) as Record<
+    Metric,
+    Map<string, number>
+  >;
   return orderBy('pnl', combos).map((c, i) => ({
     rank: i + 1,
     ...c,

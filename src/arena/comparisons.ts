@@ -1,7 +1,16 @@
 import type { ArenaRepo } from '../store/repos/arena.js';
 import type { ModeFilter } from './track-record.js';
 import type { ArenaService } from './service.js';
-import { COMPARED_ASSETS, COMPARED_STRATEGIES, COMPARE_ID_FORMULA, METRIC_RULES, compareId, rankCombinations, windowStart, type CompareWindow } from './compare.js';
+import {
+  COMPARED_ASSETS,
+  COMPARED_STRATEGIES,
+  COMPARE_ID_FORMULA,
+  METRIC_RULES,
+  compareId,
+  rankCombinations,
+  windowStart,
+  type CompareWindow,
+} from './compare.js';
 
 const HOUR_MS = 3600_000;
 const DAY_MS = 86_400_000;

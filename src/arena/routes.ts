@@ -80,7 +80,10 @@ export const arenaRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
         response: { 200: ComparisonRecord, ...errorResponses(400) },
       },
     },
-    async (request) => (await comparisons.issue(request.query.window ?? '30d', request.query.mode ?? 'live', hourlyAsOf(deps.clock.now()))) as Static<typeof ComparisonRecord>,
+    async (request) => {
+      const { window = '30d', mode = 'live' } = request.query;
+      return (await comparisons.issue(window, mode, hourlyAsOf(deps.clock.now()))) as Static<typeof ComparisonRecord>;
+    },
   );
 
   app.get(

@@ -15,8 +15,11 @@ const RankedCombination = Type.Object({
   win_rate: NullableNumber('wins / trades; null without trades'),
   sharpe_like: NullableNumber('mean / sample sd of pnl_pct per trade; null with < 2 trades or sd 0'),
   brier: NullableNumber('mean (predicted_p − outcome)²; null without trades'),
-  latest_attestation: NullableString('arena-att:<id> of the newest counted trade\'s exit'),
-  ranks: Type.Object({ pnl: Type.Integer(), win_rate: Type.Integer(), sharpe_like: Type.Integer(), calibration: Type.Integer() }, { description: 'place under each metric, 1 = best' }),
+  latest_attestation: NullableString("arena-att:<id> of the newest counted trade's exit"),
+  ranks: Type.Object(
+    { pnl: Type.Integer(), win_rate: Type.Integer(), sharpe_like: Type.Integer(), calibration: Type.Integer() },
+    { description: 'place under each metric, 1 = best' },
+  ),
 });
 
 export const ComparisonRecord = Type.Object({
@@ -26,7 +29,11 @@ export const ComparisonRecord = Type.Object({
   window: Type.String(),
   mode: Type.String(),
   as_of_ts: Type.Integer({ description: 'Unix ms: trades that exited up to here count' }),
-  from_ts: Type.Unsafe<number | null>({ type: 'integer', nullable: true, description: 'Unix ms, exclusive: exits after it count; null for window=all' }),
+  from_ts: Type.Unsafe<number | null>({
+    type: 'integer',
+    nullable: true,
+    description: 'Unix ms, exclusive: exits after it count; null for window=all',
+  }),
   strategies: Type.Array(Type.String()),
   assets: Type.Array(Type.String()),
   ranking: Type.Array(RankedCombination, { minItems: 15, maxItems: 15 }),

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.js';
 import { CalibrationRepo } from '../store/repos/calibration.js';
 import { AgentsRepo } from '../store/repos/agents.js';
 import { signableOrThrow } from '../plugins/signing.js';
-import { AgentCard, AgentId, AgentKey, ClaimBody, ProductFields, CurveResponse, Kind, OutcomeBody, Probability, PublicJwk } from './schemas.js';
+import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, ProductFields, PublicJwk } from './schemas.js';
 import { CalibrationService } from './service.js';
 import { AUTH_DESCRIPTION, AgentAuth, hashAgentKey, keepRawBodyOfSignedRequests, newAgentKey } from './agent-auth.js';
 import { RESERVED_NAMESPACES } from './namespaces.js';
@@ -33,7 +33,8 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
   const proRepo = new CalibProRepo(deps.store.db);
   const pro = new CalibPro(proRepo, calib, deps.clock);
   const webhooks = new Webhooks(proRepo, deps.signingKey, deps.clock, deps.config);
-  await app.register(calibProRoutes({ deps, pro, repo: proRepo, auth, webhooks, drift: new DriftWatch(proRepo, webhooks, deps.clock) }, ctx.jobs));
+  const drift = new DriftWatch(proRepo, webhooks, deps.clock);
+  await app.register(calibProRoutes({ deps, pro, repo: proRepo, auth, webhooks, drift }, ctx.jobs));
   const proClaim = { amount: PRICES.calibProClaim, resource: `${deps.config.publicUrl}/api/v1/calib/record_claim`, description: 'svc calib-pro claim' };
   ctx.jobs.push({ name: 'calib-resolve', everyMs: RESOLVE_EVERY_MS, run: async () => void (await calib.resolveDue()) });
   ctx.jobs.push({ name: 'agent-signatures-purge', everyMs: PURGE_SIGNATURES_EVERY_MS, run: async () => void (await auth.purge()) });
@@ -83,7 +84,9 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       if (payment?.stored) return sendStoredAnswer(reply, payment.stored);
       const newAgent = grant.status === 'new' ? grant.credential : undefined;
       const answer = await calib.recordClaim(request.body, { newAgent, seal: signableOrThrow(request) });
-      const status = payment ? await pro.recordPaidClaim(agentId, answer.claim_id, { method: payment.method, ref: payment.authKey }) : await pro.status(agentId);
+      const status = payment
+        ? await pro.recordPaidClaim(agentId, answer.claim_id, { method: payment.method, ref: payment.authKey })
+        : await pro.status(agentId);
       if (payment) reply.headers(await ctx.payments.finish(request, payment, { charge: true }));
       return grant.status === 'new' ? { ...answer, agent_key: grant.agentKey, ...status } : { ...answer, ...status };
     },

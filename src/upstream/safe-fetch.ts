@@ -140,7 +140,12 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
  * POST with the same SSRF guard (every address the lookup returns is vetted, IP literals and ports
  * checked first). Redirects are not followed: a 3xx is the receiver's answer. Returns the status.
  */
-export async function safePost(target: string, body: string, headers: Record<string, string>, o: Pick<SafeFetchOptions, 'deadline' | 'ports' | 'userAgent' | 'resolver' | 'allowAddress'>): Promise<number> {
+export async function safePost(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  o: Pick<SafeFetchOptions, 'deadline' | 'ports' | 'userAgent' | 'resolver' | 'allowAddress'>,
+): Promise<number> {
   const refuse: Refusal = (address) => (o.allowAddress?.(address) ? undefined : addressRefusal(address));
   const agent = guardedAgent(o.resolver ?? systemResolver, refuse);
   try {

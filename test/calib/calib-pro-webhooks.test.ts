@@ -37,7 +37,8 @@ class Receiver {
 
 /** What a receiver does with the documented headers and the svc public key. */
 const signatureValid = (key: KeyObject, r: Received): boolean => {
-  const message = `svc-webhook-v1\n${r.headers['x-svc-webhook-id']}\n${r.headers['x-svc-webhook-timestamp']}\n${r.body}`;
+  const [id, timestamp] = [String(r.headers['x-svc-webhook-id']), String(r.headers['x-svc-webhook-timestamp'])];
+  const message = `svc-webhook-v1\n${id}\n${timestamp}\n${r.body}`;
   const sig = String(r.headers['x-svc-webhook-signature']);
   return sig.startsWith('ed25519-') && verify(null, Buffer.from(message), key, Buffer.from(sig.slice(8), 'base64url'));
 };
@@ -51,7 +52,9 @@ const agentKeys = new Map<string, string>();
 
 beforeAll(async () => {
   port = await receiver.start();
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, SVC_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SVC_FETCH_ALLOWED_PORTS: `80,443,${port}` } });
+  t = await startTestApp({
+    env: { SVC_PAY_TO: PAY_TO, SVC_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SVC_FETCH_ALLOWED_PORTS: `80,443,${port}` },
+  });
   key = publicKeyOf((await t.app.inject('/.well-known/svc-receipt-pubkey.json')).json());
   calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.deps.clock, t.deps.sources);
 });
@@ -60,23 +63,46 @@ afterAll(async () => {
   await receiver.close();
 });
 
-const claimBody = (agent_id: string, predicted_p: number) => ({ agent_id, kind: 'eth-up', predicted_p, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24 });
+const claimBody = (agent_id: string, predicted_p: number) => ({
+  agent_id,
+  kind: 'eth-up',
+  predicted_p,
+  payload: {},
+  outcome_resolver: { type: 'manual', config: {} },
+  ttl_hours: 24,
+});
 async function proAgent(agentId: string): Promise<void> {
   const payment = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: 2000n });
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim?product=calib-pro', payload: claimBody(agentId, 0.5), headers: { 'x-payment': payment } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/calib/record_claim?product=calib-pro',
+    payload: claimBody(agentId, 0.5),
+    headers: { 'x-payment': payment },
+  });
   expect(res.json()).toMatchObject({ product: 'calib-pro' });
   agentKeys.set(agentId, res.json().agent_key);
 }
 /** `n` claims at predicted_p resolved (verified) to `outcome`. */
 async function resolved(agentId: string, n: number, predictedP: number, outcome: 0 | 1): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', payload: claimBody(agentId, predictedP), headers: { authorization: `Bearer ${agentKeys.get(agentId)}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/record_claim',
+      payload: claimBody(agentId, predictedP),
+      headers: { authorization: `Bearer ${agentKeys.get(agentId)}` },
+    });
     await calib.recordOutcome(res.json().claim_id, outcome, {}, 'verified');
   }
 }
 const setAlerts = (agent_id: string, webhook_url: string | null, extra: object = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/calib/pro/alerts', payload: { agent_id, webhook_url, ece_threshold: 0.2, min_resolved: 10, ...extra }, headers: { authorization: `Bearer ${agentKeys.get(agent_id)}` } });
-const deliveries = (agentId: string) => t.deps.store.db.selectFrom('calib_webhook_deliveries').selectAll().where('agent_id', '=', agentId).execute();
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/calib/pro/alerts',
+    payload: { agent_id, webhook_url, ece_threshold: 0.2, min_resolved: 10, ...extra },
+    headers: { authorization: `Bearer ${agentKeys.get(agent_id)}` },
+  });
+const deliveries = (agentId: string) =>
+  t.deps.store.db.selectFrom('calib_webhook_deliveries').selectAll().where('agent_id', '=', agentId).execute();
 
 describe('calib-pro drift alerts', () => {
   it('refuses webhook URLs it could never deliver to, naming webhook_url, and alerts for pro agents only', async () => {
@@ -89,7 +115,15 @@ describe('calib-pro drift alerts', () => {
     const free = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', payload: claimBody('test:hooks-free', 0.5) });
     agentKeys.set('test:hooks-free', free.json().agent_key);
     expect((await setAlerts('test:hooks-free', `http://127.0.0.1:${port}/free`)).json().details.reason).toBe('calib_pro_required');
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/calib/pro/alerts', payload: { agent_id: 'test:hooks', webhook_url: null, ece_threshold: 0.2 } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/calib/pro/alerts',
+          payload: { agent_id: 'test:hooks', webhook_url: null, ece_threshold: 0.2 },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('sends a signed calib.drift event when ECE passes the threshold, retries a failed delivery on the clock, and a calib.recovered one later', async () => {
@@ -105,10 +139,20 @@ describe('calib-pro drift alerts', () => {
     expect(signatureValid(key, first!)).toBe(true);
     expect(signatureValid(key, { ...first!, body: first!.body.replace('"ece":0.9', '"ece":0.1') })).toBe(false);
     const event = JSON.parse(first!.body);
-    expect(event).toMatchObject({ type: 'calib.drift', agent_id: agent, kind: 'eth-up', window: '30d', threshold: 0.2, resolved: 10, previous_ece: null });
+    expect(event).toMatchObject({
+      type: 'calib.drift',
+      agent_id: agent,
+      kind: 'eth-up',
+      window: '30d',
+      threshold: 0.2,
+      resolved: 10,
+      previous_ece: null,
+    });
     expect(event.ece).toBeCloseTo(0.9, 12);
     expect(first!.headers['x-svc-webhook-id']).toBe(event.id);
-    expect(await deliveries(agent)).toMatchObject([{ status: 'pending', attempts: 1, last_error: 'HTTP 500', next_attempt_at: t.clock.now() + RETRY_DELAYS_MS[0] }]);
+    expect(await deliveries(agent)).toMatchObject([
+      { status: 'pending', attempts: 1, last_error: 'HTTP 500', next_attempt_at: t.clock.now() + RETRY_DELAYS_MS[0] },
+    ]);
 
     t.clock.advance(30_000);
     await t.app.scheduler.tick();

@@ -6,7 +6,8 @@ export const publicKeyOf = (wellKnown: { jwk: { kty: string; crv: string; x: str
   createPublicKey({ key: { kty: wellKnown.jwk.kty, crv: wellKnown.jwk.crv, x: wellKnown.jwk.x }, format: 'jwk' });
 
 const canonical = (value: unknown): string => (canonicalize as unknown as (v: unknown) => string)(value);
-const ed25519 = (key: KeyObject, message: string, sig: string): boolean => sig.startsWith('ed25519-') && verify(null, Buffer.from(message), key, Buffer.from(sig.slice(8), 'base64url'));
+const ed25519 = (key: KeyObject, message: string, sig: string): boolean =>
+  sig.startsWith('ed25519-') && verify(null, Buffer.from(message), key, Buffer.from(sig.slice(8), 'base64url'));
 
 /**
  * Verifies a signed answer without asking svc, as a third party would: the receipt's signature over

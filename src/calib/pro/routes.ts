@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { errorResponses, SECURITY } from '../../core/schemas.js';
 import type { Deps } from '../../deps.js';
+import type { Job } from '../../scheduler/scheduler.js';
 import type { CalibProRepo } from '../../store/repos/calib-pro.js';
 import { AUTH_DESCRIPTION, keepRawBodyOfSignedRequests, type AgentAuth } from '../agent-auth.js';
 import { AgentId, Bin, Kind } from '../schemas.js';
@@ -27,9 +28,18 @@ export interface ProParts {
 
 const AlertSettings = Type.Object({
   agent_id: AgentId,
-  webhook_url: Type.Union([Type.String({ format: 'uri', maxLength: 2000 }), Type.Null()], { description: 'where alerts are POSTed; null stops them' }),
+  webhook_url: Type.Union([Type.String({ format: 'uri', maxLength: 2000 }), Type.Null()], {
+    description: 'where alerts are POSTed; null stops them',
+  }),
   ece_threshold: Type.Number({ minimum: 0, maximum: 1, description: 'a kind drifts while its 30-day ECE is strictly above this' }),
-  min_resolved: Type.Optional(Type.Integer({ minimum: 10, maximum: 100_000, default: DEFAULT_MIN_RESOLVED, description: 'outcomes a kind needs in the window to be judged' })),
+  min_resolved: Type.Optional(
+    Type.Integer({
+      minimum: 10,
+      maximum: 100_000,
+      default: DEFAULT_MIN_RESOLVED,
+      description: 'outcomes a kind needs in the window to be judged',
+    }),
+  ),
 });
 
 const HistoryWindow = Type.Object({
@@ -45,75 +55,98 @@ const HistoryWindow = Type.Object({
 });
 
 /** The calib-pro routes: drift alerts, history windows and the signed export; registered by the calibration feature. */
-export const calibProRoutes = ({ deps, pro, repo, auth, drift, webhooks }: ProParts, jobs: { push(job: { name: string; everyMs: number; run(): Promise<void> }): void }): FastifyPluginAsync => async (app) => {
-  jobs.push({ name: 'calib-pro-drift', everyMs: DRIFT_EVERY_MS, run: async () => void (await drift.check()) });
-  jobs.push({ name: 'calib-pro-webhooks', everyMs: DELIVER_EVERY_MS, run: async () => void (await webhooks.deliverDue()) });
+export const calibProRoutes =
+  (
+    { deps, pro, repo, auth, drift, webhooks }: ProParts,
+    jobs: Job[],
+  ): FastifyPluginAsync =>
+  async (app) => {
+    jobs.push({ name: 'calib-pro-drift', everyMs: DRIFT_EVERY_MS, run: async () => void (await drift.check()) });
+    jobs.push({ name: 'calib-pro-webhooks', everyMs: DELIVER_EVERY_MS, run: async () => void (await webhooks.deliverDue()) });
 
-  app.post(
-    '/api/v1/calib/pro/alerts',
-    {
-      preParsing: keepRawBodyOfSignedRequests,
-      schema: {
-        security: SECURITY.agent,
-        tags,
-        summary: 'calib-pro: set drift alerts (a signed webhook when a kind\'s ECE worsens past a threshold)',
-        description: `${DRIFT_RULES} ${WEBHOOK_RULES} ${PRO_ONLY} ${AUTH_DESCRIPTION}`,
-        body: AlertSettings,
-        response: { 200: Type.Object({ agent_id: Type.String(), webhook_url: Type.Union([Type.String(), Type.Null()]), ece_threshold: Type.Number(), min_resolved: Type.Integer() }), ...errorResponses(400, 401, 403) },
-      },
-    },
-    async (request) => {
-      const { agent_id, webhook_url, ece_threshold, min_resolved = DEFAULT_MIN_RESOLVED } = request.body;
-      await auth.authorize(request, agent_id, { mayCreate: false });
-      await pro.requirePro(agent_id);
-      if (webhook_url) webhooks.checkTarget(webhook_url);
-      await repo.setAlerts(agent_id, { webhook_url, ece_threshold, min_resolved }, deps.clock.now());
-      return { agent_id, webhook_url, ece_threshold, min_resolved };
-    },
-  );
-
-  app.get(
-    '/api/v1/calib/pro/history',
-    {
-      config: { signed: true },
-      schema: {
-        tags,
-        summary: 'calib-pro: one kind\'s calibration over the last 30, 90 and 365 days',
-        description:
-          `Each window holds the outcomes resolved in its last ${Object.values(HISTORY_WINDOWS).join(', ')} days (verified and self-reported, counted apart): curve bins, ECE, Brier and the card's miscalibration label. ` +
-          `Public, like the agent's curves. ${PRO_ONLY}`,
-        querystring: Type.Object({ agent_id: AgentId, kind: Kind }),
-        response: {
-          200: Type.Object({ agent_id: Type.String(), kind: Type.String(), product: Type.String(), pro_until: Type.Union([Type.Integer(), Type.Null()]), as_of: Type.Integer(), windows: Type.Array(HistoryWindow) }),
-          ...errorResponses(400, 403),
+    app.post(
+      '/api/v1/calib/pro/alerts',
+      {
+        preParsing: keepRawBodyOfSignedRequests,
+        schema: {
+          security: SECURITY.agent,
+          tags,
+          summary: "calib-pro: set drift alerts (a signed webhook when a kind's ECE worsens past a threshold)",
+          description: `${DRIFT_RULES} ${WEBHOOK_RULES} ${PRO_ONLY} ${AUTH_DESCRIPTION}`,
+          body: AlertSettings,
+          response: {
+            200: Type.Object({
+              agent_id: Type.String(),
+              webhook_url: Type.Union([Type.String(), Type.Null()]),
+              ece_threshold: Type.Number(),
+              min_resolved: Type.Integer(),
+            }),
+            ...errorResponses(400, 401, 403),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const history = await pro.history(request.query.agent_id, request.query.kind);
-      reply.provenance = { asOf: history.as_of, sources: [] };
-      return history;
-    },
-  );
-
-  app.get(
-    '/api/v1/calib/pro/export',
-    {
-      schema: {
-        security: SECURITY.agent,
-        tags,
-        summary: 'calib-pro: the agent\'s whole claim history as signed JSON Lines',
-        description: `${EXPORT_RULES} Only the agent itself may export. ${PRO_ONLY} ${AUTH_DESCRIPTION}`,
-        querystring: Type.Object({ agent_id: AgentId }),
-        response: { 200: { description: 'JSON Lines, one signed claim per line', content: { 'application/x-ndjson': { schema: Type.String() } } }, ...errorResponses(400, 401, 403) },
+      async (request) => {
+        const { agent_id, webhook_url, ece_threshold, min_resolved = DEFAULT_MIN_RESOLVED } = request.body;
+        await auth.authorize(request, agent_id, { mayCreate: false });
+        await pro.requirePro(agent_id);
+        if (webhook_url) webhooks.checkTarget(webhook_url);
+        await repo.setAlerts(agent_id, { webhook_url, ece_threshold, min_resolved }, deps.clock.now());
+        return { agent_id, webhook_url, ece_threshold, min_resolved };
       },
-    },
-    async (request, reply) => {
-      const { agent_id } = request.query;
-      await auth.authorize(request, agent_id, { mayCreate: false });
-      await pro.requirePro(agent_id);
-      const body = await exportHistory(repo, deps.signingKey, deps.config.issuer, agent_id, Math.floor(deps.clock.now() / 1000));
-      return reply.type('application/x-ndjson').send(body);
-    },
-  );
-};
+    );
+
+    app.get(
+      '/api/v1/calib/pro/history',
+      {
+        config: { signed: true },
+        schema: {
+          tags,
+          summary: "calib-pro: one kind's calibration over the last 30, 90 and 365 days",
+          description:
+            `Each window holds the outcomes resolved in its last ${Object.values(HISTORY_WINDOWS).join(', ')} days (verified and self-reported, counted apart): curve bins, ECE, Brier and the card's miscalibration label. ` +
+            `Public, like the agent's curves. ${PRO_ONLY}`,
+          querystring: Type.Object({ agent_id: AgentId, kind: Kind }),
+          response: {
+            200: Type.Object({
+              agent_id: Type.String(),
+              kind: Type.String(),
+              product: Type.String(),
+              pro_until: Type.Union([Type.Integer(), Type.Null()]),
+              as_of: Type.Integer(),
+              windows: Type.Array(HistoryWindow),
+            }),
+            ...errorResponses(400, 403),
+          },
+        },
+      },
+      async (request, reply) => {
+        const history = await pro.history(request.query.agent_id, request.query.kind);
+        reply.provenance = { asOf: history.as_of, sources: [] };
+        return history;
+      },
+    );
+
+    app.get(
+      '/api/v1/calib/pro/export',
+      {
+        schema: {
+          security: SECURITY.agent,
+          tags,
+          summary: "calib-pro: the agent's whole claim history as signed JSON Lines",
+          description: `${EXPORT_RULES} Only the agent itself may export. ${PRO_ONLY} ${AUTH_DESCRIPTION}`,
+          querystring: Type.Object({ agent_id: AgentId }),
+          response: {
+            200: { description: 'JSON Lines, one signed claim per line', content: { 'application/x-ndjson': { schema: Type.String() } } },
+            ...errorResponses(400, 401, 403),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { agent_id } = request.query;
+        await auth.authorize(request, agent_id, { mayCreate: false });
+        await pro.requirePro(agent_id);
+        const body = await exportHistory(repo, deps.signingKey, deps.config.issuer, agent_id, Math.floor(deps.clock.now() / 1000));
+        return reply.type('application/x-ndjson').send(body);
+      },
+    );
+  };

@@ -20,14 +20,24 @@ export interface ProStatus {
 /** Per-kind bin aggregates of resolved outcomes. */
 export function aggregateByKind(outcomes: readonly ResolvedOutcome[]) {
   const kinds = [...new Set(outcomes.map((o) => o.kind))];
-  return kinds.flatMap((kind) => aggregate(outcomes.filter((o) => o.kind === kind).map((o) => [o.predicted_p, o.outcome] as const)).map((a) => ({ ...a, kind })));
+  return kinds.flatMap((kind) =>
+    aggregate(outcomes.filter((o) => o.kind === kind).map((o) => [o.predicted_p, o.outcome] as const)).map((a) => ({ ...a, kind })),
+  );
 }
 
 /** The curve of a set of outcomes, with how many of them svc verified. */
 export function windowFigures(outcomes: readonly ResolvedOutcome[]) {
   const c = curve(aggregate(outcomes.map((o) => [o.predicted_p, o.outcome] as const)));
   const verified = outcomes.filter((o) => o.outcome_source === 'verified').length;
-  return { resolved: c.resolved, verified_outcomes: verified, self_reported_outcomes: c.resolved - verified, ece: c.ece, brier: c.brier, miscalibration: miscalibration(c), bins: c.bins };
+  return {
+    resolved: c.resolved,
+    verified_outcomes: verified,
+    self_reported_outcomes: c.resolved - verified,
+    ece: c.ece,
+    brier: c.brier,
+    miscalibration: miscalibration(c),
+    bins: c.bins,
+  };
 }
 
 /** The paid tier of the calibration ledger: status, verified-only cards and per-kind history windows. */
@@ -48,7 +58,11 @@ export class CalibPro {
   async requirePro(agentId: string): Promise<ProStatus> {
     const status = await this.status(agentId);
     if (status.product !== PRODUCT_TAG) {
-      throw new ApiError('forbidden', `${agentId} is not on calib-pro: record a claim with ?product=calib-pro (paid with x402 or covered by a pass)`, { agent_id: agentId, reason: 'calib_pro_required' });
+      throw new ApiError(
+        'forbidden',
+        `${agentId} is not on calib-pro: record a claim with ?product=calib-pro (paid with x402 or covered by a pass)`,
+        { agent_id: agentId, reason: 'calib_pro_required' },
+      );
     }
     return status;
   }
@@ -57,7 +71,10 @@ export class CalibPro {
   async recordPaidClaim(agentId: string, claimId: string, payment: { method: string; ref?: string }): Promise<ProStatus> {
     const now = this.clock.now();
     const proUntil = now + PRO_DAYS * DAY_MS;
-    await this.repo.recordPaidClaim({ claim_id: claimId, agent_id: agentId, method: payment.method, payment_ref: payment.ref ?? null, paid_at: now }, proUntil);
+    await this.repo.recordPaidClaim(
+      { claim_id: claimId, agent_id: agentId, method: payment.method, payment_ref: payment.ref ?? null, paid_at: now },
+      proUntil,
+    );
     return { product: PRODUCT_TAG, pro_until: Math.floor(proUntil / 1000) };
   }
 
@@ -77,7 +94,11 @@ export class CalibPro {
     const status = await this.requirePro(agentId);
     const now = this.clock.now();
     const outcomes = await this.repo.resolvedOutcomes(agentId, { kind, sinceMs: now - HISTORY_WINDOWS['365d'] * DAY_MS });
-    const windows = Object.entries(HISTORY_WINDOWS).map(([window, days]) => ({ window, from: unixSeconds(this.clock) - days * 86_400, ...windowFigures(outcomes.filter((o) => o.resolved_at > now - days * DAY_MS)) }));
+    const windows = Object.entries(HISTORY_WINDOWS).map(([window, days]) => ({
+      window,
+      from: unixSeconds(this.clock) - days * 86_400,
+      ...windowFigures(outcomes.filter((o) => o.resolved_at > now - days * DAY_MS)),
+    }));
     return { agent_id: agentId, kind, ...status, as_of: unixSeconds(this.clock), windows };
   }
 }

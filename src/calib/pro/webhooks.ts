@@ -12,10 +12,16 @@ import { addressRefusal } from '../../upstream/address-policy.js';
 export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000] as const;
 const ATTEMPT_DEADLINE_MS = 5000;
 
-export const WEBHOOK_HEADERS = { id: 'x-svc-webhook-id', timestamp: 'x-svc-webhook-timestamp', signature: 'x-svc-webhook-signature', kid: 'x-svc-webhook-kid' } as const;
+export const WEBHOOK_HEADERS = {
+  id: 'x-svc-webhook-id',
+  timestamp: 'x-svc-webhook-timestamp',
+  signature: 'x-svc-webhook-signature',
+  kid: 'x-svc-webhook-kid',
+} as const;
 
 /** What a webhook signature covers; the receiver rebuilds it from the headers and the raw body. */
-export const webhookSigningString = (id: string, timestampS: number, body: string): string => `svc-webhook-v1\n${id}\n${timestampS}\n${body}`;
+export const webhookSigningString = (id: string, timestampS: number, body: string): string =>
+  `svc-webhook-v1\n${id}\n${timestampS}\n${body}`;
 
 export const WEBHOOK_RULES =
   `Each alert is POSTed as JSON to webhook_url with headers ${WEBHOOK_HEADERS.id} (the event id; the same on every retry, so receivers de-duplicate on it), ` +
@@ -50,7 +56,18 @@ export class Webhooks {
   /** Queues an event (it carries its own `id`) for delivery on the next pass. */
   async enqueue(agentId: string, url: string, event: { id: string } & Record<string, unknown>): Promise<void> {
     const now = this.clock.now();
-    await this.repo.enqueue({ id: event.id, agent_id: agentId, url, body: JSON.stringify(event), status: 'pending', attempts: 0, next_attempt_at: now, last_error: null, created_at: now, delivered_at: null });
+    await this.repo.enqueue({
+      id: event.id,
+      agent_id: agentId,
+      url,
+      body: JSON.stringify(event),
+      status: 'pending',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      created_at: now,
+      delivered_at: null,
+    });
   }
 
   /** One attempt for every delivery that is due; failures are rescheduled (or given up after the last retry). */
@@ -92,7 +109,12 @@ export class Webhooks {
       return true;
     }
     const delay = RETRY_DELAYS_MS[attempts - 1];
-    await this.repo.updateDelivery(row.id, { status: delay === undefined ? 'failed' : 'pending', attempts, last_error: error, next_attempt_at: this.clock.now() + (delay ?? 0) });
+    await this.repo.updateDelivery(row.id, {
+      status: delay === undefined ? 'failed' : 'pending',
+      attempts,
+      last_error: error,
+      next_attempt_at: this.clock.now() + (delay ?? 0),
+    });
     return false;
   }
 }

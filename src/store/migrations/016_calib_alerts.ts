@@ -24,5 +24,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('delivered_at', 'bigint')
     .execute();
-  await db.schema.createIndex('calib_webhook_deliveries_due').on('calib_webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('calib_webhook_deliveries_due')
+    .on('calib_webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 }

@@ -32,8 +32,24 @@ export class CalibProRepo {
       await trx.insertInto('calib_pro_claims').values(row).execute();
       await trx
         .insertInto('calib_pro_agents')
-        .values({ agent_id: row.agent_id, pro_until: proUntil, paid_claims: 1, webhook_url: null, ece_threshold: null, min_resolved: null, updated_at: row.paid_at })
-        .onConflict((oc) => oc.column('agent_id').doUpdateSet((eb) => ({ pro_until: proUntil, paid_claims: eb('calib_pro_agents.paid_claims', '+', 1), updated_at: row.paid_at })))
+        .values({
+          agent_id: row.agent_id,
+          pro_until: proUntil,
+          paid_claims: 1,
+          webhook_url: null,
+          ece_threshold: null,
+          min_resolved: null,
+          updated_at: row.paid_at,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('agent_id')
+            .doUpdateSet((eb) => ({
+              pro_until: proUntil,
+              paid_claims: eb('calib_pro_agents.paid_claims', '+', 1),
+              updated_at: row.paid_at,
+            })),
+        )
         .execute();
     });
   }
@@ -51,7 +67,11 @@ export class CalibProRepo {
   }
 
   async setAlerts(agentId: string, settings: AlertSettings, nowMs: number): Promise<void> {
-    await this.db.updateTable('calib_pro_agents').set({ ...settings, updated_at: nowMs }).where('agent_id', '=', agentId).execute();
+    await this.db
+      .updateTable('calib_pro_agents')
+      .set({ ...settings, updated_at: nowMs })
+      .where('agent_id', '=', agentId)
+      .execute();
   }
 
   /** Pro agents (still pro at `nowMs`) with a webhook and a threshold set. */
@@ -66,7 +86,10 @@ export class CalibProRepo {
   }
 
   /** Resolved outcomes of an agent, resolved after `sinceMs`, optionally of one kind or one source. */
-  async resolvedOutcomes(agentId: string, filter: { sinceMs?: number; kind?: string; source?: OutcomeSource } = {}): Promise<ResolvedOutcome[]> {
+  async resolvedOutcomes(
+    agentId: string,
+    filter: { sinceMs?: number; kind?: string; source?: OutcomeSource } = {},
+  ): Promise<ResolvedOutcome[]> {
     const rows = await this.db
       .selectFrom('calib_claims')
       .select(['kind', 'predicted_p', 'outcome', 'outcome_source', 'resolved_at'])
@@ -77,7 +100,13 @@ export class CalibProRepo {
       .$if(filter.source !== undefined, (qb) => qb.where('outcome_source', '=', filter.source!))
       .orderBy('resolved_at')
       .execute();
-    return rows.map((r) => ({ kind: r.kind, predicted_p: r.predicted_p, outcome: r.outcome as 0 | 1, outcome_source: r.outcome_source!, resolved_at: Number(r.resolved_at) }));
+    return rows.map((r) => ({
+      kind: r.kind,
+      predicted_p: r.predicted_p,
+      outcome: r.outcome as 0 | 1,
+      outcome_source: r.outcome_source!,
+      resolved_at: Number(r.resolved_at),
+    }));
   }
 
   /** Every claim of an agent, oldest first, with how it was paid when it was a calib-pro claim. */
@@ -111,14 +140,30 @@ export class CalibProRepo {
   }
 
   dueDeliveries(nowMs: number, limit = 100): Promise<DeliveryRow[]> {
-    return this.db.selectFrom('calib_webhook_deliveries').selectAll().where('status', '=', 'pending').where('next_attempt_at', '<=', nowMs).orderBy('next_attempt_at').limit(limit).execute();
+    return this.db
+      .selectFrom('calib_webhook_deliveries')
+      .selectAll()
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', nowMs)
+      .orderBy('next_attempt_at')
+      .limit(limit)
+      .execute();
   }
 
-  async updateDelivery(id: string, change: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'delivered_at'>>): Promise<void> {
+  async updateDelivery(
+    id: string,
+    change: Partial<Pick<DeliveryRow, 'status' | 'attempts' | 'next_attempt_at' | 'last_error' | 'delivered_at'>>,
+  ): Promise<void> {
     await this.db.updateTable('calib_webhook_deliveries').set(change).where('id', '=', id).execute();
   }
 
   deliveries(agentId: string, limit = 50): Promise<DeliveryRow[]> {
-    return this.db.selectFrom('calib_webhook_deliveries').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('calib_webhook_deliveries')
+      .selectAll()
+      .where('agent_id', '=', agentId)
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
   }
 }
