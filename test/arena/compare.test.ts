@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareId } from '../../src/arena/compare.js';
 import { ArenaRepo, type TradeRow } from '../../src/store/repos/arena.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { STORE_BACKENDS } from '../helpers/backends.js';
 
 const HOUR = 3600_000;
 const DAY = 86_400_000;
@@ -39,19 +40,19 @@ const FIXTURE: TradeRow[] = [
   { ...trade('bollinger_bounce', 'SOL', 0, 7, 0.5), exit_ts: AS_OF + 60_000 },
 ];
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-  t.clock.set(NOW);
-  const repo = new ArenaRepo(t.deps.store.db);
-  for (const row of FIXTURE) await repo.insertEntry(row);
-});
-afterAll(() => t.close());
+describe.each(STORE_BACKENDS)('arena compare on %s', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ postgres: backend === 'postgres' });
+    t.clock.set(NOW);
+    const repo = new ArenaRepo(t.deps.store.db);
+    for (const row of FIXTURE) await repo.insertEntry(row);
+  });
+  afterAll(() => t.close());
 
-const compare = (query: string) => t.app.inject(`/api/v1/arena/compare?${query}`);
-const byAgent = (ranking: { agent_id: string }[]) => new Map(ranking.map((r) => [r.agent_id, r]));
+  const compare = (query: string) => t.app.inject(`/api/v1/arena/compare?${query}`);
+  const byAgent = (ranking: { agent_id: string }[]) => new Map(ranking.map((r) => [r.agent_id, r]));
 
-describe('arena compare', () => {
   it('ranks the 15 combinations by P/L over live trades of the last 30 days, with every metric hand-computed', async () => {
     const res = await compare('window=30d&mode=live');
     expect(res.statusCode).toBe(200);

@@ -3,23 +3,11 @@ import type { KeyObject } from 'node:crypto';
 import { CalibrationService } from '../../src/calib/service.js';
 import { CalibrationRepo } from '../../src/store/repos/calibration.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { STORE_BACKENDS } from '../helpers/backends.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 import { lineVerifies, publicKeyOf, verifiesOffline } from '../helpers/offline-verify.js';
 
 const DAY_MS = 86_400_000;
-let t: TestApp;
-let calib: CalibrationService;
-let key: KeyObject;
-const nowS = () => Math.floor(t.clock.now() / 1000);
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
-  calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.deps.clock, t.deps.sources);
-  key = publicKeyOf((await t.app.inject('/.well-known/svc-receipt-pubkey.json')).json());
-});
-afterAll(() => t.close());
-
-const keys = new Map<string, string>();
 const claimBody = (agent_id: string, predicted_p: number, resolver = 'manual') => ({
   agent_id,
   kind: 'btc-up',
@@ -29,21 +17,34 @@ const claimBody = (agent_id: string, predicted_p: number, resolver = 'manual') =
     resolver === 'manual' ? { type: 'manual', config: {} } : { type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 50000 } },
   ttl_hours: 24,
 });
-async function recordClaim(body: ReturnType<typeof claimBody>, headers: Record<string, string> = {}, product = '') {
-  const auth = keys.has(body.agent_id) ? { authorization: `Bearer ${keys.get(body.agent_id)}` } : {};
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/v1/calib/record_claim${product && `?product=${product}`}`,
-    payload: body,
-    headers: { ...auth, ...headers },
-  });
-  if (res.json().agent_key) keys.set(body.agent_id, res.json().agent_key);
-  return res;
-}
-const payFor = async (amount = 2000n) => ({ 'x-payment': await paymentHeader({ nowS: nowS(), amount }) });
-const card = async (agent_id: string) => (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id } })).json();
+describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
+  let t: TestApp;
+  let calib: CalibrationService;
+  let key: KeyObject;
+  const nowS = () => Math.floor(t.clock.now() / 1000);
 
-describe('calib-pro', () => {
+  beforeAll(async () => {
+    t = await startTestApp({ postgres: backend === 'postgres', env: { SVC_PAY_TO: PAY_TO } });
+    calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.deps.clock, t.deps.sources);
+    key = publicKeyOf((await t.app.inject('/.well-known/svc-receipt-pubkey.json')).json());
+  });
+  afterAll(() => t.close());
+
+  const keys = new Map<string, string>();
+  async function recordClaim(body: ReturnType<typeof claimBody>, headers: Record<string, string> = {}, product = '') {
+    const auth = keys.has(body.agent_id) ? { authorization: `Bearer ${keys.get(body.agent_id)}` } : {};
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/calib/record_claim${product && `?product=${product}`}`,
+      payload: body,
+      headers: { ...auth, ...headers },
+    });
+    if (res.json().agent_key) keys.set(body.agent_id, res.json().agent_key);
+    return res;
+  }
+  const payFor = async (amount = 2000n) => ({ 'x-payment': await paymentHeader({ nowS: nowS(), amount }) });
+  const card = async (agent_id: string) => (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id } })).json();
+
   it('leaves the free path as it was: no payment asked, product free, cards count every outcome', async () => {
     const res = await recordClaim(claimBody('test:free', 0.7));
     expect(res.statusCode).toBe(200);
