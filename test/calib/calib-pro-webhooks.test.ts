@@ -178,6 +178,22 @@ describe('calib-pro drift alerts', () => {
     expect(recovered).toMatchObject({ type: 'calib.recovered', resolved: 50 });
     expect(recovered.ece).toBeCloseTo(0.1, 12);
     expect(recovered.previous_ece).toBeCloseTo(0.9, 12);
+    const view = await t.app.inject({
+      url: '/api/v1/calib/pro/alerts',
+      query: { agent_id: agent },
+      headers: { authorization: `Bearer ${agentKeys.get(agent)}` },
+    });
+    expect(view.json()).toMatchObject({
+      agent_id: agent,
+      ece_threshold: 0.2,
+      min_resolved: 10,
+      kinds: [{ kind: 'eth-up', drifting: false }],
+      deliveries: [
+        { id: recovered.id, type: 'calib.recovered', status: 'delivered', attempts: 1 },
+        { id: event.id, type: 'calib.drift', status: 'delivered', attempts: 2, last_error: null },
+      ],
+    });
+    expect((await t.app.inject({ url: '/api/v1/calib/pro/alerts', query: { agent_id: agent } })).statusCode).toBe(401);
   });
 
   it('gives up after the last retry', async () => {

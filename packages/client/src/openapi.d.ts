@@ -374,7 +374,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * calib-pro: the alert settings, each kind's drift state and the latest webhook deliveries
+         * @description Deliveries newest first (at most 50), with their attempts and last error. Only the agent itself may read them. Only for agents on calib-pro (else 403 forbidden, reason calib_pro_required). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once.
+         */
+        get: operations["getCalibProAlerts"];
         put?: never;
         /**
          * calib-pro: set drift alerts (a signed webhook when a kind's ECE worsens past a threshold)
@@ -5062,6 +5066,116 @@ export interface operations {
                         as_of: number;
                         _receipt: components["schemas"]["Receipt"];
                     };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCalibProAlerts: {
+        parameters: {
+            query: {
+                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                agent_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        webhook_url: string | null;
+                        /** @description null until alerts are set */
+                        ece_threshold: number | null;
+                        min_resolved: number;
+                        kinds: {
+                            kind: string;
+                            drifting: boolean;
+                            /** @description 30-day ECE at the last check */
+                            ece: number | null;
+                            /** @description Unix ms */
+                            checked_at: number;
+                        }[];
+                        deliveries: {
+                            /** @description the event id, also X-Svc-Webhook-Id */
+                            id: string;
+                            /** @description calib.drift or calib.recovered */
+                            type: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            last_error: string | null;
+                            /** @description Unix ms */
+                            created_at: number;
+                            /** @description Unix ms; meaningful while pending */
+                            next_attempt_at: number;
+                            /** @description Unix ms */
+                            delivered_at: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential missing */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit reached */

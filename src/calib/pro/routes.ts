@@ -42,6 +42,35 @@ const AlertSettings = Type.Object({
   ),
 });
 
+const NullableInteger = (description: string) => Type.Unsafe<number | null>({ type: 'integer', nullable: true, description });
+
+const AlertsView = Type.Object({
+  agent_id: Type.String(),
+  webhook_url: Type.Union([Type.String(), Type.Null()]),
+  ece_threshold: Nullable('null until alerts are set'),
+  min_resolved: Type.Integer(),
+  kinds: Type.Array(
+    Type.Object({
+      kind: Type.String(),
+      drifting: Type.Boolean(),
+      ece: Nullable('30-day ECE at the last check'),
+      checked_at: Type.Integer({ description: 'Unix ms' }),
+    }),
+  ),
+  deliveries: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'the event id, also X-Svc-Webhook-Id' }),
+      type: Type.String({ description: 'calib.drift or calib.recovered' }),
+      status: Type.String({ description: 'pending, delivered or failed' }),
+      attempts: Type.Integer(),
+      last_error: Type.Union([Type.String(), Type.Null()]),
+      created_at: Type.Integer({ description: 'Unix ms' }),
+      next_attempt_at: Type.Integer({ description: 'Unix ms; meaningful while pending' }),
+      delivered_at: NullableInteger('Unix ms'),
+    }),
+  ),
+});
+
 const HistoryWindow = Type.Object({
   window: Type.String({ description: '30d, 90d or 365d' }),
   from: Type.Integer({ description: 'Unix s: outcomes resolved after it count' }),
@@ -56,10 +85,7 @@ const HistoryWindow = Type.Object({
 
 /** The calib-pro routes: drift alerts, history windows and the signed export; registered by the calibration feature. */
 export const calibProRoutes =
-  (
-    { deps, pro, repo, auth, drift, webhooks }: ProParts,
-    jobs: Job[],
-  ): FastifyPluginAsync =>
+  ({ deps, pro, repo, auth, drift, webhooks }: ProParts, jobs: Job[]): FastifyPluginAsync =>
   async (app) => {
     jobs.push({ name: 'calib-pro-drift', everyMs: DRIFT_EVERY_MS, run: async () => void (await drift.check()) });
     jobs.push({ name: 'calib-pro-webhooks', everyMs: DELIVER_EVERY_MS, run: async () => void (await webhooks.deliverDue()) });
@@ -92,6 +118,47 @@ export const calibProRoutes =
         if (webhook_url) webhooks.checkTarget(webhook_url);
         await repo.setAlerts(agent_id, { webhook_url, ece_threshold, min_resolved }, deps.clock.now());
         return { agent_id, webhook_url, ece_threshold, min_resolved };
+      },
+    );
+
+    app.get(
+      '/api/v1/calib/pro/alerts',
+      {
+        schema: {
+          security: SECURITY.agent,
+          tags,
+          summary: "calib-pro: the alert settings, each kind's drift state and the latest webhook deliveries",
+          description: `Deliveries newest first (at most 50), with their attempts and last error. Only the agent itself may read them. ${PRO_ONLY} ${AUTH_DESCRIPTION}`,
+          querystring: Type.Object({ agent_id: AgentId }),
+          response: { 200: AlertsView, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const { agent_id } = request.query;
+        await auth.authorize(request, agent_id, { mayCreate: false });
+        await pro.requirePro(agent_id);
+        const [settings, kinds, deliveries] = await Promise.all([
+          repo.proAgent(agent_id),
+          repo.driftStates(agent_id),
+          repo.deliveries(agent_id),
+        ]);
+        return {
+          agent_id,
+          webhook_url: settings!.webhook_url,
+          ece_threshold: settings!.ece_threshold,
+          min_resolved: settings!.min_resolved ?? DEFAULT_MIN_RESOLVED,
+          kinds: kinds.map((k) => ({ kind: k.kind, drifting: k.drifting === 1, ece: k.ece, checked_at: k.checked_at })),
+          deliveries: deliveries.map(({ id, status, attempts, last_error, created_at, next_attempt_at, delivered_at, body }) => ({
+            id,
+            type: (JSON.parse(body) as { type: string }).type,
+            status,
+            attempts,
+            last_error,
+            created_at,
+            next_attempt_at,
+            delivered_at,
+          })),
+        };
       },
     );
 

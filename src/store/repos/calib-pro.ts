@@ -42,13 +42,11 @@ export class CalibProRepo {
           updated_at: row.paid_at,
         })
         .onConflict((oc) =>
-          oc
-            .column('agent_id')
-            .doUpdateSet((eb) => ({
-              pro_until: proUntil,
-              paid_claims: eb('calib_pro_agents.paid_claims', '+', 1),
-              updated_at: row.paid_at,
-            })),
+          oc.column('agent_id').doUpdateSet((eb) => ({
+            pro_until: proUntil,
+            paid_claims: eb('calib_pro_agents.paid_claims', '+', 1),
+            updated_at: row.paid_at,
+          })),
         )
         .execute();
     });
@@ -124,6 +122,10 @@ export class CalibProRepo {
 
   driftState(agentId: string, kind: string) {
     return this.db.selectFrom('calib_drift_state').selectAll().where('agent_id', '=', agentId).where('kind', '=', kind).executeTakeFirst();
+  }
+
+  driftStates(agentId: string) {
+    return this.db.selectFrom('calib_drift_state').selectAll().where('agent_id', '=', agentId).orderBy('kind').execute();
   }
 
   async saveDriftState(agentId: string, kind: string, drifting: boolean, ece: number | null, nowMs: number): Promise<void> {
