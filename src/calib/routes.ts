@@ -59,6 +59,8 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
           `${AUTH_DESCRIPTION} ${RESERVED} Nothing is stored when the answer cannot be built. ` +
           `**calib-pro**: with \`product=calib-pro\` the claim costs ${usd(PRICES.calibProClaim)} USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass ` +
           `(\`X-Svc-Pass: svc-pass_…\`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for ${PRO_DAYS} days. ` +
+          'It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); ' +
+          'a paid first claim is a 400 and its payment is released. ' +
           '`product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.',
         querystring: Type.Object({ product: Type.Optional(StringEnum([PRODUCT_TAG] as const, { description: 'calib-pro: a paid claim' })) }),
         body: ClaimBody,
@@ -82,6 +84,12 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       const payment = request.query.product === PRODUCT_TAG ? await ctx.payments.authorize(request, proClaim) : undefined;
       if (request.query.product === PRODUCT_TAG && !payment) throw ctx.payments.challenge(request, proClaim);
       if (payment?.stored) return sendStoredAnswer(reply, payment.stored);
+      // A paid answer is kept for retries: it must not hold an agent_key, which svc keeps only hashed.
+      if (payment && grant.status === 'new') {
+        throw new ApiError('bad_request', 'calib-pro claims are for existing agents: record the first claim free (it returns the agent_key), then pay', {
+          field: 'product',
+        });
+      }
       const newAgent = grant.status === 'new' ? grant.credential : undefined;
       const answer = await calib.recordClaim(request.body, { newAgent, seal: signableOrThrow(request) });
       const status = payment

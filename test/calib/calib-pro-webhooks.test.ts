@@ -71,16 +71,18 @@ const claimBody = (agent_id: string, predicted_p: number) => ({
   outcome_resolver: { type: 'manual', config: {} },
   ttl_hours: 24,
 });
+/** A new agent (its first claim free), then on calib-pro by a paid claim. */
 async function proAgent(agentId: string): Promise<void> {
+  const created = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', payload: claimBody(agentId, 0.5) });
+  agentKeys.set(agentId, created.json().agent_key);
   const payment = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: 2000n });
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/v1/calib/record_claim?product=calib-pro',
     payload: claimBody(agentId, 0.5),
-    headers: { 'x-payment': payment },
+    headers: { 'x-payment': payment, authorization: `Bearer ${agentKeys.get(agentId)}` },
   });
   expect(res.json()).toMatchObject({ product: 'calib-pro' });
-  agentKeys.set(agentId, res.json().agent_key);
 }
 /** `n` claims at predicted_p resolved (verified) to `outcome`. */
 async function resolved(agentId: string, n: number, predictedP: number, outcome: 0 | 1): Promise<void> {

@@ -69,6 +69,14 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
   });
 
   it('asks for 0.002 USDC with an x402 challenge, takes a real signed payment and keeps the agent on calib-pro for 30 days', async () => {
+    // A paid answer is stored for retries, so it must not carry a new agent's key: a new agent pays from its second claim on.
+    const headers = await payFor();
+    const first = await recordClaim(claimBody('test:pro', 0.8), headers, 'calib-pro');
+    expect(first.statusCode).toBe(400);
+    expect(first.json()).toMatchObject({ error: 'bad_request', details: { field: 'product' } });
+    expect(first.json().agent_key).toBeUndefined();
+    expect(await t.deps.store.db.selectFrom('payment_authorizations').selectAll().execute()).toEqual([]);
+    await recordClaim(claimBody('test:pro', 0.8));
     const challenge = await recordClaim(claimBody('test:pro', 0.8), {}, 'calib-pro');
     expect(challenge.statusCode).toBe(402);
     expect(challenge.json()).toMatchObject({
@@ -78,7 +86,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
     expect((await recordClaim(claimBody('test:pro', 0.8), await payFor(1000n), 'calib-pro')).json().reason).toBe(
       'invalid_exact_evm_payload_authorization_value',
     );
-    const headers = await payFor();
+    // The released authorization pays now.
     const paid = await recordClaim(claimBody('test:pro', 0.8), headers, 'calib-pro');
     expect(paid.statusCode).toBe(200);
     expect(paid.json()).toMatchObject({ product: 'calib-pro', pro_until: nowS() + 30 * 86_400 });
@@ -96,7 +104,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
     const retry = await recordClaim(claimBody('test:pro', 0.8), headers, 'calib-pro');
     expect(retry.payload).toBe(paid.payload);
     expect(await t.deps.store.db.selectFrom('calib_claims').select('claim_id').where('agent_id', '=', 'test:pro').execute()).toHaveLength(
-      1,
+      2,
     );
     // Its unpaid claims keep the status it paid for; 30 days later it has lapsed.
     expect((await recordClaim(claimBody('test:pro', 0.6))).json()).toMatchObject({ product: 'calib-pro' });
@@ -111,6 +119,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
   it('takes a day pass in X-Svc-Pass instead of a payment', async () => {
     const pass = await t.app.inject({ method: 'POST', url: '/api/v1/pass/day', headers: await payFor(990_000n) });
     expect(pass.statusCode).toBe(200);
+    await recordClaim(claimBody('test:pass', 0.5));
     const covered = await recordClaim(claimBody('test:pass', 0.5), { 'x-svc-pass': pass.json().pass }, 'calib-pro');
     expect(covered.json()).toMatchObject({ product: 'calib-pro' });
     expect((await recordClaim(claimBody('test:pass', 0.5), { 'x-svc-pass': 'svc-pass_unknown' }, 'calib-pro')).json().reason).toBe(
@@ -120,6 +129,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
 
   it("shows only verified outcomes on a pro agent's card, which verifies offline", async () => {
     const agent = 'test:verified';
+    await recordClaim(claimBody(agent, 0.8));
     await recordClaim(claimBody(agent, 0.8), await payFor(), 'calib-pro');
     for (const outcome of [1, 1, 0] as const) {
       const { claim_id } = (await recordClaim(claimBody(agent, 0.8, 'price_above'))).json();
@@ -139,11 +149,11 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
     expect(body).toMatchObject({
       product: 'calib-pro',
       outcomes: 'verified_only',
-      claims_total: 6,
+      claims_total: 7,
       verified_outcomes: 3,
       self_reported_outcomes: 2,
     });
-    expect(body.kinds[0]).toMatchObject({ kind: 'btc-up', claims: 6, resolved: 3, verified_outcomes: 3, self_reported_outcomes: 2 });
+    expect(body.kinds[0]).toMatchObject({ kind: 'btc-up', claims: 7, resolved: 3, verified_outcomes: 3, self_reported_outcomes: 2 });
     expect(body.kinds[0].ece).toBeCloseTo(0.8 - 2 / 3, 12);
     expect(body.kinds[0].brier).toBeCloseTo(0.24, 12);
     expect(verifiesOffline(key, body)).toBe(true);
@@ -154,6 +164,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
 
   it('gives per-kind history over the last 30, 90 and 365 days', async () => {
     const agent = 'test:history';
+    await recordClaim(claimBody(agent, 0.7));
     await recordClaim(claimBody(agent, 0.7), await payFor(), 'calib-pro');
     const resolveAt = async (daysAgo: number, outcome: 0 | 1) => {
       const { claim_id } = (await recordClaim(claimBody(agent, 0.7, 'price_above'))).json();
@@ -193,7 +204,7 @@ describe.each(STORE_BACKENDS)('calib-pro on %s', (backend) => {
       .trimEnd()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(6);
+    expect(lines).toHaveLength(7);
     expect(lines.filter((l) => l.paid_with === 'x402')).toMatchObject([
       { v: 1, agent_id: agent, status: 'unresolved', outcome_resolver: { type: 'manual' } },
     ]);
@@ -233,7 +244,8 @@ describe('calib-pro rate limits', () => {
         headers,
       });
     const payment = await paymentHeader({ nowS: Math.floor(r.clock.now() / 1000), amount: 2000n });
-    const proKey = (await claim('test:fast', { 'x-payment': payment }, 'calib-pro')).json().agent_key;
+    const proKey = (await claim('test:fast')).json().agent_key;
+    expect((await claim('test:fast', { authorization: `Bearer ${proKey}`, 'x-payment': payment }, 'calib-pro')).statusCode).toBe(200);
     const freeKey = (await claim('test:slow')).json().agent_key;
     const asPro = await claim('test:fast', { authorization: `Bearer ${proKey}` });
     expect(asPro.headers['ratelimit-limit']).toBe('50');
