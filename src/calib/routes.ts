@@ -49,7 +49,7 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       config: signed,
       ...write,
       schema: {
-        security: [...SECURITY.agent, { agentKey: [], x402: [] }, { agentKey: [], passToken: [] }],
+        security: [...SECURITY.agent, { agentKey: [], x402: [] }, { agentKey: [], passHeader: [] }],
         tags: proTags,
         summary: 'Record a confidence-weighted claim (free, or a paid calib-pro claim)',
         description:

@@ -73,6 +73,7 @@ const SECURITY_SCHEMES = {
   adminToken: { type: 'http', scheme: 'bearer', description: 'SVC_ADMIN_TOKEN, for key administration.' },
   cronKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The shared cron secret (SVC_CRON_KEY).' },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.' },
+  passHeader: { type: 'apiKey', in: 'header', name: 'X-Svc-Pass', description: 'A day or week pass (svc-pass_…) sent next to another credential in Authorization, e.g. on a calib-pro claim.' },
 };
 
 const header = (description: string, schema: JsonSchema = { type: 'string' }) => ({ description, schema });
