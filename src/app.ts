@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
@@ -39,6 +39,8 @@ import { protectionRoutes, registerProtection } from './protection/routes.js';
 import { ApiKeysRepo } from './store/repos/api-keys.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { LeaseRepo } from './store/repos/leases.js';
+import { CalibProRepo } from './store/repos/calib-pro.js';
+import { calibProAgentOf } from './calib/pro/rate-tier.js';
 
 /** Where log lines go when not stdout: anything with write(line). */
 export interface LogStream {
@@ -106,7 +108,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   // Browser agents pay too: x402 clients send X-Payment / PAYMENT-SIGNATURE and read the payment headers back.
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-payment', 'payment-signature', 'access-control-expose-headers', 'last-event-id', 'x-request-id'],
+    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-payment', 'payment-signature', 'x-svc-pass', 'access-control-expose-headers', 'last-event-id', 'x-request-id'],
     exposedHeaders: ['x-payment-response', 'payment-response', 'x-payment-required', 'payment-required', 'www-authenticate', 'x-payment-status', 'x-svc-pass', 'x-svc-pass-expires', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id'],
   });
   registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo });
@@ -115,7 +117,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
   payments.attach(app);
-  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, (request) => payments.hasPass(request));
+  const calibProAgent = calibProAgentOf(new CalibProRepo(deps.store.db), deps.clock);
+  const hasPass = (request: FastifyRequest) => payments.hasPass(request);
+  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, hasPass, calibProAgent);
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {

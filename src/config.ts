@@ -97,6 +97,9 @@ export const EnvSchema = Type.Object({
     default: '80,443',
     description: 'ports that fetches of user-given URLs (scrape) may connect to, comma-separated; redirects are held to the same list',
   }),
+  SVC_WEBHOOK_ALLOWED_ADDRESSES: Type.Optional(
+    Type.String({ pattern: '^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$', description: 'calib-pro webhooks: IP addresses allowed although not public, comma-separated (tests, or a receiver on a private network); default none' }),
+  ),
   SVC_MODELS: Type.Optional(
     Type.String({
       minLength: 2,
@@ -160,6 +163,8 @@ export interface Config {
   scheduler: boolean;
   cronKey?: string;
   fetchAllowedPorts: number[];
+  /** Non-public addresses calib-pro webhooks may reach (SVC_WEBHOOK_ALLOWED_ADDRESSES). */
+  webhookAllowedAddresses: string[];
   llmModel: string;
   /** Language models by role (SVC_MODELS, else the legacy UPSTREAM_LLM_* model). */
   models: ModelSpec[];
@@ -265,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduler: parsed.SVC_SCHEDULER === '1',
     cronKey: parsed.SVC_CRON_KEY,
     fetchAllowedPorts,
+    webhookAllowedAddresses: parsed.SVC_WEBHOOK_ALLOWED_ADDRESSES?.split(',') ?? [],
     llmModel: parsed.SVC_LLM_MODEL,
     models,
     modelDeadlineMs: parsed.SVC_MODEL_DEADLINE_MS,

@@ -1,4 +1,4 @@
-import Type from 'typebox';
+import Type, { type Static } from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
@@ -12,10 +12,14 @@ import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
 import { ArenaService, MODE_RULE, agentIdOf } from './service.js';
 import { MODE_FILTERS, trackRecord } from './track-record.js';
+import { COMPARED_ASSETS, COMPARED_STRATEGIES, COMPARE_ID_FORMULA, COMPARE_WINDOWS, METRIC_RULES } from './compare.js';
+import { ComparisonRecord } from './schemas.js';
+import { Comparisons, dailyAsOf, hourlyAsOf } from './comparisons.js';
 
 const LIVE_EVERY_MS = 15 * 60_000;
 const LIVE_WINDOW_CANDLES = 300;
 const LIVE_INTERVAL = '1h' as const;
+const COMPARE_EVERY_MS = 86_400_000;
 
 export function createArena(deps: Deps): ArenaService {
   const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
@@ -48,12 +52,46 @@ export const arenaRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
     },
   });
 
+  const comparisons = new Comparisons(arena, new ArenaRepo(deps.store.db));
+  ctx.jobs.push({
+    name: 'arena-compare',
+    everyMs: COMPARE_EVERY_MS,
+    run: async () => {
+      const asOf = dailyAsOf(deps.clock.now());
+      for (const window of COMPARE_WINDOWS) for (const mode of MODE_FILTERS) await comparisons.issue(window, mode, asOf);
+    },
+  });
+
+  app.get(
+    '/api/v1/arena/compare',
+    {
+      schema: {
+        tags: ['arena'],
+        summary: 'Signed comparative attestation: the 15 strategy × asset combinations ranked over a window',
+        description:
+          `Ranks ${COMPARED_STRATEGIES.join(', ')} on ${COMPARED_ASSETS.join(', ')} (exactly these 15 combinations) as of the start of the current UTC hour (as_of_ts, Unix ms). ${METRIC_RULES} ` +
+          `The answer is a signed attestation record: its id follows ${COMPARE_ID_FORMULA}; it is stored when first issued and GET /api/v1/arena/attestation/{id} returns it later byte for byte, ` +
+          'so anyone can show that strategy A beat strategy B on an asset over a window as of then. Its `_receipt` is that of a GET of the attestation URL (verify it with the published key or POST /api/v1/receipt/verify). ' +
+          'The scheduler issues one comparison per window and mode every day as of 00:00 UTC. `mode=live` never counts a backfilled trade. Public: no credentials needed.',
+        querystring: Type.Object({
+          window: Type.Optional(StringEnum(COMPARE_WINDOWS, { default: '30d', description: 'exits in the last 30 or 90 days before as_of_ts, or all' })),
+          mode: Type.Optional(StringEnum(MODE_FILTERS, { default: 'live', description: 'live (default), backfill or all trades' })),
+        }),
+        response: { 200: ComparisonRecord, ...errorResponses(400) },
+      },
+    },
+    async (request) => {
+      const { window = '30d', mode = 'live' } = request.query;
+      return (await comparisons.issue(window, mode, hourlyAsOf(deps.clock.now()))) as Static<typeof ComparisonRecord>;
+    },
+  );
+
   app.get(
     '/api/v1/arena/attestation/:id',
     {
       schema: {
         tags: ['arena'],
-        summary: 'The signed record of a trade entry or exit',
+        summary: 'The signed record of a trade entry or exit, or of a comparison',
         description: 'The record carries its `_receipt`, signed when the event was recorded, as the receipt of this GET; verify it with the published key or POST /api/v1/receipt/verify (pass the body as `response`).',
         params: Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{24}$', description: 'the id part of arena-att:<id>' }) }),
         response: { 200: FreeObject('attestation record with _receipt'), ...errorResponses(400, 404) },

@@ -108,8 +108,8 @@ export class ArenaService {
     return true;
   }
 
-  /** Signs the record at event time, as the receipt of a GET of its attestation URL, and stores it. */
-  private async attest(id: string, eventTsMs: number, record: Record<string, unknown>): Promise<void> {
+  /** Signs the record at event time, as the receipt of a GET of its attestation URL, and stores it (the first of two writes wins). */
+  async attest(id: string, eventTsMs: number, record: Record<string, unknown>): Promise<void> {
     const body = { id, attestation: `arena-att:${id}`, ...record };
     const receipt = signReceipt(this.deps.key, {
       request_hash: sha256Tagged({ method: 'GET', path: attestationPath(id), query: {}, body: null }),

@@ -6,11 +6,19 @@ import type { AppContext } from '../app-context.js';
 import { CalibrationRepo } from '../store/repos/calibration.js';
 import { AgentsRepo } from '../store/repos/agents.js';
 import { signableOrThrow } from '../plugins/signing.js';
-import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, PublicJwk } from './schemas.js';
+import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, ProductFields, PublicJwk } from './schemas.js';
 import { CalibrationService } from './service.js';
 import { AUTH_DESCRIPTION, AgentAuth, hashAgentKey, keepRawBodyOfSignedRequests, newAgentKey } from './agent-auth.js';
 import { RESERVED_NAMESPACES } from './namespaces.js';
 import { checkResolver } from './resolvers/registry.js';
+import { StringEnum } from '../core/schemas.js';
+import { PRICES, usd } from '../payments/pricing.js';
+import { sendStoredAnswer } from '../payments/answers.js';
+import { CalibProRepo } from '../store/repos/calib-pro.js';
+import { CalibPro, PRODUCT_TAG, PRO_DAYS } from './pro/service.js';
+import { DriftWatch } from './pro/drift.js';
+import { Webhooks } from './pro/webhooks.js';
+import { calibProRoutes } from './pro/routes.js';
 
 const RESOLVE_EVERY_MS = 60_000;
 const PURGE_SIGNATURES_EVERY_MS = 3600_000;
@@ -22,10 +30,17 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
   const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
   const agents = new AgentsRepo(deps.store.db);
   const auth = new AgentAuth(agents, deps.clock);
+  const proRepo = new CalibProRepo(deps.store.db);
+  const pro = new CalibPro(proRepo, calib, deps.clock);
+  const webhooks = new Webhooks(proRepo, deps.signingKey, deps.clock, deps.config);
+  const drift = new DriftWatch(proRepo, webhooks, deps.clock);
+  await app.register(calibProRoutes({ deps, pro, repo: proRepo, auth, webhooks, drift }, ctx.jobs));
+  const proClaim = { amount: PRICES.calibProClaim, resource: `${deps.config.publicUrl}/api/v1/calib/record_claim`, description: 'svc calib-pro claim' };
   ctx.jobs.push({ name: 'calib-resolve', everyMs: RESOLVE_EVERY_MS, run: async () => void (await calib.resolveDue()) });
   ctx.jobs.push({ name: 'agent-signatures-purge', everyMs: PURGE_SIGNATURES_EVERY_MS, run: async () => void (await auth.purge()) });
   const signed = { signed: true };
   const tags = ['calibration'];
+  const proTags = ['calibration', PRODUCT_TAG];
   const write = { preParsing: keepRawBodyOfSignedRequests };
 
   app.post(
@@ -34,14 +49,20 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
       config: signed,
       ...write,
       schema: {
-        security: SECURITY.agent,
-        tags,
-        summary: 'Record a confidence-weighted claim',
+        security: [...SECURITY.agent, { agentKey: [], x402: [] }, { agentKey: [], passHeader: [] }],
+        tags: proTags,
+        summary: 'Record a confidence-weighted claim (free, or a paid calib-pro claim)',
         description:
           'Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved ' +
           'at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). ' +
           'The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). ' +
-          `${AUTH_DESCRIPTION} ${RESERVED} Nothing is stored when the answer cannot be built.`,
+          `${AUTH_DESCRIPTION} ${RESERVED} Nothing is stored when the answer cannot be built. ` +
+          `**calib-pro**: with \`product=calib-pro\` the claim costs ${usd(PRICES.calibProClaim)} USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass ` +
+          `(\`X-Svc-Pass: svc-pass_…\`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for ${PRO_DAYS} days. ` +
+          'It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); ' +
+          'a paid first claim is a 400 and its payment is released. ' +
+          '`product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.',
+        querystring: Type.Object({ product: Type.Optional(StringEnum([PRODUCT_TAG] as const, { description: 'calib-pro: a paid claim' })) }),
         body: ClaimBody,
         response: {
           200: Type.Object({
@@ -50,17 +71,32 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
             low_confidence: Type.Boolean(),
             expected_resolution_at: Type.Integer(),
             agent_key: Type.Optional(AgentKey),
+            ...ProductFields,
           }),
-          ...errorResponses(400, 401, 403),
+          ...errorResponses(400, 401, 402, 403),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       checkResolver(request.body.outcome_resolver, deps.registry);
-      const grant = await auth.authorize(request, request.body.agent_id, { mayCreate: true });
+      const agentId = request.body.agent_id;
+      const grant = await auth.authorize(request, agentId, { mayCreate: true });
+      const payment = request.query.product === PRODUCT_TAG ? await ctx.payments.authorize(request, proClaim) : undefined;
+      if (request.query.product === PRODUCT_TAG && !payment) throw ctx.payments.challenge(request, proClaim);
+      if (payment?.stored) return sendStoredAnswer(reply, payment.stored);
+      // A paid answer is kept for retries: it must not hold an agent_key, which svc keeps only hashed.
+      if (payment && grant.status === 'new') {
+        throw new ApiError('bad_request', 'calib-pro claims are for existing agents: record the first claim free (it returns the agent_key), then pay', {
+          field: 'product',
+        });
+      }
       const newAgent = grant.status === 'new' ? grant.credential : undefined;
       const answer = await calib.recordClaim(request.body, { newAgent, seal: signableOrThrow(request) });
-      return grant.status === 'new' ? { ...answer, agent_key: grant.agentKey } : answer;
+      const status = payment
+        ? await pro.recordPaidClaim(agentId, answer.claim_id, { method: payment.method, ref: payment.authKey })
+        : await pro.status(agentId);
+      if (payment) reply.headers(await ctx.payments.finish(request, payment, { charge: true }));
+      return grant.status === 'new' ? { ...answer, agent_key: grant.agentKey, ...status } : { ...answer, ...status };
     },
   );
 
@@ -132,15 +168,18 @@ export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
     {
       config: signed,
       schema: {
-        tags,
+        tags: proTags,
         summary: 'Portable signed agent card',
-        description: `Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. ${PUBLIC}`,
+        description:
+          `Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. ` +
+          '`product` is calib-pro while the agent is on the paid tier: its card then shows `outcomes: verified_only`, i.e. resolved, ece, brier and miscalibration come from outcomes svc ' +
+          `verified alone (self_reported_outcomes still counts the ones left out); free agents' cards (\`outcomes: all\`) count both. ${PUBLIC}`,
         querystring: Type.Object({ agent_id: AgentId }),
         response: { 200: AgentCard, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
-      const card = await calib.agentCard(request.query.agent_id);
+      const card = await pro.card(request.query.agent_id);
       reply.provenance = { asOf: card.issued_at, sources: [] };
       return card;
     },

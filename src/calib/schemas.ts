@@ -63,8 +63,16 @@ export const CurveResponse = Type.Object({
   self_reported_outcomes: Type.Integer({ description: 'outcomes the agent reported with record_outcome' }),
 });
 
+/** The paid product tag where the spec puts it (record_claim and agent_card answers). */
+export const ProductFields = {
+  product: Type.String({ description: 'calib-pro while the agent is on the paid tier, else free' }),
+  pro_until: Type.Union([Type.Integer(), Type.Null()], { description: 'Unix s when calib-pro ends (past for a lapsed agent); null if it never paid' }),
+};
+
 export const AgentCard = Type.Object({
   agent_id: Type.String(),
+  ...ProductFields,
+  outcomes: Type.String({ description: 'verified_only (calib-pro) or all: which outcomes the figures count' }),
   issued_at: Type.Integer(),
   claims_total: Type.Integer(),
   verified_outcomes: Type.Integer({ description: 'over every kind: outcomes svc checked itself' }),

@@ -5,7 +5,7 @@ import type { SourceRunner } from '../sources/runner.js';
 import type { CalibrationRepo, ClaimRow } from '../store/repos/calibration.js';
 import type { CredentialRow } from '../store/repos/agents.js';
 import type { OutcomeSource } from '../store/schema.js';
-import { binIndex, calibrate, curve, miscalibration } from './reliability.js';
+import { binIndex, calibrate, curve, miscalibration, type BinAggregate } from './reliability.js';
 import { resolverOf } from './resolvers/registry.js';
 
 export interface ClaimInput {
@@ -119,8 +119,9 @@ export class CalibrationService {
     };
   }
 
-  async agentCard(agentId: string) {
-    const [bins, counts] = await Promise.all([this.repo.allBins(agentId), this.repo.claimCounts(agentId)]);
+  /** The card from the stored bins, or from `bins` given (calib-pro's verified-only figures). */
+  async agentCard(agentId: string, binsOf?: (BinAggregate & { kind: string })[]) {
+    const [bins, counts] = await Promise.all([binsOf ?? this.repo.allBins(agentId), this.repo.claimCounts(agentId)]);
     const kinds = counts.map(({ kind, n, verified, self_reported }) => {
       const c = curve(bins.filter((b) => b.kind === kind));
       return { kind, claims: n, resolved: c.resolved, verified_outcomes: verified, self_reported_outcomes: self_reported, ece: c.ece, brier: c.brier, miscalibration: miscalibration(c) };

@@ -38,6 +38,7 @@ const priceLines = () => [
   ...tierLines(),
   `paid backtest: $${usd(PRICES.backtest)} (up to 10,000 candles)`,
   `paid agent-context: $${usd(PRICES.agentContext)}`,
+  `calib-pro claim: $${usd(PRICES.calibProClaim)} (record_claim?product=calib-pro; keeps the agent on calib-pro for 30 days)`,
   `day pass: $${usd(PRICES.dayPass)} (${PASS_HOURS.day} h, unlimited bundles)`,
   `week pass: $${usd(PRICES.weekPass)} (${PASS_HOURS.week} h, unlimited bundles)`,
 ];
@@ -105,6 +106,7 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
       { method: 'POST', resource: `${baseUrl}/api/data/bundle`, tiers: BUNDLE_TIERS.map((t) => ({ max_queries: t.maxQueries, amount: t.price.toString() })) },
       { method: 'GET', resource: `${baseUrl}/api/v1/backtest`, amount: PRICES.backtest.toString() },
       { method: 'GET', resource: `${baseUrl}/api/v1/agent-context`, amount: PRICES.agentContext.toString() },
+      { method: 'POST', resource: `${baseUrl}/api/v1/calib/record_claim`, query: { product: 'calib-pro' }, amount: PRICES.calibProClaim.toString() },
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/day`, amount: PRICES.dayPass.toString() },
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/week`, amount: PRICES.weekPass.toString() },
     ],

@@ -42,6 +42,7 @@ export const TOOLS: ToolSpec[] = [
   tool('shield_verify', 'postShieldVerify', 'Is this safe? Verify before acting', FETCH, 'Before approving, swapping, transferring, signing or visiting: get allow/warn/block with findings for a token, contract, address, URL or domain.'),
   tool('tool_audit', 'postShieldToolAudit', 'Audit a tool server for poisoned tools', { ...FETCH, readOnlyHint: false, idempotentHint: false }, 'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.'),
   tool('analyze_chart', 'postChartAnalyze', 'Four vision models read a chart', { ...WRITE, openWorldHint: true }, 'Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models\' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.'),
+  tool('arena_compare', 'getArenaCompare', 'Rank the arena strategies', READ, 'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.'),
 ];
 
 /** Row and text bounds of one tool result. */

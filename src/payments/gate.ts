@@ -19,7 +19,7 @@ import {
 } from './challenge.js';
 import type { CheckoutVerifier } from './checkout.js';
 import { FacilitatorUnavailable, type Facilitator } from './facilitator.js';
-import { hashToken, type IssuedPass, type PassKind, type Passes } from './passes.js';
+import { PASS_PREFIX, hashToken, type IssuedPass, type PassKind, type Passes } from './passes.js';
 import type { Tier } from './tier.js';
 import { USDC_NETWORKS } from './networks.js';
 import { HeaderNotJson, PAYMENT_HEADERS, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
@@ -98,6 +98,18 @@ export interface GateDeps {
 }
 
 const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+
+/**
+ * The pass a request presents: `Authorization: Bearer svc-pass_…`, or `X-Svc-Pass: svc-pass_…` when
+ * Authorization carries another credential (an agent key on calibration writes). Other bearer
+ * tokens are not passes.
+ */
+function passToken(request: FastifyRequest): string | undefined {
+  const token = bearer(request);
+  if (token?.startsWith(PASS_PREFIX)) return token;
+  const header = request.headers['x-svc-pass'];
+  return typeof header === 'string' && header.trim() ? header.trim() : undefined;
+}
 
 const ZERO_ADDRESS = /^0x0{40}$/;
 
@@ -198,13 +210,13 @@ export class X402Gate implements PaymentGate {
   }
 
   async hasPass(request: FastifyRequest): Promise<boolean> {
-    const token = bearer(request);
+    const token = passToken(request);
     return Boolean(token) && (await this.deps.passes.check(token!, this.deps.clock.now())) === 'valid';
   }
 
   async authorize(request: FastifyRequest, requirement: Requirement): Promise<PaymentGrant | undefined> {
     const payment = presentedPayment(request);
-    const token = bearer(request);
+    const token = passToken(request);
     if (token) {
       const state = await this.deps.passes.check(token, this.deps.clock.now());
       if (state !== 'valid') throw this.challenge(request, requirement, state === 'expired' ? 'pass_expired' : 'pass_unknown');

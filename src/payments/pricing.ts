@@ -6,6 +6,8 @@ export const PRICES = {
   call: 500n,
   backtest: 5000n,
   agentContext: 5000n,
+  /** One calib-pro claim (record_claim?product=calib-pro): 0.002 USD. */
+  calibProClaim: 2000n,
   dayPass: 990_000n,
   weekPass: 4_990_000n,
 } as const;

@@ -26,6 +26,7 @@ export const TAGS = [
   { name: 'receipts', description: 'Ed25519 receipts: verification and public key' },
   { name: 'payments', description: 'x402 micropayments, passes and checkout sessions' },
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },
+  { name: 'calib-pro', description: 'The paid tier of the calibration ledger: paid claims, verified-only cards, history windows, drift alerts, signed export' },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
@@ -76,6 +77,7 @@ const SECURITY_SCHEMES = {
   adminToken: { type: 'http', scheme: 'bearer', description: 'SVC_ADMIN_TOKEN, for key administration.' },
   cronKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The shared cron secret (SVC_CRON_KEY).' },
   apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.' },
+  passHeader: { type: 'apiKey', in: 'header', name: 'X-Svc-Pass', description: 'A day or week pass (svc-pass_…) sent next to another credential in Authorization, e.g. on a calib-pro claim.' },
 };
 
 const header = (description: string, schema: SchemaNode = { type: 'string' }) => ({ description, schema });

@@ -50,6 +50,8 @@ export class Protection {
     private readonly keys: ApiKeysRepo,
     private readonly clock: Clock,
     private readonly hasPass: (request: FastifyRequest) => Promise<boolean>,
+    /** The calib-pro agent whose key the request carries, if any: its requests use the pro bucket. */
+    private readonly calibProAgent: (request: FastifyRequest) => Promise<string | undefined> = async () => undefined,
   ) {}
 
   async createKey(name: string, tier: 'standard' | 'pro') {
@@ -74,7 +76,10 @@ export class Protection {
       if (!row) throw new ApiError('unauthorized', 'unknown or revoked API key', { field: 'X-API-Key' });
       return { tier: row.tier, subject: `key:${row.id}` };
     }
-    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(request.headers.authorization!)}` };
+    // The pass comes in Authorization or, next to another credential there, in X-Svc-Pass.
+    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(String(request.headers['x-svc-pass'] ?? request.headers.authorization))}` };
+    const agentId = await this.calibProAgent(request);
+    if (agentId) return { tier: 'pro', subject: `agent:${agentId}` };
     return { tier: 'anonymous', subject: `ip:${request.ip}` };
   }
 

@@ -164,6 +164,51 @@ export interface ArenaTradesTable {
 
 export type TradeMode = 'live' | 'backfill';
 
+/** An agent on calib-pro until `pro_until` (Unix ms), with its drift-alert settings. */
+export interface CalibProAgentsTable {
+  agent_id: string;
+  pro_until: number;
+  paid_claims: number;
+  webhook_url: string | null;
+  ece_threshold: number | null;
+  min_resolved: number | null;
+  updated_at: number;
+}
+
+/** A claim recorded on calib-pro: paid with x402 (payment_ref = the authorization key) or covered by a pass. */
+export interface CalibProClaimsTable {
+  claim_id: string;
+  agent_id: string;
+  method: string;
+  payment_ref: string | null;
+  paid_at: number;
+}
+
+export interface CalibDriftStateTable {
+  agent_id: string;
+  kind: string;
+  /** 1 while the kind's ECE is past the agent's threshold. */
+  drifting: number;
+  ece: number | null;
+  checked_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface CalibWebhookDeliveriesTable {
+  id: string;
+  agent_id: string;
+  url: string;
+  /** The exact bytes sent (and signed). */
+  body: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  delivered_at: number | null;
+}
+
 export interface ArenaAttestationsTable {
   id: string;
   /** The signed attestation as served: record + `_receipt`. */
@@ -242,6 +287,10 @@ export interface DB {
   agent_signatures_used: AgentSignaturesUsedTable;
   arena_trades: ArenaTradesTable;
   arena_attestations: ArenaAttestationsTable;
+  calib_pro_agents: CalibProAgentsTable;
+  calib_pro_claims: CalibProClaimsTable;
+  calib_drift_state: CalibDriftStateTable;
+  calib_webhook_deliveries: CalibWebhookDeliveriesTable;
   agent_sessions: AgentSessionsTable;
   agent_session_events: AgentSessionEventsTable;
   agent_session_screenshots: AgentSessionScreenshotsTable;

@@ -138,3 +138,29 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
     void agent.close();
   }
 }
+
+/**
+ * POST with the same SSRF guard (every address the lookup returns is vetted, IP literals and ports
+ * checked first). Redirects are not followed: a 3xx is the receiver's answer. Returns the status.
+ */
+export async function safePost(
+  target: string,
+  body: string,
+  headers: Record<string, string>,
+  o: Pick<SafeFetchOptions, 'deadline' | 'ports' | 'userAgent' | 'resolver' | 'allowAddress'>,
+): Promise<number> {
+  const refuse: Refusal = (address) => (o.allowAddress?.(address) ? undefined : addressRefusal(address));
+  const agent = guardedAgent(o.resolver ?? systemResolver, refuse);
+  try {
+    const url = checkUrl(target, { refuse, ports: o.ports });
+    const timeLeft = Math.floor(o.deadline - Date.now());
+    if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the receiver did not answer in time');
+    const res = await request(url, { method: 'POST', dispatcher: agent, signal: AbortSignal.timeout(timeLeft), headers: { ...headers, 'user-agent': o.userAgent }, body });
+    discard(res.body);
+    return res.statusCode;
+  } catch (e) {
+    throw asUpstreamError(e);
+  } finally {
+    void agent.close();
+  }
+}

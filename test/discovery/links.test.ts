@@ -43,6 +43,10 @@ describe('discovery links', () => {
       '/api/data/bundle': { url: '/api/data/bundle', payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } },
       '/api/v1/backtest': { url: '/api/v1/backtest?type=crypto-price&q=SOL&from=1&to=2' },
       '/api/v1/agent-context': { url: '/api/v1/agent-context?goal=should%20I%20buy%20ETH' },
+      '/api/v1/calib/record_claim': {
+        url: '/api/v1/calib/record_claim?product=calib-pro',
+        payload: { agent_id: 'test:links', kind: 'k', predicted_p: 0.5, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 1 },
+      },
     };
     for (const endpoint of endpoints) {
       const path = endpoint.resource.replace(BASE, '');

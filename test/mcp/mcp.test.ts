@@ -30,6 +30,7 @@ const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
   shield_verify: { target: { kind: 'domain', value: 'example.org' }, action: 'visit' },
   tool_audit: { manifest: { tools: [{ name: 'add_numbers', description: 'Adds two numbers.' }] } },
   analyze_chart: { image_b64: readFileSync(new URL('../../examples/sample-chart.png', import.meta.url)).toString('base64'), timeframe: '1h' },
+  arena_compare: { window: '90d', mode: 'all' },
 };
 
 let t: TestApp;

@@ -367,6 +367,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calib/pro/alerts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * calib-pro: the alert settings, each kind's drift state and the latest webhook deliveries
+         * @description Deliveries newest first (at most 50), with their attempts and last error. Only the agent itself may read them. Only for agents on calib-pro (else 403 forbidden, reason calib_pro_required). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once.
+         */
+        get: operations["getCalibProAlerts"];
+        put?: never;
+        /**
+         * calib-pro: set drift alerts (a signed webhook when a kind's ECE worsens past a threshold)
+         * @description Every 5 minutes svc computes, for each kind of each calib-pro agent with alerts set, the ECE over the outcomes resolved in the last 30 days (verified and self-reported alike). A kind with fewer than min_resolved (default 30) of them is not judged. It drifts while that ECE is strictly above ece_threshold: the check that first sees it drifting sends a `calib.drift` event, the one that first sees it back at or below sends `calib.recovered`; nothing is sent while the state holds. Event body: {id, type, agent_id, kind, window: "30d", ece, previous_ece, threshold, resolved, detected_at (Unix s)}. Each alert is POSTed as JSON to webhook_url with headers x-svc-webhook-id (the event id; the same on every retry, so receivers de-duplicate on it), x-svc-webhook-timestamp (Unix seconds of this attempt), x-svc-webhook-kid and x-svc-webhook-signature: "ed25519-" + base64url of svc's Ed25519 signature (the receipt key of /.well-known/svc-receipt-pubkey.json, no shared secret) over the UTF-8 string "svc-webhook-v1\n" + id + "\n" + timestamp + "\n" + the raw body. Receivers should reject timestamps more than 5 minutes away from their clock. Any 2xx answer is a delivery; anything else (a 3xx too: redirects are not followed) is retried after 1 min, 5 min, 30 min, 2 h, 6 h, then given up (status failed). webhook_url must be http(s) on a public address and an allowed port (SVC_FETCH_ALLOWED_PORTS); every connection is checked again when it is made. Only for agents on calib-pro (else 403 forbidden, reason calib_pro_required). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once.
+         */
+        post: operations["postCalibProAlerts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calib/pro/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * calib-pro: one kind's calibration over the last 30, 90 and 365 days
+         * @description Each window holds the outcomes resolved in its last 30, 90, 365 days (verified and self-reported, counted apart): curve bins, ECE, Brier and the card's miscalibration label. Public, like the agent's curves. Only for agents on calib-pro (else 403 forbidden, reason calib_pro_required).
+         */
+        get: operations["getCalibProHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/calib/pro/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * calib-pro: the agent's whole claim history as signed JSON Lines
+         * @description application/x-ndjson: one JSON object per line, one line per claim, oldest first: {v: 1, agent_id, claim_id, kind, predicted_p, payload, outcome_resolver, created_at (Unix ms), expected_resolution_at (Unix s), status, outcome, outcome_source, evidence, resolved_at (Unix ms), paid_with (x402, pass or null for a free claim), exported_at (Unix s), issuer, kid, sig}. Each line verifies alone: sig is "ed25519-" + base64url of svc's Ed25519 signature (the key of /.well-known/svc-receipt-pubkey.json, named by kid) over the RFC 8785 canonical JSON of the line without sig. Only the agent itself may export. Only for agents on calib-pro (else 403 forbidden, reason calib_pro_required). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once.
+         */
+        get: operations["getCalibProExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/calib/record_claim": {
         parameters: {
             query?: never;
@@ -377,8 +441,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Record a confidence-weighted claim
-         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built.
+         * Record a confidence-weighted claim (free, or a paid calib-pro claim)
+         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built. **calib-pro**: with `product=calib-pro` the claim costs 0.002 USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass (`X-Svc-Pass: svc-pass_…`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for 30 days. It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); a paid first claim is a 400 and its payment is released. `product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.
          */
         post: operations["postCalibRecordClaim"];
         delete?: never;
@@ -456,7 +520,7 @@ export interface paths {
         };
         /**
          * Portable signed agent card
-         * @description Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. Public: no credentials needed.
+         * @description Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. `product` is calib-pro while the agent is on the paid tier: its card then shows `outcomes: verified_only`, i.e. resolved, ece, brier and miscalibration come from outcomes svc verified alone (self_reported_outcomes still counts the ones left out); free agents' cards (`outcomes: all`) count both. Public: no credentials needed.
          */
         get: operations["getCalibAgentCard"];
         put?: never;
@@ -587,6 +651,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/arena/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Signed comparative attestation: the 15 strategy × asset combinations ranked over a window
+         * @description Ranks rsi2_mean_reversion, rsi14_oversold, macd_bullish_div, bollinger_bounce, trend_following on BTC, ETH, SOL (exactly these 15 combinations) as of the start of the current UTC hour (as_of_ts, Unix ms). A trade counts when it is closed, its mode matches `mode` (live, backfill or all) and its exit_ts is in (as_of_ts − window, as_of_ts] (every exit up to as_of_ts for `all`). Per combination: total_pnl_pct = Σ pnl_pct (percent, no compounding, no fees); win_rate = wins / trades, a win being pnl_pct > 0 (null without trades); sharpe_like = mean(pnl_pct) / sample standard deviation(pnl_pct) per trade, not annualized (null with fewer than 2 trades or a zero deviation); brier = mean (predicted_p − outcome)² over the trades, the calibration of the strategy's entry probabilities (null without trades; lower is better). `ranking` orders the 15 combinations by total_pnl_pct (highest first); `ranks` gives each combination's place (1 = best) under each metric: pnl and win_rate and sharpe_like highest first, calibration lowest brier first; nulls come last and ties go to the agent_id that sorts first. latest_attestation is the exit attestation of the combination's newest counted trade (null without trades). The answer is a signed attestation record: its id follows id = first 24 hex characters of SHA-256("compare|<window>|<mode>|<as_of_ts>"), as_of_ts in Unix ms (UTF-8, decimal): the trade attestations' formula with the comparison's key; it is stored when first issued and GET /api/v1/arena/attestation/{id} returns it later byte for byte, so anyone can show that strategy A beat strategy B on an asset over a window as of then. Its `_receipt` is that of a GET of the attestation URL (verify it with the published key or POST /api/v1/receipt/verify). The scheduler issues one comparison per window and mode every day as of 00:00 UTC. `mode=live` never counts a backfilled trade. Public: no credentials needed.
+         */
+        get: operations["getArenaCompare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/arena/attestation/{id}": {
         parameters: {
             query?: never;
@@ -595,7 +679,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The signed record of a trade entry or exit
+         * The signed record of a trade entry or exit, or of a comparison
          * @description The record carries its `_receipt`, signed when the event was recorded, as the receipt of this GET; verify it with the published key or POST /api/v1/receipt/verify (pass the body as `response`).
          */
         get: operations["getArenaAttestationById"];
@@ -5123,9 +5207,405 @@ export interface operations {
             };
         };
     };
-    postCalibRecordClaim: {
+    getCalibProAlerts: {
+        parameters: {
+            query: {
+                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                agent_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        webhook_url: string | null;
+                        /** @description null until alerts are set */
+                        ece_threshold: number | null;
+                        min_resolved: number;
+                        kinds: {
+                            kind: string;
+                            drifting: boolean;
+                            /** @description 30-day ECE at the last check */
+                            ece: number | null;
+                            /** @description Unix ms */
+                            checked_at: number;
+                        }[];
+                        deliveries: {
+                            /** @description the event id, also X-Svc-Webhook-Id */
+                            id: string;
+                            /** @description calib.drift or calib.recovered */
+                            type: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            last_error: string | null;
+                            /** @description Unix ms */
+                            created_at: number;
+                            /** @description Unix ms; meaningful while pending */
+                            next_attempt_at: number;
+                            /** @description Unix ms */
+                            delivered_at: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential missing */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCalibProAlerts: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    agent_id: string;
+                    /**
+                     * Format: uri
+                     * @description where alerts are POSTed; null stops them
+                     */
+                    webhook_url: string | null;
+                    /** @description a kind drifts while its 30-day ECE is strictly above this */
+                    ece_threshold: number;
+                    /**
+                     * @description outcomes a kind needs in the window to be judged
+                     * @default 30
+                     */
+                    min_resolved?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        webhook_url: string | null;
+                        ece_threshold: number;
+                        min_resolved: number;
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential missing */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCalibProHistory: {
+        parameters: {
+            query: {
+                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                agent_id: string;
+                /** @description free-form claim category */
+                kind: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        agent_id: string;
+                        kind: string;
+                        product: string;
+                        pro_until: number | null;
+                        as_of: number;
+                        windows: {
+                            /** @description 30d, 90d or 365d */
+                            window: string;
+                            /** @description Unix s: outcomes resolved after it count */
+                            from: number;
+                            resolved: number;
+                            verified_outcomes: number;
+                            self_reported_outcomes: number;
+                            /** @description null without resolved claims */
+                            ece: number | null;
+                            /** @description null without resolved claims */
+                            brier: number | null;
+                            miscalibration: string;
+                            bins: {
+                                low: number;
+                                high: number;
+                                count: number;
+                                success_count: number;
+                                /** @description null for an empty bin */
+                                success_rate: number | null;
+                                /** @description Beta(1,1) posterior mean (s+1)/(n+2) */
+                                smoothed_rate: number;
+                                /** @description null for an empty bin */
+                                avg_p: number | null;
+                            }[];
+                        }[];
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getCalibProExport: {
+        parameters: {
+            query: {
+                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                agent_id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON Lines, one signed claim per line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential missing */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postCalibRecordClaim: {
+        parameters: {
+            query?: {
+                /** @description calib-pro: a paid claim */
+                product?: "calib-pro";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5182,6 +5662,8 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5192,6 +5674,10 @@ export interface operations {
                         expected_resolution_at: number;
                         /** @description svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key> */
                         agent_key?: string;
+                        /** @description calib-pro while the agent is on the paid tier, else free */
+                        product: string;
+                        /** @description Unix s when calib-pro ends (past for a lapsed agent); null if it never paid */
+                        pro_until: number | null;
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
@@ -5220,6 +5706,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payment required (x402 challenge) */
+            402: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentChallenge"];
                 };
             };
             /** @description Credential wrong or address blocked */
@@ -5565,6 +6066,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         agent_id: string;
+                        /** @description calib-pro while the agent is on the paid tier, else free */
+                        product: string;
+                        /** @description Unix s when calib-pro ends (past for a lapsed agent); null if it never paid */
+                        pro_until: number | null;
+                        /** @description verified_only (calib-pro) or all: which outcomes the figures count */
+                        outcomes: string;
                         issued_at: number;
                         claims_total: number;
                         /** @description over every kind: outcomes svc checked itself */
@@ -6072,6 +6579,106 @@ export interface operations {
                             ece: number;
                             brier: number;
                         }[];
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getArenaCompare: {
+        parameters: {
+            query?: {
+                /** @description exits in the last 30 or 90 days before as_of_ts, or all */
+                window?: "30d" | "90d" | "all";
+                /** @description live (default), backfill or all trades */
+                mode?: "live" | "backfill" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description arena-att:<id> */
+                        attestation: string;
+                        /** @enum {string} */
+                        event: "compare";
+                        window: string;
+                        mode: string;
+                        /** @description Unix ms: trades that exited up to here count */
+                        as_of_ts: number;
+                        /** @description Unix ms, exclusive: exits after it count; null for window=all */
+                        from_ts: number | null;
+                        strategies: string[];
+                        assets: string[];
+                        ranking: {
+                            /** @description place by total_pnl_pct, 1 = best */
+                            rank: number;
+                            /** @description arena:<strategy>:<asset> */
+                            agent_id: string;
+                            strategy: string;
+                            asset: string;
+                            /** @description closed trades counted */
+                            trade_count: number;
+                            /** @description Σ pnl_pct, percent */
+                            total_pnl_pct: number;
+                            /** @description wins / trades; null without trades */
+                            win_rate: number | null;
+                            /** @description mean / sample sd of pnl_pct per trade; null with < 2 trades or sd 0 */
+                            sharpe_like: number | null;
+                            /** @description mean (predicted_p − outcome)²; null without trades */
+                            brier: number | null;
+                            /** @description arena-att:<id> of the newest counted trade's exit */
+                            latest_attestation: string | null;
+                            /** @description place under each metric, 1 = best */
+                            ranks: {
+                                pnl: number;
+                                win_rate: number;
+                                sharpe_like: number;
+                                calibration: number;
+                            };
+                        }[];
+                        metric_rules: string;
+                        attestation_id_formula: string;
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };

@@ -10,6 +10,8 @@ import * as m008 from './008_agent_credentials.js';
 import * as m009 from './009_agent_sessions.js';
 import * as m010 from './010_portfolio.js';
 import * as m011 from './011_shield.js';
+import * as m015 from './015_calib_pro.js';
+import * as m016 from './016_calib_alerts.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +26,6 @@ export const migrations: Record<string, Migration> = {
   '009_agent_sessions': m009,
   '010_portfolio': m010,
   '011_shield': m011,
+  '015_calib_pro': m015,
+  '016_calib_alerts': m016,
 };

@@ -34,6 +34,19 @@ export class ArenaRepo {
     return this.db.selectFrom('arena_trades').selectAll().where('strategy', '=', strategy).where('asset', '=', asset).orderBy('entry_ts').execute();
   }
 
+  /** Closed trades of these strategies that exited in (fromTs, toTs] (Unix ms; fromTs may be -Infinity). */
+  closedTrades(strategies: readonly string[], fromTs: number, toTs: number): Promise<TradeRow[]> {
+    return this.db
+      .selectFrom('arena_trades')
+      .selectAll()
+      .where('strategy', 'in', [...strategies])
+      .where('exit_ts', 'is not', null)
+      .where('exit_ts', '<=', toTs)
+      .$if(Number.isFinite(fromTs), (qb) => qb.where('exit_ts', '>', fromTs))
+      .orderBy('exit_ts')
+      .execute();
+  }
+
   async saveAttestation(id: string, body: unknown, nowMs: number): Promise<void> {
     await this.db.insertInto('arena_attestations').values({ id, body_json: JSON.stringify(body), created_at: nowMs }).onConflict((oc) => oc.doNothing()).execute();
   }
