@@ -37,6 +37,7 @@ export const TOOLS: ToolSpec[] = [
   tool('verify_receipt', 'postReceiptVerify', 'Verify a signed receipt', READ, 'Check that a `_receipt` was signed by this service and, given the response, that it covers exactly that response.'),
   tool('record_claim', 'postCalibRecordClaim', 'Record a calibration claim', WRITE, 'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.'),
   tool('session_event', 'postAgentSessionEvent', 'Post to a live agent session', WRITE, 'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.'),
+  tool('olympics_standings', 'getOlympicsMedals', 'Model olympics medal table and standings', READ, 'See how well the panel models forecast the same live questions: medals, Brier, log loss, ECE and answered / failed / timed-out counts per model and discipline.'),
   tool('calibrate_p', 'postCalibCalibrateP', 'Calibrate a probability', READ, 'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.'),
 ];
 

@@ -26,6 +26,7 @@ export const TAGS = [
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
+  { name: 'olympics', description: 'Model olympics: four models forecast the same live questions; medals, standings, ticker, scoreboard page' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },

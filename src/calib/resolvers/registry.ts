@@ -8,9 +8,10 @@ import priceBelow from './price-below.js';
 import valueAbove from './value-above.js';
 import valueBelow from './value-below.js';
 import eventOccurred from './event-occurred.js';
+import topGainer from './top-gainer.js';
 
 /** Every outcome resolver, explicitly listed: the single source of the claim schema's enum and its docs. */
-const RESOLVERS: ResolverDescriptor[] = [manual, priceAbove, priceBelow, valueAbove, valueBelow, eventOccurred] as ResolverDescriptor[];
+const RESOLVERS: ResolverDescriptor[] = [manual, priceAbove, priceBelow, valueAbove, valueBelow, eventOccurred, topGainer] as ResolverDescriptor[];
 
 const byType = new Map(RESOLVERS.map((r) => [r.type, { descriptor: r, validator: Compile(r.config) }]));
 
