@@ -9,7 +9,6 @@ const noticeEl = document.querySelector('.notice');
 const medalsBody = document.querySelector('.medals tbody');
 const eventsList = document.querySelector('.events');
 const scoringEl = document.querySelector('.scoring');
-const MEDAL_ICON = { gold: '🥇', silver: '🥈', bronze: '🥉' };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -33,7 +32,9 @@ function showNotice(text) {
 function medalRow(standing, rank) {
   const row = el('tr');
   const name = el('td');
-  name.append(el('span', 'model-id', standing.model_id), el('span', 'vendor', standing.vendor + ' · ' + standing.model));
+  const vendor = el('span', 'vendor', standing.vendor);
+  vendor.title = standing.vendor + ' model ' + standing.model;
+  name.append(el('span', 'model-id', standing.model_id), vendor);
   row.append(el('td', '', String(rank)), name, el('td', 'gold', String(standing.gold)), el('td', 'silver', String(standing.silver)), el('td', 'bronze', String(standing.bronze)));
   for (const [value, digits] of [[standing.brier, 3], [standing.log_loss, 3], [standing.ece, 3]]) row.append(el('td', '', fixed(value, digits)));
   row.append(el('td', '', String(standing.answered)), el('td', '', String(standing.failed)), el('td', '', String(standing.timed_out)));
@@ -44,7 +45,7 @@ function answerItem(answer) {
   const item = el('li');
   const figure = answer.status === 'answered' ? 'p = ' + fixed(answer.p, 2) : answer.status.replace('_', ' ');
   item.append(el('span', '', answer.model_id + ': ' + figure));
-  if (answer.medal) item.append(el('span', 'medal', ' ' + MEDAL_ICON[answer.medal] + ' ' + answer.medal));
+  if (answer.medal) item.append(el('span', 'medal ' + answer.medal, ' ' + answer.medal));
   return item;
 }
 

@@ -17,7 +17,6 @@ export const CANDLE_RULE =
 
 export interface ReplayedEvent {
   event: NewEvent;
-  subject: string;
   outcome: 0 | 1;
   evidence: Record<string, unknown>;
 }
@@ -39,11 +38,11 @@ export function replayEvents(pair: string, candles: readonly Candle[], fromS: nu
     if (!now || !later || shown.length < MIN_SHOWN) continue;
     const threshold = now.c;
     events.push({
-      subject: pair,
       outcome: later.c > threshold ? 1 : 0,
       evidence: { resolver: 'candle_close_above', pair, close_at: at + DAY_S, close: later.c, threshold, source: 'binance' },
       event: {
         template: 'candle_above_24h',
+        key: `${pair}|${at}`,
         discipline: 'crypto',
         mode: 'backfill',
         openedAt: at * 1000,

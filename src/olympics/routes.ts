@@ -43,7 +43,7 @@ export async function runBackfill(deps: Deps, olympics: OlympicsService, fromS: 
     const shownFrom = fromS - 2 * 86_400;
     const candles = await binanceCandles.fetch(deps.upstream.host('binance'), pair, '1h', shownFrom, toS, Math.ceil((toS - shownFrom) / step) + 1, Date.now() + 30_000);
     for (const replay of replayEvents(pair, candles, fromS, toS)) {
-      const id = await olympics.play(replay.event, replay.subject);
+      const id = await olympics.play(replay.event);
       if (id && (await olympics.settle(id, replay.outcome, replay.evidence))) played++;
     }
   }

@@ -51,6 +51,8 @@ export interface OlympicsDeps {
 /** A new event: a template's draft placed in time. */
 export interface NewEvent extends Draft {
   template: string;
+  /** What makes the event one of a kind within its template and mode (the live slot, or the replayed pair and moment). */
+  key: string;
   discipline: string;
   mode: OlympicsMode;
   /** Unix ms: when the question is put (for backfill, the historical moment). */
@@ -58,9 +60,9 @@ export interface NewEvent extends Draft {
   resolvesAt: number;
 }
 
-/** `oly_` + 24 hex of SHA-256 over template, mode, opening time and subject: the same event is opened once across instances. */
-export const eventId = (template: string, mode: OlympicsMode, openedAt: number, subject = ''): string =>
-  `oly_${createHash('sha256').update(`${template}|${mode}|${openedAt}|${subject}`).digest('hex').slice(0, 24)}`;
+/** `oly_` + 24 hex of SHA-256 over template, mode and key: the same event is opened once across instances and runs. */
+export const eventId = (template: string, mode: OlympicsMode, key: string): string =>
+  `oly_${createHash('sha256').update(`${template}|${mode}|${key}`).digest('hex').slice(0, 24)}`;
 
 export class OlympicsService {
   constructor(private readonly deps: OlympicsDeps) {}
@@ -75,21 +77,22 @@ export class OlympicsService {
     if (!this.deps.models.has('panel')) return 0;
     let opened = 0;
     for (const template of templates) {
-      const slot = Math.floor(this.deps.clock.now() / template.everyMs);
-      const openedAt = slot * template.everyMs;
-      if (await this.deps.repo.event(eventId(template.id, 'live', openedAt))) continue;
+      const now = this.deps.clock.now();
+      const slot = Math.floor(now / template.everyMs);
+      const key = `slot:${slot * template.everyMs}`;
+      if (await this.deps.repo.event(eventId(template.id, 'live', key))) continue;
       const draft = await template.build(slot, this.deps.runner);
       if (!draft) continue;
-      const resolvesAt = Math.floor(this.deps.clock.now() / 1000) + template.horizonS;
-      if (await this.play({ ...draft, template: template.id, discipline: template.discipline, mode: 'live', openedAt, resolvesAt })) opened++;
+      const resolvesAt = Math.floor(now / 1000) + template.horizonS;
+      if (await this.play({ ...draft, template: template.id, key, discipline: template.discipline, mode: 'live', openedAt: now, resolvesAt })) opened++;
     }
     return opened;
   }
 
   /** Stores the event (once), then asks every panel model the same question over the same data with the same deadline. */
-  async play(event: NewEvent, subject = ''): Promise<string | undefined> {
+  async play(event: NewEvent): Promise<string | undefined> {
     const panel = this.panel();
-    const id = eventId(event.template, event.mode, event.openedAt, subject);
+    const id = eventId(event.template, event.mode, event.key);
     const data = event.data.map((item) => this.withReceipt(item));
     const row: EventRow = {
       id, discipline: event.discipline, template: event.template, mode: event.mode, question: event.question, data_json: JSON.stringify(data),

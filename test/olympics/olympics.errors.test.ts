@@ -31,7 +31,8 @@ describe('olympics without panel models', () => {
   });
 
   it('validates the query before anything else', async () => {
-    for (const query of [{ mode: 'both' }, { limit: '101' }, { discipline: 'Crypto!' }]) {
+    const queries: Record<string, string>[] = [{ mode: 'both' }, { limit: '101' }, { discipline: 'Crypto!' }];
+    for (const query of queries) {
       const response = await t.app.inject({ url: '/api/v1/olympics/events', query });
       expect(response.statusCode, JSON.stringify(query)).toBe(400);
       expect(response.json().error).toBe('validation_failed');
