@@ -17,6 +17,10 @@ function el(tag, className, text) {
   return node;
 }
 
+const NO_MODELS =
+  'No language models are configured for the panel role on this server, so it runs no olympics. Its operator can set SVC_MODELS ' +
+  'with up to four models from different vendors serving the panel role; events then open on a schedule.';
+
 const fixed = (value, digits) => (value === null || value === undefined ? '–' : value.toFixed(digits));
 
 function setStatus(text) {
@@ -79,8 +83,9 @@ async function refresh() {
     eventsList.replaceChildren(...(page.events.length ? page.events.map(eventItem) : [el('li', 'empty', 'No events yet.')]));
     return true;
   } catch (error) {
-    const why = error.code === 'model_unavailable' ? 'No models are configured for the panel role, so there is no olympics on this server. ' : '';
-    showNotice(why + error.message);
+    const unavailable = error.code === 'model_unavailable';
+    showNotice(unavailable ? NO_MODELS : 'The scoreboard could not be loaded: ' + error.message);
+    for (const part of document.querySelectorAll('main section, .rules')) part.hidden = unavailable;
     setStatus('offline');
     return false;
   }

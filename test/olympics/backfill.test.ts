@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { createOlympics, runBackfill } from '../../src/olympics/routes.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startPanel } from './helpers.js';
 
 type Kline = [number, string, string, string, string];
@@ -72,6 +74,13 @@ describe('olympics backfill', () => {
     expect(backfill.medal_table[0].gold).toBeGreaterThan(0);
     const claims = await t.deps.store.db.selectFrom('calib_claims').selectAll().where('agent_id', '=', 'olympics:m-openai').execute();
     expect(claims.every((c) => c.kind === 'crypto-backfill' && c.status === 'resolved')).toBe(true);
+
+    const mcp = new Client({ name: 'olympics-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    const tool = await mcp.callTool({ name: 'olympics_standings', arguments: { mode: 'backfill' } });
+    await mcp.close();
+    expect(tool.isError).toBeFalsy();
+    expect(tool.structuredContent).toMatchObject({ mode: 'backfill', resolved_events: backfill.resolved_events, medal_table: backfill.medal_table });
 
     const again = await runBackfill(t.deps, await createOlympics(t.app, t.deps), nowS - 5 * 86_400, nowS);
     expect(again).toBe(0); // the same history is never played twice

@@ -105,7 +105,8 @@ describe('olympics scoreboard in Chromium', () => {
     const trouble = watchForTrouble(page);
     await page.goto(`${bare.base}/olympics`);
     await expect.poll(() => page.locator('.notice').isVisible()).toBe(true);
-    expect(await page.locator('.notice').textContent()).toContain('No models are configured for the panel role');
+    expect(await page.locator('.notice').textContent()).toContain('No language models are configured for the panel role');
+    expect(await page.locator('.medals').isVisible()).toBe(false);
     expect(await page.textContent('.status')).toBe('offline');
     await page.screenshot({ path: new URL('olympics-no-models.png', ARTIFACTS).pathname });
     expect(trouble).toEqual([]);
