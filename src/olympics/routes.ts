@@ -60,7 +60,10 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
   const ticker = new Ticker(deps.bus, limiter, deps.config.streamMaxPerIp);
   app.addHook('onReady', () => ticker.start());
   app.addHook('preClose', () => ticker.stop());
-  app.addHook('onClose', async () => limiter.close());
+  app.addHook('onClose', (_instance, done) => {
+    limiter.close();
+    done();
+  });
   ctx.jobs.push({ name: 'olympics-open', everyMs: OPEN_EVERY_MS, run: async () => void (await olympics.openDue()) });
   ctx.jobs.push({ name: 'olympics-resolve', everyMs: RESOLVE_EVERY_MS, run: async () => void (await olympics.resolveDue()) });
   const pages = {

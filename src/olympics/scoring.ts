@@ -105,7 +105,7 @@ export function medalOrder(a: Standing, b: Standing): number {
   return byId(a.model_id, b.model_id);
 }
 
-/** Standings of every model in `roster` or among the rows, in medal order: a configured model that has not played yet is listed with zeros. */
+/** Standings of every model in `roster` or among the rows, in medal order; a configured model that has not played yet gets zeros. */
 export function table(roster: readonly ModelIdentity[], rows: readonly ScoredRow[]): Standing[] {
   const models = new Map(roster.map((m) => [m.model_id, m]));
   for (const r of rows) if (!models.has(r.model_id)) models.set(r.model_id, r);

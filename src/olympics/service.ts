@@ -95,8 +95,9 @@ export class OlympicsService {
     const id = eventId(event.template, event.mode, event.key);
     const data = event.data.map((item) => this.withReceipt(item));
     const row: EventRow = {
-      id, discipline: event.discipline, template: event.template, mode: event.mode, question: event.question, data_json: JSON.stringify(data),
-      resolver_json: JSON.stringify(event.resolver), opened_at: event.openedAt, resolves_at: event.resolvesAt, status: 'open', outcome: null, evidence_json: null, resolved_at: null,
+      id, discipline: event.discipline, template: event.template, mode: event.mode, question: event.question,
+      data_json: JSON.stringify(data), resolver_json: JSON.stringify(event.resolver), opened_at: event.openedAt,
+      resolves_at: event.resolvesAt, status: 'open', outcome: null, evidence_json: null, resolved_at: null,
     };
     if (!(await this.deps.repo.insertEvent(row))) return undefined;
     await this.publish('opened', { event_id: id, discipline: event.discipline, mode: event.mode, question: event.question });
@@ -115,13 +116,15 @@ export class OlympicsService {
         deadlineMs: this.deps.deadlineMs,
       })
       .catch((e: unknown) => ({ ok: false as const, reason: 'vendor_error' as const, message: e instanceof ApiError ? `${e.code}: ${e.message}` : String(e) }));
-    const base = { event_id: row.id, model_id: spec.id, vendor: spec.vendor, model: spec.model, answered_at: this.deps.clock.now(), brier: null, medal: null };
+    const base = { event_id: row.id, model_id: spec.id, vendor: spec.vendor, model: spec.model, answered_at: this.deps.clock.now() };
+    const unscored = { brier: null, medal: null };
     let answer: AnswerRow;
     if (result.ok) {
       const claimId = await this.claim(row, event, spec, result.value.p);
-      answer = { ...base, status: 'answered', p: result.value.p, rationale: result.value.rationale, reason: null, claim_id: claimId };
+      answer = { ...base, ...unscored, status: 'answered', p: result.value.p, rationale: result.value.rationale, reason: null, claim_id: claimId };
     } else {
-      answer = { ...base, status: result.reason === 'timeout' ? 'timed_out' : 'failed', p: null, rationale: null, reason: result.message, claim_id: null };
+      const status = result.reason === 'timeout' ? 'timed_out' : 'failed';
+      answer = { ...base, ...unscored, status, p: null, rationale: null, reason: result.message, claim_id: null };
     }
     await this.deps.repo.insertAnswer(answer);
     await this.publish('answered', { event_id: row.id, model_id: spec.id, status: answer.status, p: answer.p });
@@ -148,9 +151,10 @@ export class OlympicsService {
     let voided = 0;
     for (const event of await this.deps.repo.due(nowS)) {
       const resolver = JSON.parse(event.resolver_json) as Resolver;
-      const resolve = resolverOf(resolver.type)?.resolve;
+      const descriptor = resolverOf(resolver.type);
       const claim = { created_at: event.opened_at, expected_resolution_at: event.resolves_at };
-      const resolution = await resolve?.(resolver.config, { runner: this.deps.runner, claim }).catch(() => undefined);
+      // A resolver that throws counts as data unavailable, so one bad event cannot stall the others.
+      const resolution = await descriptor?.resolve?.(resolver.config, { runner: this.deps.runner, claim }).catch(() => undefined);
       if (resolution) {
         if (await this.settle(event.id, resolution.outcome, resolution.evidence)) resolved++;
       } else if (nowS > event.resolves_at + RESOLVE_GRACE_S) {

@@ -52,7 +52,9 @@ async function fetchItem(runner: SourceRunner, type: string, q: string): Promise
 const itemOf = (r: SourceSuccess): DataItem => ({ label: `${r.type} ${r.q}`, type: r.type, q: r.q, source: r.source, as_of: r.as_of, rows: r.rows });
 
 /** The first row's numeric field, with the item it came from; undefined when either is missing. */
-async function reading(runner: SourceRunner, type: string, q: string, field: string): Promise<{ item: DataItem; value: number } | undefined> {
+type Reading = { item: DataItem; value: number };
+
+async function reading(runner: SourceRunner, type: string, q: string, field: string): Promise<Reading | undefined> {
   const result = await fetchItem(runner, type, q);
   const value = numberIn(result?.rows[0], field);
   return result && value !== undefined ? { item: itemOf(result), value } : undefined;

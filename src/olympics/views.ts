@@ -83,7 +83,10 @@ export class OlympicsViews {
       mode,
       resolved_events: new Set(rows.map((r) => r.event_id)).size,
       medal_table: table(roster, rows),
-      by_discipline: disciplines.map((discipline) => ({ discipline, standings: table(roster, rows.filter((r) => r.discipline === discipline)) })),
+      by_discipline: disciplines.map((discipline) => ({
+        discipline,
+        standings: table(roster, rows.filter((r) => r.discipline === discipline)),
+      })),
       scoring: SCORING_RULES,
     };
   }

@@ -6,7 +6,8 @@ import { defineResolver } from './define.js';
 const CoinId = Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: 'a CoinGecko id such as bitcoin' });
 
 /** Percent gains from baseline to now, per coin in order. */
-export const gainsPct = (baseline: readonly number[], now: readonly number[]): number[] => now.map((price, i) => (price / baseline[i]! - 1) * 100);
+export const gainsPct = (baseline: readonly number[], now: readonly number[]): number[] =>
+  now.map((price, i) => (price / baseline[i]! - 1) * 100);
 
 /** 1 iff the coin at `index` has the highest gain; coins tied for the highest all count as top gainers. */
 export const isTopGainer = (gains: readonly number[], index: number): 0 | 1 => (gains[index]! >= Math.max(...gains) ? 1 : 0);
