@@ -36,7 +36,7 @@ export async function createOlympics(app: FastifyInstance, deps: Deps): Promise<
 
 /** Replays [fromS, toS] of hourly Binance candles as backfill events, each asked of the panel and graded at once. */
 export async function runBackfill(deps: Deps, olympics: OlympicsService, fromS: number, toS: number): Promise<number> {
-  olympics.panel();
+  olympics.panel(); // model_unavailable before any candle is fetched
   const step = INTERVAL_SECONDS['1h'];
   let played = 0;
   for (const pair of BACKFILL_PAIRS) {
@@ -72,6 +72,8 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
     styles: asset(read('watch.css') + read('olympics.css'), 'text/css; charset=utf-8', 'public, max-age=3600'),
   };
   const csp = pageCsp(deps.config.publicUrl);
+  /** The panel, or 503 model_unavailable while no model serves the role: every API route answers it first. */
+  const requirePanel = () => olympics.panel();
   const common = 'Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).';
 
   app.get(
@@ -89,7 +91,7 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
       },
     },
     async (request) => {
-      olympics.panel();
+      requirePanel();
       const { status, discipline, mode = 'all', limit = 20, cursor } = request.query;
       const before = cursor === undefined ? undefined : ctx.cursors.decode<{ opened_at: number; id: string }>(CURSOR_PREFIX, cursor);
       const page = await views.events({ status, discipline, mode, limit, before });
@@ -113,7 +115,7 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
       },
     },
     async (request) => {
-      olympics.panel();
+      requirePanel();
       const event = await views.event(request.params.id);
       if (!event) throw new ApiError('not_found', 'no olympics event with this id', { field: 'id' });
       return { ...event, answer_deadline_ms: deps.config.modelDeadlineMs };
@@ -132,7 +134,7 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
         response: { 200: Medals, ...errorResponses(400, 503) },
       },
     },
-    async (request) => views.medals(olympics.panel(), request.query.mode ?? 'live'),
+    async (request) => views.medals(requirePanel(), request.query.mode ?? 'live'),
   );
 
   app.get(
@@ -148,7 +150,7 @@ export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (ap
       },
     },
     async (request, reply) => {
-      olympics.panel();
+      requirePanel();
       await ticker.follow(request, reply);
     },
   );
