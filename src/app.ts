@@ -32,6 +32,7 @@ import { agentSessionRoutes } from './agent-session/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
 import { shieldRoutes } from './shield/routes.js';
 import { chartRoutes } from './chart/routes.js';
+import { olympicsRoutes } from './olympics/routes.js';
 import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
@@ -73,6 +74,7 @@ const FEATURES = [
   portfolioRoutes,
   shieldRoutes,
   chartRoutes,
+  olympicsRoutes,
   receiptRoutes,
   healthRoutes,
   discoveryRoutes,

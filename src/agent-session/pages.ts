@@ -12,9 +12,9 @@ export interface Asset {
 }
 
 const PUBLIC_DIR = new URL('../../public/', import.meta.url);
-const read = (name: string) => readFileSync(new URL(name, PUBLIC_DIR), 'utf8');
+export const read = (name: string) => readFileSync(new URL(name, PUBLIC_DIR), 'utf8');
 
-function asset(text: string, type: string, cacheControl: string): Asset {
+export function asset(text: string, type: string, cacheControl: string): Asset {
   const body = Buffer.from(text);
   return { body, type, cacheControl, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
 }

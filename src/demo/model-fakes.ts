@@ -267,6 +267,8 @@ const DEMO_ANSWERS: Record<string, (call: FakeCall) => unknown> = {
       decision_recipe: { outcomes: ['act', 'wait'], rules: [{ when: 'the primary rows support the goal', then: 'act' }, { when: 'otherwise', then: 'wait' }], caveats: ['Demo planner: keyword overlap with the catalog, not a language model.'] },
     };
   },
+  /** olympics: the uninformed forecast, said as such (a minimal instance would claim certainty with p = 0). */
+  olympics_forecast: () => ({ p: 0.5, rationale: 'Demo model (no language model is configured): it answers 0.5, the uninformed forecast.' }),
   /** portfolio ask: the concentration figures of the quoted insights, cited by their receipt. */
   portfolio_answer: (call) => {
     const insights = quotedData(call).find((d) => d.label === 'portfolio insights')?.value;

@@ -29,6 +29,7 @@ export const TAGS = [
   { name: 'calib-pro', description: 'The paid tier of the calibration ledger: paid claims, verified-only cards, history windows, drift alerts, signed export' },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
+  { name: 'olympics', description: 'Model olympics: four models forecast the same live questions; medals, standings, ticker, scoreboard page' },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'shield', description: 'AgentShield: verify-before-act checks, exploit likelihood, tool-server audit, agent scan' },
   { name: 'chart', description: 'Chart analyzer: four vision models, a calibrated consensus, paper trades' },

@@ -59,7 +59,7 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
   it('lists every resolver with its rule and config schema in the OpenAPI document', async () => {
     const doc = (await t.app.inject('/openapi.json')).json();
     const resolver = doc.paths['/api/v1/calib/record_claim'].post.requestBody.content['application/json'].schema.properties.outcome_resolver;
-    expect(resolver.properties.type.enum).toEqual(['manual', 'price_above', 'price_below', 'value_above', 'value_below', 'event_occurred', 'shield_exploit']);
+    expect(resolver.properties.type.enum).toEqual(['manual', 'price_above', 'price_below', 'value_above', 'value_below', 'event_occurred', 'shield_exploit', 'top_gainer']);
     for (const type of RESOLVER_TYPES) expect(resolver.description).toContain(`**${type}**`);
     expect(resolver.description).toContain('"required":["type","q","field","threshold"]');
   });

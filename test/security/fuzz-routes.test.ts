@@ -155,7 +155,9 @@ describe('fuzzing every route in /openapi.json', () => {
         stats.requests++;
         stats.byStatus.set(res.statusCode, (stats.byStatus.get(res.statusCode) ?? 0) + 1);
         const context = `${req.method} ${req.url.slice(0, 300)} ${String(req.body).slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 300)}`;
-        expect(res.statusCode, context).toBeLessThan(500);
+        // The one 5xx that is an answer, not a crash: routes that need models say none is configured (this app has none).
+        const noModels = res.statusCode === 503 && res.json().error === 'model_unavailable';
+        if (!noModels) expect(res.statusCode, context).toBeLessThan(500);
         if (res.statusCode >= 400) {
           // Rejections record nothing; the only write a 4xx may cause is the abuse counter, which lives in the cache.
           expect(await rowCount(), context).toBe(before);

@@ -1099,6 +1099,140 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/olympics/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Olympics events, newest first
+         * @description Each event is a yes/no question with a machine-checkable outcome, asked of every panel model with the same prompt, data and deadline. Live templates: crypto_above_24h (crypto, one per 24 h, resolves after 24 h); top_gainer_24h (crypto, one per 24 h, resolves after 24 h); treasury_10y_week (macro, one per 168 h, resolves after 168 h); berlin_temp_24h (weather, one per 24 h, resolves after 24 h). Backfill: backfill events (mode backfill) are asked at each UTC midnight T of the window, over the 48 hourly Binance candles closed by T (no later data is shown); resolver candle_close_above: outcome 1 iff the hourly candle closing at T + 24 h closes strictly above the close of the candle closing at T. Models may have seen that history in training, so backfill results are kept out of live standings unless mode=backfill or mode=all is asked for. Filter by status, discipline and mode (default all). Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
+         */
+        get: operations["getOlympicsEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/olympics/events/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One olympics event: question, data with receipts, every answer, outcome and medals
+         * @description Each data item carries svc's `_receipt` over the item without it (verify with POST /api/v1/receipt/verify, passing the item as `response`). Each answer is a calibration claim for agent olympics:<model-id> (kind = discipline, or <discipline>-backfill). An open event is read by its resolver at resolves_at; unreadable for 1 h after, it becomes void. Brier = (p − outcome)², log loss = −ln(p) when the outcome is 1 and −ln(1 − p) when 0, p clamped to [0.000001, 1 − 0.000001]. A model that failed or timed out scores as p = 0.5 (Brier 0.25, log loss ln 2) and is counted in failed / timed_out; it wins no medal and is left out of ECE. Medals per resolved event go to the answering models by Brier, lowest first, with standard competition ranking: models tied (Brier within 1e-12) share the medal and the next rank is skipped (two golds, then bronze). The medal table sorts by gold, then silver, then bronze, then mean Brier (lower first), then model id. ECE is the calibration ledger's (ten bins, Σ n_b/N · |success rate − mean p|) over answered events; void events (outcome unreadable) score nothing. Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
+         */
+        get: operations["getOlympicsEventsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/olympics/medals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Medal table and standings per model and per discipline
+         * @description Over resolved events of the mode (default live: backfill never mixes in unless asked). Every panel model is listed, played or not. Brier = (p − outcome)², log loss = −ln(p) when the outcome is 1 and −ln(1 − p) when 0, p clamped to [0.000001, 1 − 0.000001]. A model that failed or timed out scores as p = 0.5 (Brier 0.25, log loss ln 2) and is counted in failed / timed_out; it wins no medal and is left out of ECE. Medals per resolved event go to the answering models by Brier, lowest first, with standard competition ranking: models tied (Brier within 1e-12) share the medal and the next rank is skipped (two golds, then bronze). The medal table sorts by gold, then silver, then bronze, then mean Brier (lower first), then model id. ECE is the calibration ledger's (ten bins, Σ n_b/N · |success rate − mean p|) over answered events; void events (outcome unreadable) score nothing. Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
+         */
+        get: operations["getOlympicsMedals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/olympics/ticker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Olympics ticker (server-sent events)
+         * @description `event: <kind>` + `data: {kind, event_id, ts, …}` for every event opened, answer recorded, event resolved and medal awarded, on any instance; a comment heartbeat every 15 s. No replay: after a reconnect, read the events and medals routes. At most 3 streams per IP (429). Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
+         */
+        get: operations["getOlympicsTicker"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/olympics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Olympics scoreboard (HTML)
+         * @description A static page over the medals and events routes with live updates from the ticker; says why when no models are configured. Strict CSP: no inline script or style.
+         */
+        get: operations["getOlympics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/olympics.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scoreboard script */
+        get: operations["getAssetsOlympicsJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/olympics.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Scoreboard styles */
+        get: operations["getAssetsOlympicsCss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/receipt/verify": {
         parameters: {
             query?: never;
@@ -1521,6 +1655,120 @@ export interface components {
         ToolReport: {
             name: string;
             findings: components["schemas"]["ToolFinding"][];
+        };
+        OlympicsAnswer: {
+            model_id: string;
+            /** @description olympics:<model-id>, the calibration-ledger agent of this model */
+            agent_id: string;
+            vendor: string;
+            model: string;
+            /** @enum {string} */
+            status: "answered" | "failed" | "timed_out";
+            /** @description the model's probability that the statement is true; null without an answer */
+            p: number | null;
+            rationale: string | null;
+            /** @description why there is no answer */
+            reason: string | null;
+            claim_id: string | null;
+            /** @description Unix ms */
+            answered_at: number;
+            /** @description set when the event resolves; failures score as p = 0.5 */
+            brier: number | null;
+            /** @enum {string|null} */
+            medal: "gold" | "silver" | "bronze" | null;
+        };
+        OlympicsEventSummary: {
+            id: string;
+            discipline: string;
+            template: string;
+            /** @enum {string} */
+            mode: "live" | "backfill";
+            question: string;
+            /** @enum {string} */
+            status: "open" | "resolved" | "void";
+            /** @description Unix ms when the question was put (for backfill, the historical moment) */
+            opened_at: number;
+            /** @description Unix s when the outcome is read */
+            resolves_at: number;
+            /** @description Unix ms */
+            resolved_at: number | null;
+            outcome: number | null;
+            answers: components["schemas"]["OlympicsAnswer"][];
+        };
+        OlympicsEvent: {
+            id: string;
+            discipline: string;
+            template: string;
+            /** @enum {string} */
+            mode: "live" | "backfill";
+            question: string;
+            /** @enum {string} */
+            status: "open" | "resolved" | "void";
+            /** @description Unix ms when the question was put (for backfill, the historical moment) */
+            opened_at: number;
+            /** @description Unix s when the outcome is read */
+            resolves_at: number;
+            /** @description Unix ms */
+            resolved_at: number | null;
+            outcome: number | null;
+            answers: components["schemas"]["OlympicsAnswer"][];
+            /** @description {type, config}: how the outcome is read */
+            resolver: {
+                [key: string]: unknown;
+            };
+            data: {
+                [key: string]: unknown;
+            }[];
+            /** @description what the resolver read */
+            evidence: {
+                [key: string]: unknown;
+            } | null;
+            /** @description every model's deadline for its answer */
+            answer_deadline_ms: number;
+            _receipt: components["schemas"]["Receipt"];
+        };
+        OlympicsStanding: {
+            model_id: string;
+            vendor: string;
+            model: string;
+            /** @description resolved events this model was asked */
+            events: number;
+            answered: number;
+            failed: number;
+            timed_out: number;
+            gold: number;
+            silver: number;
+            bronze: number;
+            /** @description mean Brier over resolved events, failures at p = 0.5 */
+            brier: number | null;
+            /** @description mean log loss, same rule */
+            log_loss: number | null;
+            /** @description expected calibration error over answered events */
+            ece: number | null;
+        };
+        OlympicsMedals: {
+            /** @enum {string} */
+            mode: "live" | "backfill" | "all";
+            resolved_events: number;
+            /** @description every panel model, in medal order */
+            medal_table: components["schemas"]["OlympicsStanding"][];
+            by_discipline: {
+                discipline: string;
+                standings: components["schemas"]["OlympicsStanding"][];
+            }[];
+            /** @description the scoring and medal rules */
+            scoring: string;
+            _receipt: components["schemas"]["Receipt"];
+        };
+        /** @description opened: discipline, mode, question; answered: model_id, status, p; resolved: status, outcome; medal: model_id, medal, brier */
+        OlympicsTick: {
+            /** @enum {string} */
+            kind: "opened" | "answered" | "resolved" | "medal";
+            event_id: string;
+            /** @description Unix ms */
+            ts: number;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A normalized `crypto-price` row
@@ -5638,13 +5886,15 @@ export interface operations {
                      *     **event_occurred**: for news and event types (categories news, geopolitics, conflict, public-health, regulatory, legal): at expected_resolution_at svc runs config.type with config.q; outcome 1 iff some row dated (its as_of, the item's own time where the type has one) at or after the claim was recorded contains every one of config.terms, case-insensitively after Unicode NFKC normalization, as a whole word or phrase (no letter or digit right before or after it), in any of its text fields (string fields other than url, *_url and source); else 0. Only the items the type returns at that moment are seen (a feed that keeps 24 hours forgets older items), so pick ttl_hours within the feed's window. config: `{"type":"object","required":["type","q","terms"],"properties":{"type":{"type":"string","minLength":1,"maxLength":64,"description":"a catalog data type"},"q":{"type":"string","maxLength":500,"description":"the type's q"},"terms":{"type":"array","items":{"type":"string","minLength":1,"maxLength":100,"pattern":"\\S"},"minItems":1,"maxItems":10,"description":"every term must occur in the row"}},"additionalProperties":false}`
                      *
                      *     **shield_exploit**: at expected_resolution_at svc runs token-risk and contract-risk for config.chain:config.address (data at most 2 minutes old); outcome 1 iff either reports any of honeypot, cannot_sell_all, airdrop_scam, owner_change_balance in its risks, else 0; while neither answers it is retried for an hour, then the claim expires. config: `{"type":"object","required":["chain","address"],"properties":{"chain":{"type":"string","enum":["ethereum","bsc","polygon","arbitrum","optimism","gnosis","base","avalanche","fantom","linea","zksync","cronos"]},"address":{"type":"string","pattern":"^0x[0-9a-f]{40}$","description":"lower-case 0x address"}},"additionalProperties":false}`
+                     *
+                     *     **top_gainer**: at expected_resolution_at svc reads crypto-price for every one of config.coins (data at most 2 minutes old); each coin's gain is usd / baseline_usd − 1 (baseline_usd[i] belongs to coins[i]); outcome 1 iff config.coin has the highest gain (coins tied for the highest all count as top). A coin without a usd price is retried for an hour, then the claim expires. config: `{"type":"object","required":["coins","baseline_usd","coin"],"properties":{"coins":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"},"minItems":2,"maxItems":10,"uniqueItems":true},"baseline_usd":{"type":"array","items":{"type":"number","exclusiveMinimum":0},"minItems":2,"maxItems":10,"description":"the price of each coin when the claim was made, in coins order"},"coin":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"}},"additionalProperties":false}`
                      */
                     outcome_resolver: {
                         /**
                          * @description who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)
                          * @enum {string}
                          */
-                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred" | "shield_exploit";
+                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred" | "shield_exploit" | "top_gainer";
                         /** @description the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit) */
                         config: {
                             [key: string]: unknown;
@@ -8917,6 +9167,397 @@ export interface operations {
             };
             /** @description Upstream or dependency unavailable */
             503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOlympicsEvents: {
+        parameters: {
+            query?: {
+                /** @description open (waiting for its outcome), resolved or void (outcome unreadable) */
+                status?: "open" | "resolved" | "void";
+                /** @description crypto, macro, weather */
+                discipline?: string;
+                /** @description live (scheduled events), backfill (replayed history) or all; default all */
+                mode?: "live" | "backfill" | "all";
+                limit?: number;
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["OlympicsEventSummary"][];
+                        /** @description pass as cursor for the next page; null on the last */
+                        next_cursor: string | null;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOlympicsEventsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description an olympics event id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OlympicsEvent"];
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOlympicsMedals: {
+        parameters: {
+            query?: {
+                /** @description live (scheduled events), backfill (replayed history) or all; default live */
+                mode?: "live" | "backfill" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OlympicsMedals"];
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOlympicsTicker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Olympics ticker as server-sent events. Each message is `data: <JSON>` and a blank line; the schema below describes that JSON. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["OlympicsTick"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOlympics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the scoreboard page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAssetsOlympicsJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAssetsOlympicsCss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -9,9 +9,10 @@ import valueAbove from './value-above.js';
 import valueBelow from './value-below.js';
 import eventOccurred from './event-occurred.js';
 import shieldExploit from './shield-exploit.js';
+import topGainer from './top-gainer.js';
 
 /** Every outcome resolver, explicitly listed: the single source of the claim schema's enum and its docs. */
-const RESOLVERS: ResolverDescriptor[] = [manual, priceAbove, priceBelow, valueAbove, valueBelow, eventOccurred, shieldExploit] as ResolverDescriptor[];
+const RESOLVERS: ResolverDescriptor[] = [manual, priceAbove, priceBelow, valueAbove, valueBelow, eventOccurred, shieldExploit, topGainer] as ResolverDescriptor[];
 
 const byType = new Map(RESOLVERS.map((r) => [r.type, { descriptor: r, validator: Compile(r.config) }]));
 
