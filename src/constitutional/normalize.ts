@@ -1,0 +1,155 @@
+import { CONFUSABLES } from './confusables.js';
+
+/**
+ * Text normalization for classifiers (the constitutional classifier, and AgentShield later): one
+ * canonical form plus every embedded encoding decoded into its own layer, so a rule written for plain
+ * English also sees base64, hex, ROT13, leetspeak, percent/entity/escape encodings, spaced-out letters,
+ * reversed text and Unicode tag characters. Pure and synchronous; bounded in layers and depth.
+ */
+export type LayerKind =
+  | 'original'
+  | 'normalized'
+  | 'base64'
+  | 'hex'
+  | 'url'
+  | 'html_entities'
+  | 'unicode_escapes'
+  | 'rot13'
+  | 'leetspeak'
+  | 'despaced'
+  | 'reversed'
+  | 'tag_chars';
+
+export interface Layer {
+  kind: LayerKind;
+  text: string;
+  /** 0 for the original and normalized text, n for a layer decoded from a depth n−1 layer. */
+  depth: number;
+}
+
+/** What normalization had to undo: evidence of obfuscation in itself. */
+export interface Signals {
+  /** Invisible characters inside words. */
+  zero_width: number;
+  confusables: number;
+  /** Unicode tag characters (U+E0000–E007F), invisible ASCII look-alikes, outside subdivision flags. */
+  tag_chars: number;
+  /** Characters NFKC folded (fullwidth, mathematical alphanumerics, circled letters…). */
+  nfkc_folded: number;
+  /** Letters from scripts rarely used for prose here (Braille, runic, Ogham, Cherokee, Canadian syllabics…). */
+  unusual_script: number;
+  /** Words mixing Latin with Cyrillic or Greek letters before folding. */
+  mixed_script_words: number;
+}
+
+export interface Normalization {
+  layers: Layer[];
+  signals: Signals;
+}
+
+const MAX_DEPTH = 3;
+const MAX_LAYERS = 16;
+/** Zero-width, joiners, soft hyphen, bidi controls, word joiner, invisible operators, BOM, Mongolian vowel separator. */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+const TAG_CHARS = /[\u{e0000}-\u{e007f}]/gu;
+/** Invisible characters between two letters: inside a word, where emoji joiners never are. */
+const INVISIBLE_IN_WORD = /(?<=\p{L})[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]+(?=\p{L})/gu;
+/** Subdivision flags (🏴 + tag letters + cancel tag) are the one legitimate use of tag characters. */
+const FLAG_TAGS = /\u{1f3f4}[\u{e0061}-\u{e007a}]+\u{e007f}/gu;
+const UNUSUAL = /[\u2800-\u28ff\u16a0-\u16ff\u1680-\u169f\u13a0-\u13ff\u1400-\u167f\u{10330}-\u{1034f}]/gu;
+const MIXED_WORD = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}]{2,}/gu;
+
+const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
+const foldConfusables = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => CONFUSABLES.get(c) ?? c);
+
+/** The canonical form: invisible characters removed, NFKC, confusables folded to Latin, whitespace collapsed. */
+export function normalizeText(text: string): string {
+  return foldConfusables(text.replace(INVISIBLE, '').replace(TAG_CHARS, '').normalize('NFKC')).replace(/\s+/g, ' ').trim();
+}
+
+function signalsOf(text: string): Signals {
+  const visible = text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
+  const nfkc = visible.normalize('NFKC');
+  return {
+    zero_width: count(text, INVISIBLE_IN_WORD),
+    confusables: [...nfkc].filter((c) => CONFUSABLES.has(c)).length,
+    tag_chars: count(text.replace(FLAG_TAGS, ''), TAG_CHARS),
+    nfkc_folded: [...visible].filter((c) => c.charCodeAt(0) > 0x7f && c.normalize('NFKC') !== c).length,
+    unusual_script: count(text, UNUSUAL),
+    mixed_script_words: count(nfkc, MIXED_WORD),
+  };
+}
+
+const COMMON = new Set(
+  'the you your and to of ignore instructions previous system prompt all rules tell me how password secret key is are what now reveal print make a an in for with this that please give send write show say do not any'.split(' '),
+);
+const commonWords = (text: string) => (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => COMMON.has(w)).length;
+/** A transform is worth a layer when it turns noise into noticeably more ordinary English. */
+const wordier = (candidate: string, original: string) => commonWords(candidate) >= Math.max(3, commonWords(original) + 3);
+
+/** Mostly printable text with some letters: what a decoded payload must look like to count. */
+function readable(text: string): boolean {
+  if (text.length < 6 || text.includes('\ufffd')) return false;
+  const printable = count(text, /[\p{L}\p{N}\p{P}\p{Zs}\n\t$+<=>^`|~]/gu);
+  return printable / [...text].length > 0.9 && count(text, /\p{L}/gu) >= 4;
+}
+
+const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l' };
+const LEET_WORD = /\b(?=[\w@$!|]*[a-z])(?=[\w@$!|]*[0-9@$|])[\w@$!|]{3,}/gi;
+
+function decodeTokens(text: string, re: RegExp, decode: (token: string) => string): string | undefined {
+  const decoded = (text.match(re) ?? []).map((t) => decode(t)).filter(readable);
+  return decoded.length ? decoded.join('\n') : undefined;
+}
+
+const fromBase64 = (t: string) => Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8');
+const fromHex = (t: string) => Buffer.from(t.replace(/\\x|0x|[\s:]/gi, ''), 'hex').toString('utf8');
+
+/** Each decoder: the decoded text, or undefined when the layer has nothing of its kind. */
+const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
+  ['base64', (t) => decodeTokens(t, /(?<![A-Za-z0-9+/_-])(?![0-9a-fA-F]+\b)[A-Za-z0-9+/_-]{16,}={0,2}/g, fromBase64)],
+  ['hex', (t) => decodeTokens(t, /(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:]?){8,}/g, fromHex)],
+  ['url', (t) => (count(t, /%[0-9a-f]{2}/gi) >= 3 ? safely(() => decodeURIComponent(t.replace(/\+/g, ' '))) : undefined)],
+  ['html_entities', (t) => (count(t, /&#x?[0-9a-f]+;/gi) >= 3 ? t.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => codePoint(parseInt(n, x ? 16 : 10))) : undefined)],
+  ['unicode_escapes', (t) => (count(t, /\\u[0-9a-f]{4}/gi) >= 3 ? t.replace(/\\u([0-9a-f]{4})/gi, (_, n: string) => codePoint(parseInt(n, 16))) : undefined)],
+  ['rot13', (t) => (wordier(rot13(t), t) || /\brot-?13\b/i.test(t) ? rot13(t) : undefined)],
+  ['leetspeak', (t) => (count(t, LEET_WORD) >= 2 ? t.replace(LEET_WORD, (w) => w.replace(/[0-9@$!|]/g, (c) => LEET[c] ?? c)) : undefined)],
+  ['despaced', (t) => (/(?:\b\w[ .\-_*]){5,}\w\b/.test(t) ? t.replace(/(?:\b\w[ .\-_*]){3,}\w\b/g, (run) => run.replace(/[ .\-_*]/g, '')) : undefined)],
+  ['reversed', (t) => { const r = [...t].reverse().join(''); return wordier(r, t) ? r : undefined; }],
+];
+
+const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
+function safely(decode: () => string): string | undefined {
+  try {
+    return decode();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Tag characters spell ASCII invisibly (U+E0041 = "A"): decoded into a layer of their own. */
+function tagLayer(text: string): string | undefined {
+  const tags = text.match(TAG_CHARS);
+  return tags && tags.length >= 4 ? tags.map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('') : undefined;
+}
+
+/** The original text, its canonical form, and every decoded layer (breadth-first, depth ≤ 3, ≤ 16 layers). */
+export function normalize(text: string): Normalization {
+  const normalized = normalizeText(text);
+  const layers: Layer[] = [{ kind: 'original', text, depth: 0 }, { kind: 'normalized', text: normalized, depth: 0 }];
+  const seen = new Set([normalized]);
+  const add = (kind: LayerKind, decoded: string | undefined, depth: number) => {
+    const canonical = decoded === undefined ? undefined : normalizeText(decoded);
+    if (!canonical || seen.has(canonical) || layers.length >= MAX_LAYERS) return;
+    seen.add(canonical);
+    layers.push({ kind, text: canonical, depth });
+  };
+  add('tag_chars', tagLayer(text), 1);
+  for (let i = 1; i < layers.length; i++) {
+    const layer = layers[i]!;
+    if (layer.depth >= MAX_DEPTH) continue;
+    for (const [kind, decode] of DECODERS) add(kind, decode(layer.text), layer.depth + 1);
+  }
+  return { layers, signals: signalsOf(text) };
+}

@@ -1,0 +1,78 @@
+import type { Layer, LayerKind, Signals } from './normalize.js';
+
+export type Direction = 'input' | 'output';
+
+/** One regex of a pattern with the score a match of it earns. */
+export interface Rule {
+  re: RegExp;
+  w: number;
+}
+
+/** Where context-free evidence comes from: the classified text's layers, signals and caller context. */
+export interface EvidenceInput {
+  layers: Layer[];
+  signals: Signals;
+  context: ClassifyContext;
+  /** Ids of the regex patterns that matched, by layer index. */
+  matchedByLayer: Set<string>[];
+}
+
+export interface Evidence {
+  score: number;
+  spans: Span[];
+}
+
+export interface Span {
+  /** Index into normalized_layers. */
+  layer: number;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export interface ClassifyContext {
+  /** Where the text came from; fetched content (tool, web, document, email) makes injections there likelier. */
+  source?: 'user' | 'tool' | 'web' | 'document' | 'email';
+  /** The system prompt the output must not reveal (compared by 8-word shingles, never stored). */
+  system_prompt?: string;
+  /** Secrets the output must not contain (never stored). */
+  secrets?: string[];
+}
+
+export interface PatternDef {
+  id: string;
+  name: string;
+  direction: Direction;
+  description: string;
+  examples: string[];
+  rules?: Rule[];
+  /** Evidence that is not one regex: obfuscation signals, context, counts. Runs after every rules pattern. */
+  evidence?: (input: EvidenceInput) => Evidence | undefined;
+  /**
+   * Talking about it is common (security questions, news quoting an attack): a match inside quotes or
+   * code, in a text that reports or explains, scores DAMPEN times less. Harmful-capability and leak
+   * patterns are never dampened.
+   */
+  talkable?: boolean;
+}
+
+/** Every match of a regex in a layer, as spans (global copy, so rules can be written without /g). */
+export function spansOf(re: RegExp, layer: Layer, index: number, limit = 5): Span[] {
+  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
+  const spans: Span[] = [];
+  for (const m of layer.text.matchAll(global)) {
+    spans.push({ layer: index, start: m.index, end: m.index + m[0].length, text: m[0].slice(0, 200) });
+    if (spans.length >= limit) break;
+  }
+  return spans;
+}
+
+/** The indexes of layers of these kinds. */
+export const layersOf = (layers: Layer[], kinds: LayerKind[]) => layers.flatMap((l, i) => (kinds.includes(l.kind) ? [i] : []));
+
+/** Ids of the injection/attack patterns (not the obfuscation ones) that matched in a layer. */
+export const ATTACK_PREFIX = 'in.';
+export const attackMatched = (ids: Set<string> | undefined) => [...(ids ?? [])].some((id) => id.startsWith(ATTACK_PREFIX) && !id.startsWith('in.obfuscation'));
+
+/** Whole-layer span for evidence that is about a decoded layer as a whole. */
+export const wholeLayer = (layers: Layer[], index: number): Span => ({ layer: index, start: 0, end: layers[index]!.text.length, text: layers[index]!.text.slice(0, 200) });
