@@ -18,7 +18,8 @@ export type LayerKind =
   | 'leetspeak'
   | 'despaced'
   | 'reversed'
-  | 'tag_chars';
+  | 'tag_chars'
+  | 'braille';
 
 export interface Layer {
   kind: LayerKind;
@@ -116,8 +117,13 @@ const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
   ['rot13', (t) => (wordier(rot13(t), t) || /\brot-?13\b/i.test(t) ? rot13(t) : undefined)],
   ['leetspeak', (t) => (count(t, LEET_WORD) >= 2 ? t.replace(LEET_WORD, (w) => w.replace(/[0-9@$!|]/g, (c) => LEET[c] ?? c)) : undefined)],
   ['despaced', (t) => (/(?:\b\w[ .\-_*]){5,}\w\b/.test(t) ? t.replace(/(?:\b\w[ .\-_*]){3,}\w\b/g, (run) => run.replace(/[ .\-_*]/g, '')) : undefined)],
+  ['braille', (t) => fromBraille(t)],
   ['reversed', (t) => { const r = [...t].reverse().join(''); return wordier(r, t) ? r : undefined; }],
 ];
+
+/** Grade-1 Braille letters (U+2801…), the one unusual script spelled letter for letter. */
+const BRAILLE = new Map([...'⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵'].map((c, i) => [c, String.fromCharCode(97 + i)]));
+const fromBraille = (t: string) => (count(t, /[\u2801-\u28ff]/g) >= 4 ? t.replace(/[\u2800-\u28ff]/g, (c) => BRAILLE.get(c) ?? (c === '\u2800' ? ' ' : c)) : undefined);
 
 const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
 function safely(decode: () => string): string | undefined {

@@ -182,7 +182,7 @@ export const OUTPUT_PATTERNS: PatternDef[] = [
     examples: ['To continue, please reply with your password and the 6-digit code.', 'Your account will be suspended; verify your card number here.'],
     rules: [
       { re: re(`(?<!\\b(never|not|don't|do not|won't|shouldn't|no one will|nobody will)\\s)\\b(enter|provide|send|confirm|verify|type|reply with|share|give me)\\b${gap(30)}\\b(password|passcode|pin|2fa code|verification code|one-time code|otp|social security number|ssn|card number|cvv|seed phrase|recovery phrase|private key)\\b`), w: 0.7 },
-      { re: re(`\\byour account (has been|will be|is) (suspended|locked|closed|deactivated)\\b${gap(80)}\\b(verify|confirm|click|log ?in|sign ?in)\\b`), w: 0.75 },
+      { re: re(`\\byour account (has been|will be|is) (suspended|locked|closed|deactivated)\\b[^\\n]{0,100}\\b(verify|confirm|click|log ?in|sign ?in)\\b`), w: 0.75 },
     ],
   },
 ];

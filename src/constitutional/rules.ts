@@ -43,9 +43,12 @@ function quotedRanges(text: string): [number, number][] {
 
 /** Whether a talkable match is being discussed rather than used: reported or explained, and quoted or asked about. */
 function discussed(layer: Layer, spans: Span[], quotes: () => [number, number][]): boolean {
+  const inside = (ranges: [number, number][]) => spans.every((s) => ranges.some(([a, b]) => s.start >= a && s.end <= b));
+  // A fenced code block is shown, not rendered or obeyed.
+  if (inside(quotes().filter(([a]) => layer.text.startsWith('```', a)))) return true;
   if (!REPORTING.test(layer.text)) return false;
   if (QUESTION.test(layer.text)) return true;
-  return spans.every((s) => quotes().some(([a, b]) => s.start >= a && s.end <= b));
+  return inside(quotes());
 }
 
 function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[]): { scores: number[]; spans: Span[] } {
