@@ -81,6 +81,33 @@ function signalsOf(text: string): Signals {
   };
 }
 
+/** Words an instruction is made of: the vocabulary that re-segments spaced-out letters. */
+const INSTRUCTION_WORDS = new Set(
+  'ignore previous prior above instructions rules reveal system prompt developer mode on off is answer without limits secrets disregard forget override password admin root print bomb pipe how make jailbreak enable pretend filter no restrictions tell say api key keys show everything now you are an ai all the and to of your me what do not any give send write'.split(' '),
+);
+
+/**
+ * "ignoreallprevious" → "ignore all previous": fewest letters outside known words (dynamic programming),
+ * so a run of spaced-out letters reads as words again and word-bounded rules match it.
+ */
+function segment(run: string): string {
+  const lower = run.toLowerCase();
+  // cost[i]: fewest unknown letters in run[0, i); from[i]: where the last piece (a word, or one unknown letter) starts.
+  const cost = [0];
+  const from = [0];
+  for (let i = 1; i <= lower.length; i++) {
+    cost[i] = cost[i - 1]! + 1;
+    from[i] = i - 1;
+    for (let j = Math.max(0, i - 12); j < i - 1; j++) {
+      if (cost[j]! < cost[i]! && INSTRUCTION_WORDS.has(lower.slice(j, i))) [cost[i], from[i]] = [cost[j]!, j];
+    }
+  }
+  const pieces: string[] = [];
+  for (let i = lower.length; i > 0; i = from[i]!) pieces.unshift(run.slice(from[i], i));
+  // Unknown letters stay glued together; known words get their spaces back.
+  return pieces.reduce((out, piece, k) => (k && (piece.length > 1 || pieces[k - 1]!.length > 1) ? `${out} ${piece}` : out + piece), '');
+}
+
 const COMMON = new Set(
   'the you your and to of ignore instructions previous system prompt all rules tell me how password secret key is are what now reveal print make a an in for with this that please give send write show say do not any'.split(' '),
 );
@@ -116,7 +143,7 @@ const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
   ['unicode_escapes', (t) => (count(t, /\\u[0-9a-f]{4}/gi) >= 3 ? t.replace(/\\u([0-9a-f]{4})/gi, (_, n: string) => codePoint(parseInt(n, 16))) : undefined)],
   ['rot13', (t) => (wordier(rot13(t), t) || /\brot-?13\b/i.test(t) ? rot13(t) : undefined)],
   ['leetspeak', (t) => (count(t, LEET_WORD) >= 2 ? t.replace(LEET_WORD, (w) => w.replace(/[0-9@$!|]/g, (c) => LEET[c] ?? c)) : undefined)],
-  ['despaced', (t) => (/(?:\b\w[ .\-_*]){5,}\w\b/.test(t) ? t.replace(/(?:\b\w[ .\-_*]){3,}\w\b/g, (run) => run.replace(/[ .\-_*]/g, '')) : undefined)],
+  ['despaced', despace],
   ['braille', (t) => fromBraille(t)],
   ['reversed', (t) => { const r = [...t].reverse().join(''); return wordier(r, t) ? r : undefined; }],
 ];
@@ -132,6 +159,16 @@ function safely(decode: () => string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Spaced-out letters joined again; wider gaps (kept in the raw text) still separate words. */
+function despace(text: string): string | undefined {
+  if (!/(?:\b\w[ .\-_*]){5,}\w\b/.test(text)) return undefined;
+  return text.replace(/(?:\b\w[ .\-_*])+\w\b/g, (run) => {
+    const joined = run.replace(/[ .\-_*]/g, '');
+    // A run no longer than a word is one word; a longer one lost its word gaps and is re-segmented.
+    return joined.length > 12 ? segment(joined) : joined;
+  });
 }
 
 /** Tag characters spell ASCII invisibly (U+E0041 = "A"): decoded into a layer of their own. */
@@ -152,6 +189,7 @@ export function normalize(text: string): Normalization {
     layers.push({ kind, text: canonical, depth });
   };
   add('tag_chars', tagLayer(text), 1);
+  add('despaced', despace(text.replace(INVISIBLE, '').normalize('NFKC')), 1);
   for (let i = 1; i < layers.length; i++) {
     const layer = layers[i]!;
     if (layer.depth >= MAX_DEPTH) continue;

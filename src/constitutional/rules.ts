@@ -29,6 +29,8 @@ export interface RuleResult {
 const REPORTING =
   /\b(researchers?|reported|reports?|article|study|paper|journalists?|news|according to|headline|an? (example|sample) of|known as|such as|the phrase|phishing (e-?mails?|messages?)|attackers?|security (team|training|awareness)|what (is|are|does)|explain|how (do|can|should) (i|we) (detect|defend|protect|prevent|block|filter|stop|recogni[sz]e)|classifier|detection|filter(ing)?|in (a|our) (talk|course|slide))\b/i;
 const QUOTED = /"[^"\n]{2,400}"|“[^”\n]{2,400}”|'[^'\n]{6,400}'|`[^`\n]{2,400}`|```[\s\S]*?```|«[^»\n]{2,400}»/g;
+/** Asking the model to act on the quoted text is using it, not discussing it. */
+const DIRECTIVE = /\b(do the same( thing)?|do (it|this|that) (now|too)|follow (it|them|that|the instructions?)|now (do|say|answer) (it|that|this)|do what it says)\b/i;
 const QUESTION = /^\s*(what|how|why|is|are|can|could|does|do|should|explain|define|which)\b[\s\S]{0,400}\?\s*$/i;
 
 const globalOf = new Map(PATTERNS.flatMap((p) => p.rules ?? []).map((r) => [r.re, new RegExp(r.re.source, r.re.flags.includes('g') ? r.re.flags : `${r.re.flags}g`)]));
@@ -42,16 +44,16 @@ function quotedRanges(text: string): [number, number][] {
 }
 
 /** Whether a talkable match is being discussed rather than used: reported or explained, and quoted or asked about. */
-function discussed(layer: Layer, spans: Span[], quotes: () => [number, number][]): boolean {
+function discussed(layer: Layer, spans: Span[], direction: Direction, quotes: () => [number, number][]): boolean {
   const inside = (ranges: [number, number][]) => spans.every((s) => ranges.some(([a, b]) => s.start >= a && s.end <= b));
-  // A fenced code block is shown, not rendered or obeyed.
-  if (inside(quotes().filter(([a]) => layer.text.startsWith('```', a)))) return true;
-  if (!REPORTING.test(layer.text)) return false;
+  // An answer's fenced code block is shown, not rendered (a model reading input may still obey one).
+  if (direction === 'output' && inside(quotes().filter(([a]) => layer.text.startsWith('```', a)))) return true;
+  if (!REPORTING.test(layer.text) || DIRECTIVE.test(layer.text)) return false;
   if (QUESTION.test(layer.text)) return true;
   return inside(quotes());
 }
 
-function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[]): { scores: number[]; spans: Span[] } {
+function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[], direction: Direction): { scores: number[]; spans: Span[] } {
   const scores: number[] = [];
   const spans: Span[] = [];
   for (const rule of pattern.rules ?? []) {
@@ -60,7 +62,7 @@ function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<st
       const found = spansIn(globalOf.get(rule.re)!, layer, i);
       if (!found.length) return;
       let quotes: [number, number][] | undefined;
-      const w = pattern.talkable && discussed(layer, found, () => (quotes ??= quotedRanges(layer.text))) ? rule.w * DAMPEN : rule.w;
+      const w = pattern.talkable && discussed(layer, found, direction, () => (quotes ??= quotedRanges(layer.text))) ? rule.w * DAMPEN : rule.w;
       if (w >= 0.4) matchedByLayer[i]!.add(pattern.id);
       if (w > best) best = w;
       if (spans.length < MAX_SPANS) spans.push(...found.slice(0, MAX_SPANS - spans.length));
@@ -87,7 +89,7 @@ export function classifyRules(text: string, direction: Direction, context: Class
   const { layers, signals } = normalize(text);
   const matchedByLayer = layers.map(() => new Set<string>());
   const patterns = PATTERNS.filter((p) => p.direction === direction);
-  const byRules = new Map(patterns.map((p) => [p.id, ruleScores(p, layers, matchedByLayer)]));
+  const byRules = new Map(patterns.map((p) => [p.id, ruleScores(p, layers, matchedByLayer, direction)]));
   const input: EvidenceInput = { layers, signals, context, matchedByLayer };
   const hits: PatternHit[] = [];
   for (const pattern of patterns) {

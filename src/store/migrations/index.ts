@@ -9,6 +9,7 @@ import * as m007 from './007_arena.js';
 import * as m008 from './008_agent_credentials.js';
 import * as m009 from './009_agent_sessions.js';
 import * as m010 from './010_portfolio.js';
+import * as m012 from './012_constitutional.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '008_agent_credentials': m008,
   '009_agent_sessions': m009,
   '010_portfolio': m010,
+  '012_constitutional': m012,
 };
