@@ -30,6 +30,7 @@ import { trainingStationRoutes } from './training-station/routes.js';
 import { arenaRoutes } from './arena/routes.js';
 import { agentSessionRoutes } from './agent-session/routes.js';
 import { portfolioRoutes } from './portfolio/routes.js';
+import { constitutionalRoutes } from './constitutional/routes.js';
 import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
@@ -49,7 +50,7 @@ export interface AppOptions {
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
-const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, agentSessionRoutes, portfolioRoutes, receiptRoutes, healthRoutes, discoveryRoutes, mcpRoutes];
+const FEATURES = [catalogRoutes, entityRoutes, dataRoutes, agentContextRoutes, streamRoutes, snapshotRoutes, backtestRoutes, gainersRoutes, camsRoutes, viralRoutes, paymentRoutes, protectionRoutes, calibRoutes, trainingStationRoutes, arenaRoutes, agentSessionRoutes, portfolioRoutes, constitutionalRoutes, receiptRoutes, healthRoutes, discoveryRoutes, mcpRoutes];
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -29,6 +29,7 @@ export const TAGS = [
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
+  { name: 'constitutional', description: 'Constitutional classifier: rule stage, model panel, honeypot, self-jailbreak, calibration ledger' },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },
   { name: 'discovery', description: 'Discovery files for crawlers and agents' },
   { name: 'ops', description: 'Health and metrics' },
