@@ -111,9 +111,18 @@ function segment(run: string): string {
 const COMMON = new Set(
   'the you your and to of ignore instructions previous system prompt all rules tell me how password secret key is are what now reveal print make a an in for with this that please give send write show say do not any'.split(' '),
 );
-const commonWords = (text: string) => (text.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => COMMON.has(w)).length;
-/** A transform is worth a layer when it turns noise into noticeably more ordinary English. */
-const wordier = (candidate: string, original: string) => commonWords(candidate) >= Math.max(3, commonWords(original) + 3);
+const wordsOf = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
+const commonWords = (text: string) => wordsOf(text).filter((w) => COMMON.has(w)).length;
+/** Share of ordinary English words: above it, a text already reads as English and ciphers are not tried. */
+const ENGLISH_ENOUGH = 0.12;
+/** A cipher is worth a layer when the text does not read as English yet and deciphered it noticeably does. */
+function decipher(text: string, transform: (t: string) => string): string | undefined {
+  const words = wordsOf(text);
+  const common = words.filter((w) => COMMON.has(w)).length;
+  if (words.length && common / words.length >= ENGLISH_ENOUGH) return undefined;
+  const candidate = transform(text);
+  return commonWords(candidate) >= Math.max(3, common + 3) ? candidate : undefined;
+}
 
 /** Mostly printable text with some letters: what a decoded payload must look like to count. */
 function readable(text: string): boolean {
@@ -124,7 +133,8 @@ function readable(text: string): boolean {
 
 const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
 const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l' };
-const LEET_WORD = /\b(?=[\w@$!|]*[a-z])(?=[\w@$!|]*[0-9@$|])[\w@$!|]{3,}/gi;
+/** A short word mixing letters with digits or symbols (long tokens are identifiers or base64, not leetspeak). */
+const LEET_WORD = /(?<![\w@$!|])(?=[\w@$!|]{0,14}[a-z])(?=[\w@$!|]{0,14}[0-9@$|])[\w@$!|]{3,15}(?![\w@$!|])/gi;
 
 function decodeTokens(text: string, re: RegExp, decode: (token: string) => string): string | undefined {
   const decoded = (text.match(re) ?? []).map((t) => decode(t)).filter(readable);
@@ -141,11 +151,11 @@ const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
   ['url', (t) => (count(t, /%[0-9a-f]{2}/gi) >= 3 ? safely(() => decodeURIComponent(t.replace(/\+/g, ' '))) : undefined)],
   ['html_entities', (t) => (count(t, /&#x?[0-9a-f]+;/gi) >= 3 ? t.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => codePoint(parseInt(n, x ? 16 : 10))) : undefined)],
   ['unicode_escapes', (t) => (count(t, /\\u[0-9a-f]{4}/gi) >= 3 ? t.replace(/\\u([0-9a-f]{4})/gi, (_, n: string) => codePoint(parseInt(n, 16))) : undefined)],
-  ['rot13', (t) => (wordier(rot13(t), t) || /\brot-?13\b/i.test(t) ? rot13(t) : undefined)],
-  ['leetspeak', (t) => (count(t, LEET_WORD) >= 2 ? t.replace(LEET_WORD, (w) => w.replace(/[0-9@$!|]/g, (c) => LEET[c] ?? c)) : undefined)],
+  ['rot13', (t) => (/\brot-?13\b/i.test(t) ? rot13(t) : decipher(t, rot13))],
+  ['leetspeak', unleet],
   ['despaced', despace],
   ['braille', (t) => fromBraille(t)],
-  ['reversed', (t) => { const r = [...t].reverse().join(''); return wordier(r, t) ? r : undefined; }],
+  ['reversed', (t) => decipher(t, (x) => [...x].reverse().join(''))],
 ];
 
 /** Grade-1 Braille letters (U+2801…), the one unusual script spelled letter for letter. */
@@ -159,6 +169,13 @@ function safely(decode: () => string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Only the sentences with leetspeak words, read back as letters: a layer as long as the disguise, not the text. */
+function unleet(text: string): string | undefined {
+  if (count(text, LEET_WORD) < 2) return undefined;
+  const sentences = text.split(/(?<=[.!?\n])\s+/).filter((s) => count(s, LEET_WORD) > 0);
+  return sentences.map((s) => s.replace(LEET_WORD, (w) => w.replace(/[0-9@$!|]/g, (c) => LEET[c] ?? c))).join('\n');
 }
 
 /** Spaced-out letters joined again; wider gaps (kept in the raw text) still separate words. */
@@ -177,6 +194,8 @@ function tagLayer(text: string): string | undefined {
   return tags && tags.length >= 4 ? tags.map((c) => String.fromCharCode(c.codePointAt(0)! - 0xe0000)).join('') : undefined;
 }
 
+const SUBSTITUTIONS: ReadonlySet<LayerKind> = new Set(['rot13', 'leetspeak', 'despaced', 'reversed', 'braille']);
+
 /** The original text, its canonical form, and every decoded layer (breadth-first, depth ≤ 3, ≤ 16 layers). */
 export function normalize(text: string): Normalization {
   const normalized = normalizeText(text);
@@ -193,7 +212,11 @@ export function normalize(text: string): Normalization {
   for (let i = 1; i < layers.length; i++) {
     const layer = layers[i]!;
     if (layer.depth >= MAX_DEPTH) continue;
-    for (const [kind, decode] of DECODERS) add(kind, decode(layer.text), layer.depth + 1);
+    for (const [kind, decode] of DECODERS) {
+      // Letter substitutions are undone once: a leetspeak reading of a ROT13 reading is noise, not a layer.
+      if (SUBSTITUTIONS.has(kind) && SUBSTITUTIONS.has(layer.kind)) continue;
+      add(kind, decode(layer.text), layer.depth + 1);
+    }
   }
   return { layers, signals: signalsOf(text) };
 }

@@ -53,7 +53,7 @@ function discussed(layer: Layer, spans: Span[], direction: Direction, quotes: ()
   return inside(quotes());
 }
 
-function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[], direction: Direction): { scores: number[]; spans: Span[] } {
+function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[], direction: Direction, quotes: (i: number) => [number, number][]) {
   const scores: number[] = [];
   const spans: Span[] = [];
   for (const rule of pattern.rules ?? []) {
@@ -61,8 +61,7 @@ function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<st
     layers.forEach((layer, i) => {
       const found = spansIn(globalOf.get(rule.re)!, layer, i);
       if (!found.length) return;
-      let quotes: [number, number][] | undefined;
-      const w = pattern.talkable && discussed(layer, found, direction, () => (quotes ??= quotedRanges(layer.text))) ? rule.w * DAMPEN : rule.w;
+      const w = pattern.talkable && discussed(layer, found, direction, () => quotes(i)) ? rule.w * DAMPEN : rule.w;
       if (w >= 0.4) matchedByLayer[i]!.add(pattern.id);
       if (w > best) best = w;
       if (spans.length < MAX_SPANS) spans.push(...found.slice(0, MAX_SPANS - spans.length));
@@ -89,7 +88,9 @@ export function classifyRules(text: string, direction: Direction, context: Class
   const { layers, signals } = normalize(text);
   const matchedByLayer = layers.map(() => new Set<string>());
   const patterns = PATTERNS.filter((p) => p.direction === direction);
-  const byRules = new Map(patterns.map((p) => [p.id, ruleScores(p, layers, matchedByLayer, direction)]));
+  const quoted: [number, number][][] = [];
+  const quotes = (i: number) => (quoted[i] ??= quotedRanges(layers[i]!.text));
+  const byRules = new Map(patterns.map((p) => [p.id, ruleScores(p, layers, matchedByLayer, direction, quotes)]));
   const input: EvidenceInput = { layers, signals, context, matchedByLayer };
   const hits: PatternHit[] = [];
   for (const pattern of patterns) {
