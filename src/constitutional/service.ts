@@ -46,17 +46,21 @@ export class ConstitutionalService {
   async arbitrate(request: ClassifyRequest) {
     const rules = this.rules(request);
     const models = await this.o.models();
-    const results = await judge(models, models.panel('panel'), request.text, request.direction, request.context ?? {});
+    // Without a panel model the rule stage is the only voter (panel_size 0), not an error: screening still works.
+    const panel = models.has('panel') ? models.panel('panel') : [];
+    const results = await judge(models, panel, request.text, request.direction, request.context ?? {});
     const hash = sha256Hex(request.text);
     const judges = await Promise.all(
       results.map(async (r) => (r.ok ? { ...r, claim_id: await this.claim(modelAgent(r.model.id), r, request.direction, hash) } : r)),
     );
     const answered = judges.filter((j) => j.ok);
     const agreed = consensus([rules, ...answered]);
-    const claim_id = await this.claim(PANEL_AGENT, agreed, request.direction, hash);
+    // A consensus no judge took part in is the rule stage's own forecast, already claimed below.
+    const claim_id = answered.length ? await this.claim(PANEL_AGENT, agreed, request.direction, hash) : null;
     return {
       ...agreed,
       consensus_rule: CONSENSUS_RULE,
+      panel_size: panel.length,
       claim_id,
       rules: { verdict: rules.verdict, p_harmful: rules.p_harmful, patterns: rules.patterns, claim_id: await this.claim(RULES_AGENT, rules, request.direction, hash) },
       judges: answered,

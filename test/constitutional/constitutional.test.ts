@@ -82,6 +82,7 @@ describe('constitutional classifier', () => {
     const res = (await post('/api/v1/constitutional/arbitrate', { text: ATTACK, direction: 'input' })).json();
     fakes.reset();
     expect(res.judges).toHaveLength(1);
+    expect(res.panel_size).toBe(4);
     expect(res.judges[0]).toMatchObject({ model: { vendor: 'anthropic' }, verdict: 'block', p_harmful: 0.9, patterns: ['in.instruction_override'] });
     expect(res.failed.map((f: { model: { vendor: string }; reason: string }) => `${f.model.vendor}:${f.reason}`).sort()).toEqual(['google:timeout', 'mistral:vendor_error', 'openai:vendor_error']);
     // Two voters (rules: block, anthropic: block): consensus block, p = mean, full agreement.
