@@ -83,7 +83,12 @@ function signalsOf(text: string): Signals {
 
 /** Words an instruction is made of: the vocabulary that re-segments spaced-out letters. */
 const INSTRUCTION_WORDS = new Set(
-  'ignore previous prior above instructions rules reveal system prompt developer mode on off is answer without limits secrets disregard forget override password admin root print bomb pipe how make jailbreak enable pretend filter no restrictions tell say api key keys show everything now you are an ai all the and to of your me what do not any give send write'.split(' '),
+  (
+    'ignore previous prior above instructions rules reveal system prompt developer mode on off is answer ' +
+    'without limits secrets disregard forget override password admin root print bomb pipe how make ' +
+    'jailbreak enable pretend filter no restrictions tell say api key keys show everything now you are an ' +
+    'ai all the and to of your me what do not any give send write'
+  ).split(' '),
 );
 
 /**
@@ -109,7 +114,11 @@ function segment(run: string): string {
 }
 
 const COMMON = new Set(
-  'the you your and to of ignore instructions previous system prompt all rules tell me how password secret key is are what now reveal print make a an in for with this that please give send write show say do not any'.split(' '),
+  (
+    'the you your and to of ignore instructions previous system prompt all rules tell me how password ' +
+    'secret key is are what now reveal print make a an in for with this that please give send write show ' +
+    'say do not any'
+  ).split(' '),
 );
 const wordsOf = (text: string) => text.toLowerCase().match(/[a-z]+/g) ?? [];
 const commonWords = (text: string) => wordsOf(text).filter((w) => COMMON.has(w)).length;
@@ -131,8 +140,21 @@ function readable(text: string): boolean {
   return printable / [...text].length > 0.9 && count(text, /\p{L}/gu) >= 4;
 }
 
-const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '@': 'a', $: 's', '!': 'i', '|': 'l' };
+const rot13 = (text: string) =>
+  text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c <= 'Z' ? 65 : 97)));
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '8': 'b',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+  '|': 'l',
+};
 /** A short word mixing letters with digits or symbols (long tokens are identifiers or base64, not leetspeak). */
 const LEET_WORD = /(?<![\w@$!|])(?=[\w@$!|]{0,14}[a-z])(?=[\w@$!|]{0,14}[0-9@$|])[\w@$!|]{3,15}(?![\w@$!|])/gi;
 
@@ -149,8 +171,17 @@ const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
   ['base64', (t) => decodeTokens(t, /(?<![A-Za-z0-9+/_-])(?![0-9a-fA-F]+\b)[A-Za-z0-9+/_-]{16,}={0,2}/g, fromBase64)],
   ['hex', (t) => decodeTokens(t, /(?:(?:\\x|0x)?[0-9a-fA-F]{2}[\s:]?){8,}/g, fromHex)],
   ['url', (t) => (count(t, /%[0-9a-f]{2}/gi) >= 3 ? safely(() => decodeURIComponent(t.replace(/\+/g, ' '))) : undefined)],
-  ['html_entities', (t) => (count(t, /&#x?[0-9a-f]+;/gi) >= 3 ? t.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => codePoint(parseInt(n, x ? 16 : 10))) : undefined)],
-  ['unicode_escapes', (t) => (count(t, /\\u[0-9a-f]{4}/gi) >= 3 ? t.replace(/\\u([0-9a-f]{4})/gi, (_, n: string) => codePoint(parseInt(n, 16))) : undefined)],
+  [
+    'html_entities',
+    (t) =>
+      count(t, /&#x?[0-9a-f]+;/gi) >= 3
+        ? t.replace(/&#(x?)([0-9a-f]+);/gi, (_, x: string, n: string) => codePoint(parseInt(n, x ? 16 : 10)))
+        : undefined,
+  ],
+  [
+    'unicode_escapes',
+    (t) => (count(t, /\\u[0-9a-f]{4}/gi) >= 3 ? t.replace(/\\u([0-9a-f]{4})/gi, (_, n: string) => codePoint(parseInt(n, 16))) : undefined),
+  ],
   ['rot13', (t) => (/\brot-?13\b/i.test(t) ? rot13(t) : decipher(t, rot13))],
   ['leetspeak', unleet],
   ['despaced', despace],
@@ -160,7 +191,8 @@ const DECODERS: [LayerKind, (text: string) => string | undefined][] = [
 
 /** Grade-1 Braille letters (U+2801…), the one unusual script spelled letter for letter. */
 const BRAILLE = new Map([...'⠁⠃⠉⠙⠑⠋⠛⠓⠊⠚⠅⠇⠍⠝⠕⠏⠟⠗⠎⠞⠥⠧⠺⠭⠽⠵'].map((c, i) => [c, String.fromCharCode(97 + i)]));
-const fromBraille = (t: string) => (count(t, /[\u2801-\u28ff]/g) >= 4 ? t.replace(/[\u2800-\u28ff]/g, (c) => BRAILLE.get(c) ?? (c === '\u2800' ? ' ' : c)) : undefined);
+const fromBraille = (t: string) =>
+  count(t, /[\u2801-\u28ff]/g) >= 4 ? t.replace(/[\u2800-\u28ff]/g, (c) => BRAILLE.get(c) ?? (c === '\u2800' ? ' ' : c)) : undefined;
 
 const codePoint = (n: number) => (n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : '');
 function safely(decode: () => string): string | undefined {
@@ -199,7 +231,10 @@ const SUBSTITUTIONS: ReadonlySet<LayerKind> = new Set(['rot13', 'leetspeak', 'de
 /** The original text, its canonical form, and every decoded layer (breadth-first, depth ≤ 3, ≤ 16 layers). */
 export function normalize(text: string): Normalization {
   const normalized = normalizeText(text);
-  const layers: Layer[] = [{ kind: 'original', text, depth: 0 }, { kind: 'normalized', text: normalized, depth: 0 }];
+  const layers: Layer[] = [
+    { kind: 'original', text, depth: 0 },
+    { kind: 'normalized', text: normalized, depth: 0 },
+  ];
   const seen = new Set([normalized]);
   const add = (kind: LayerKind, decoded: string | undefined, depth: number) => {
     const canonical = decoded === undefined ? undefined : normalizeText(decoded);

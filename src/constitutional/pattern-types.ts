@@ -2,6 +2,11 @@ import type { Layer, LayerKind, Signals } from './normalize.js';
 
 export type Direction = 'input' | 'output';
 
+/** A gap of up to n characters within one sentence. */
+export const gap = (n: number) => `[^.\\n]{0,${n}}`;
+/** A case-insensitive rule regex from source text (split across lines with +). */
+export const re = (source: string, flags = 'i') => new RegExp(source, flags);
+
 /** One regex of a pattern with the score a match of it earns. */
 export interface Rule {
   re: RegExp;
@@ -72,7 +77,13 @@ export const layersOf = (layers: Layer[], kinds: LayerKind[]) => layers.flatMap(
 
 /** Ids of the injection/attack patterns (not the obfuscation ones) that matched in a layer. */
 export const ATTACK_PREFIX = 'in.';
-export const attackMatched = (ids: Set<string> | undefined) => [...(ids ?? [])].some((id) => id.startsWith(ATTACK_PREFIX) && !id.startsWith('in.obfuscation'));
+export const attackMatched = (ids: Set<string> | undefined) =>
+  [...(ids ?? [])].some((id) => id.startsWith(ATTACK_PREFIX) && !id.startsWith('in.obfuscation'));
 
 /** Whole-layer span for evidence that is about a decoded layer as a whole. */
-export const wholeLayer = (layers: Layer[], index: number): Span => ({ layer: index, start: 0, end: layers[index]!.text.length, text: layers[index]!.text.slice(0, 200) });
+export const wholeLayer = (layers: Layer[], index: number): Span => ({
+  layer: index,
+  start: 0,
+  end: layers[index]!.text.length,
+  text: layers[index]!.text.slice(0, 200),
+});

@@ -1,11 +1,12 @@
 import { normalize, type Layer } from './normalize.js';
 import { INPUT_PATTERNS } from './patterns-input.js';
+import { AGENT_PATTERNS } from './patterns-agent.js';
 import { OBFUSCATION_PATTERNS } from './patterns-obfuscation.js';
 import { OUTPUT_PATTERNS } from './patterns-output.js';
 import type { ClassifyContext, Direction, EvidenceInput, PatternDef, Span } from './pattern-types.js';
 
 /** The 30 documented patterns, in the order GET /patterns lists them. */
-export const PATTERNS: PatternDef[] = [...INPUT_PATTERNS, ...OBFUSCATION_PATTERNS, ...OUTPUT_PATTERNS];
+export const PATTERNS: PatternDef[] = [...INPUT_PATTERNS, ...AGENT_PATTERNS, ...OBFUSCATION_PATTERNS, ...OUTPUT_PATTERNS];
 
 /** p_harmful at or above `flag` is flagged, at or above `block` blocked. */
 export const THRESHOLDS = { flag: 0.5, block: 0.8 } as const;
@@ -26,14 +27,29 @@ export interface RuleResult {
   normalized_layers: Layer[];
 }
 
-const REPORTING =
-  /\b(researchers?|reported|reports?|article|study|paper|journalists?|news|according to|headline|an? (example|sample) of|known as|such as|the phrase|phishing (e-?mails?|messages?)|attackers?|security (team|training|awareness)|what (is|are|does)|explain|how (do|can|should) (i|we) (detect|defend|protect|prevent|block|filter|stop|recogni[sz]e)|classifier|detection|filter(ing)?|in (a|our) (talk|course|slide))\b/i;
+/** A text that reports, teaches or explains rather than asks. */
+const REPORTING = new RegExp(
+  '\\b(researchers?|reported|reports?|article|study|paper|journalists?|news|according to|headline|an? (example|sample) of|known as|' +
+    'such as|the phrase|phishing (e-?mails?|messages?)|attackers?|security (team|training|awareness)|what (is|are|does)|explain|' +
+    'how (do|can|should) (i|we) (detect|defend|protect|prevent|block|filter|stop|recogni[sz]e)|classifier|detection|filter(ing)?|' +
+    'in (a|our) (talk|course|slide))\\b',
+  'i',
+);
 const QUOTED = /"[^"\n]{2,400}"|“[^”\n]{2,400}”|'[^'\n]{6,400}'|`[^`\n]{2,400}`|```[\s\S]*?```|«[^»\n]{2,400}»/g;
 /** Asking the model to act on the quoted text is using it, not discussing it. */
-const DIRECTIVE = /\b(do the same( thing)?|do (it|this|that) (now|too)|follow (it|them|that|the instructions?)|now (do|say|answer) (it|that|this)|do what it says)\b/i;
+const DIRECTIVE = new RegExp(
+  '\\b(do the same( thing)?|do (it|this|that) (now|too)|follow (it|them|that|the instructions?)|now (do|say|answer) (it|that|this)|' +
+    'do what it says)\\b',
+  'i',
+);
 const QUESTION = /^\s*(what|how|why|is|are|can|could|does|do|should|explain|define|which)\b[\s\S]{0,400}\?\s*$/i;
 
-const globalOf = new Map(PATTERNS.flatMap((p) => p.rules ?? []).map((r) => [r.re, new RegExp(r.re.source, r.re.flags.includes('g') ? r.re.flags : `${r.re.flags}g`)]));
+const globalOf = new Map(
+  PATTERNS.flatMap((p) => p.rules ?? []).map((r) => [
+    r.re,
+    new RegExp(r.re.source, r.re.flags.includes('g') ? r.re.flags : `${r.re.flags}g`),
+  ]),
+);
 
 /** Noisy-or: the chance that at least one independent piece of evidence is right. */
 export const noisyOr = (scores: number[]) => 1 - scores.reduce((rest, s) => rest * (1 - s), 1);
@@ -53,7 +69,13 @@ function discussed(layer: Layer, spans: Span[], direction: Direction, quotes: ()
   return inside(quotes());
 }
 
-function ruleScores(pattern: PatternDef, layers: Layer[], matchedByLayer: Set<string>[], direction: Direction, quotes: (i: number) => [number, number][]) {
+function ruleScores(
+  pattern: PatternDef,
+  layers: Layer[],
+  matchedByLayer: Set<string>[],
+  direction: Direction,
+  quotes: (i: number) => [number, number][],
+) {
   const scores: number[] = [];
   const spans: Span[] = [];
   for (const rule of pattern.rules ?? []) {
@@ -98,7 +120,8 @@ export function classifyRules(text: string, direction: Direction, context: Class
     const evidence = pattern.evidence?.(input);
     const boost = pattern.id === 'in.indirect_injection' && scores.length && context.source && context.source !== 'user' ? [0.6] : [];
     const all = [...scores, ...boost, ...(evidence ? [evidence.score] : [])];
-    if (all.length) hits.push({ id: pattern.id, score: round(noisyOr(all)), spans: [...(evidence?.spans ?? []), ...spans].slice(0, MAX_SPANS) });
+    if (all.length)
+      hits.push({ id: pattern.id, score: round(noisyOr(all)), spans: [...(evidence?.spans ?? []), ...spans].slice(0, MAX_SPANS) });
   }
   hits.sort((a, b) => b.score - a.score);
   const p = round(noisyOr(hits.map((h) => h.score)));

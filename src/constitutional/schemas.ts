@@ -2,15 +2,31 @@ import Type from 'typebox';
 import { StringEnum } from '../core/schemas.js';
 import { MAX_TEXT_BYTES } from './service.js';
 
-export const Direction = StringEnum(['input', 'output'] as const, { description: 'input: text sent to an AI system; output: text an AI system wrote' });
+export const Direction = StringEnum(['input', 'output'] as const, {
+  description: 'input: text sent to an AI system; output: text an AI system wrote',
+});
 export const VerdictSchema = StringEnum(['allow', 'flag', 'block'] as const);
 const P = Type.Number({ minimum: 0, maximum: 1 });
 
 export const ContextSchema = Type.Object(
   {
-    source: Type.Optional(StringEnum(['user', 'tool', 'web', 'document', 'email'] as const, { description: 'where the text came from; fetched content raises indirect-injection scores' })),
-    system_prompt: Type.Optional(Type.String({ maxLength: 16_384, description: 'output direction: the system prompt the answer must not repeat (8-word runs); never stored' })),
-    secrets: Type.Optional(Type.Array(Type.String({ minLength: 6, maxLength: 512 }), { maxItems: 20, description: 'output direction: secrets the answer must not contain; never stored' })),
+    source: Type.Optional(
+      StringEnum(['user', 'tool', 'web', 'document', 'email'] as const, {
+        description: 'where the text came from; fetched content raises indirect-injection scores',
+      }),
+    ),
+    system_prompt: Type.Optional(
+      Type.String({
+        maxLength: 16_384,
+        description: 'output direction: the system prompt the answer must not repeat (8-word runs); never stored',
+      }),
+    ),
+    secrets: Type.Optional(
+      Type.Array(Type.String({ minLength: 6, maxLength: 512 }), {
+        maxItems: 20,
+        description: 'output direction: secrets the answer must not contain; never stored',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -24,10 +40,19 @@ export const ClassifyBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Span = Type.Object({ layer: Type.Integer({ description: 'index into normalized_layers' }), start: Type.Integer(), end: Type.Integer(), text: Type.String() });
+const Span = Type.Object({
+  layer: Type.Integer({ description: 'index into normalized_layers' }),
+  start: Type.Integer(),
+  end: Type.Integer(),
+  text: Type.String(),
+});
 export const PatternHit = Type.Object({ id: Type.String(), score: P, spans: Type.Array(Span) });
 const Layer = Type.Object({
-  kind: Type.String({ description: 'original, normalized, or the decoding that produced it (base64, hex, url, html_entities, unicode_escapes, rot13, leetspeak, despaced, reversed, tag_chars, braille)' }),
+  kind: Type.String({
+    description:
+      'original, normalized, or the decoding that produced it (base64, hex, url, html_entities, unicode_escapes, rot13, leetspeak, ' +
+      'despaced, reversed, tag_chars, braille)',
+  }),
   text: Type.String(),
   depth: Type.Integer(),
 });
@@ -44,7 +69,13 @@ export const PatternsResponse = Type.Object({
   count: Type.Integer(),
   thresholds: Type.Object({ flag: P, block: P }),
   patterns: Type.Array(
-    Type.Object({ id: Type.String(), name: Type.String(), direction: Direction, description: Type.String(), examples: Type.Array(Type.String()) }),
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      direction: Direction,
+      description: Type.String(),
+      examples: Type.Array(Type.String()),
+    }),
   ),
 });
 
@@ -58,9 +89,24 @@ export const ArbitrateResponse = Type.Object({
   claim_id: Type.Union([Type.String(), Type.Null()], { description: 'claim of constitutional:panel; null when no judge answered' }),
   rules: Type.Object({ verdict: VerdictSchema, p_harmful: P, patterns: Type.Array(PatternHit), claim_id: Type.String() }),
   judges: Type.Array(
-    Type.Object({ model: ModelRef, ok: Type.Boolean(), verdict: VerdictSchema, p_harmful: P, patterns: Type.Array(Type.String()), rationale: Type.String(), claim_id: Type.String() }),
+    Type.Object({
+      model: ModelRef,
+      ok: Type.Boolean(),
+      verdict: VerdictSchema,
+      p_harmful: P,
+      patterns: Type.Array(Type.String()),
+      rationale: Type.String(),
+      claim_id: Type.String(),
+    }),
   ),
-  failed: Type.Array(Type.Object({ model: ModelRef, ok: Type.Boolean(), reason: Type.String({ description: 'timeout, vendor_error or invalid_output' }), message: Type.String() })),
+  failed: Type.Array(
+    Type.Object({
+      model: ModelRef,
+      ok: Type.Boolean(),
+      reason: Type.String({ description: 'timeout, vendor_error or invalid_output' }),
+      message: Type.String(),
+    }),
+  ),
 });
 
 export const FeedbackBody = Type.Object(
@@ -81,7 +127,10 @@ export const FeedbackResponse = Type.Object({
   outcome_source: Type.String(),
 });
 
-export const HoneypotBody = Type.Object({ message: Type.String({ minLength: 1, maxLength: MAX_TEXT_BYTES }) }, { additionalProperties: false });
+export const HoneypotBody = Type.Object(
+  { message: Type.String({ minLength: 1, maxLength: MAX_TEXT_BYTES }) },
+  { additionalProperties: false },
+);
 export const HoneypotResponse = Type.Object({ id: Type.String(), reply: Type.String() });
 const Nullable = (t: ReturnType<typeof Type.Integer>) => Type.Union([t, Type.Null()]);
 export const HoneypotStats = Type.Object({

@@ -30,7 +30,13 @@ const modelAgent = (modelId: string) => `constitutional:model:${modelId.replace(
 
 export class ConstitutionalService {
   constructor(
-    private readonly o: { calib: CalibrationService; repo: ConstitutionalRepo; clock: Clock; models: () => Promise<Models>; canary: string },
+    private readonly o: {
+      calib: CalibrationService;
+      repo: ConstitutionalRepo;
+      clock: Clock;
+      models: () => Promise<Models>;
+      canary: string;
+    },
   ) {}
 
   patterns() {
@@ -62,7 +68,12 @@ export class ConstitutionalService {
       consensus_rule: CONSENSUS_RULE,
       panel_size: panel.length,
       claim_id,
-      rules: { verdict: rules.verdict, p_harmful: rules.p_harmful, patterns: rules.patterns, claim_id: await this.claim(RULES_AGENT, rules, request.direction, hash) },
+      rules: {
+        verdict: rules.verdict,
+        p_harmful: rules.p_harmful,
+        patterns: rules.patterns,
+        claim_id: await this.claim(RULES_AGENT, rules, request.direction, hash),
+      },
       judges: answered,
       failed: judges.filter((j) => !j.ok),
     };
@@ -71,7 +82,8 @@ export class ConstitutionalService {
   /** Resolves a constitutional claim with a labelled outcome (harmful = 1), counted as verified. */
   async feedback(claimId: string, label: 'harmful' | 'benign', note?: string) {
     const claim = await this.o.calib.claim(claimId);
-    if (!claim.agent_id.startsWith('constitutional:')) throw new ApiError('not_found', 'no constitutional claim with this id', { field: 'claim_id' });
+    if (!claim.agent_id.startsWith('constitutional:'))
+      throw new ApiError('not_found', 'no constitutional claim with this id', { field: 'claim_id' });
     const outcome = label === 'harmful' ? 1 : 0;
     const resolved = await this.o.calib.recordOutcome(claimId, outcome, { label, ...(note ? { note } : {}), by: 'admin' }, 'verified');
     return { ...resolved, agent_id: claim.agent_id, label };
@@ -82,14 +94,25 @@ export class ConstitutionalService {
     const wouldLeak = canaryWouldLeak(result);
     const id = randomId('hp_');
     await this.o.repo.recordAttempt(
-      { id, text_hash: sha256Hex(message), p_harmful: result.p_harmful, verdict: result.verdict, canary_would_leak: wouldLeak ? 1 : 0, created_at: unixSeconds(this.o.clock) },
+      {
+        id,
+        text_hash: sha256Hex(message),
+        p_harmful: result.p_harmful,
+        verdict: result.verdict,
+        canary_would_leak: wouldLeak ? 1 : 0,
+        created_at: unixSeconds(this.o.clock),
+      },
       result.patterns.map((p) => p.id),
     );
     return { id, reply: honeypotReply(result) };
   }
 
   async honeypotStats() {
-    return { ...(await this.o.repo.honeypotAggregates()), canary_fingerprint: sha256Hex(this.o.canary).slice(0, 16), canary_rule: CANARY_RULE };
+    return {
+      ...(await this.o.repo.honeypotAggregates()),
+      canary_fingerprint: sha256Hex(this.o.canary).slice(0, 16),
+      canary_rule: CANARY_RULE,
+    };
   }
 
   async runSelfJailbreak(): Promise<SelfJailbreakRun> {
@@ -106,11 +129,20 @@ export class ConstitutionalService {
 
   private rules({ text, direction, context }: ClassifyRequest): RuleResult {
     const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes > MAX_TEXT_BYTES) throw new ApiError('payload_too_large', `text is ${bytes} bytes; the cap is ${MAX_TEXT_BYTES}`, { field: 'text', max_bytes: MAX_TEXT_BYTES });
+    if (bytes > MAX_TEXT_BYTES)
+      throw new ApiError('payload_too_large', `text is ${bytes} bytes; the cap is ${MAX_TEXT_BYTES}`, {
+        field: 'text',
+        max_bytes: MAX_TEXT_BYTES,
+      });
     return classifyRules(text, direction, context);
   }
 
-  private async claim(agentId: string, vote: { verdict: string; p_harmful: number }, direction: Direction, textHash: string): Promise<string> {
+  private async claim(
+    agentId: string,
+    vote: { verdict: string; p_harmful: number },
+    direction: Direction,
+    textHash: string,
+  ): Promise<string> {
     const { claim_id } = await this.o.calib.recordClaim({
       agent_id: agentId,
       kind: CLAIM_KIND,

@@ -67,7 +67,9 @@ export function evaluate(items: EvalItem[]): EvalReport {
     true_positive_rate: tpr,
     benign_false_positive_rate: fpr,
     balanced_accuracy: Math.round(((tpr + 1 - fpr) / 2) * 1e4) / 1e4,
-    per_pattern_recall: Object.fromEntries([...perPattern].sort().map(([id, e]) => [id, { expected: e.expected, recall: ratio(e.found, e.expected) }])),
+    per_pattern_recall: Object.fromEntries(
+      [...perPattern].sort().map(([id, e]) => [id, { expected: e.expected, recall: ratio(e.found, e.expected) }]),
+    ),
     misses,
     false_positives: falsePositives,
   };

@@ -11,7 +11,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('canary_would_leak', 'integer', (c) => c.notNull())
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('constitutional_honeypot_attempts_created').on('constitutional_honeypot_attempts').column('created_at').execute();
+  await db.schema
+    .createIndex('constitutional_honeypot_attempts_created')
+    .on('constitutional_honeypot_attempts')
+    .column('created_at')
+    .execute();
   await db.schema
     .createTable('constitutional_honeypot_patterns')
     .addColumn('attempt_id', 'text', (c) => c.notNull())

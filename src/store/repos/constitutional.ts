@@ -20,7 +20,11 @@ export class ConstitutionalRepo {
   async recordAttempt(row: HoneypotAttemptRow, patternIds: string[]): Promise<void> {
     await this.db.transaction().execute(async (tx) => {
       await tx.insertInto('constitutional_honeypot_attempts').values(row).execute();
-      if (patternIds.length) await tx.insertInto('constitutional_honeypot_patterns').values(patternIds.map((pattern_id) => ({ attempt_id: row.id, pattern_id }))).execute();
+      if (patternIds.length)
+        await tx
+          .insertInto('constitutional_honeypot_patterns')
+          .values(patternIds.map((pattern_id) => ({ attempt_id: row.id, pattern_id })))
+          .execute();
     });
   }
 
@@ -58,7 +62,10 @@ export class ConstitutionalRepo {
   }
 
   async saveRun(id: string, ranAt: number, report: unknown): Promise<void> {
-    await this.db.insertInto('constitutional_selftest_runs').values({ id, ran_at: ranAt, report_json: JSON.stringify(report) }).execute();
+    await this.db
+      .insertInto('constitutional_selftest_runs')
+      .values({ id, ran_at: ranAt, report_json: JSON.stringify(report) })
+      .execute();
   }
 
   async latestRun(): Promise<{ id: string; ran_at: number; report: unknown } | undefined> {
