@@ -61,22 +61,11 @@ export interface PatternDef {
   talkable?: boolean;
 }
 
-/** Every match of a regex in a layer, as spans (global copy, so rules can be written without /g). */
-export function spansOf(re: RegExp, layer: Layer, index: number, limit = 5): Span[] {
-  const global = new RegExp(re.source, re.flags.includes('g') ? re.flags : `${re.flags}g`);
-  const spans: Span[] = [];
-  for (const m of layer.text.matchAll(global)) {
-    spans.push({ layer: index, start: m.index, end: m.index + m[0].length, text: m[0].slice(0, 200) });
-    if (spans.length >= limit) break;
-  }
-  return spans;
-}
-
 /** The indexes of layers of these kinds. */
 export const layersOf = (layers: Layer[], kinds: LayerKind[]) => layers.flatMap((l, i) => (kinds.includes(l.kind) ? [i] : []));
 
-/** Ids of the injection/attack patterns (not the obfuscation ones) that matched in a layer. */
-export const ATTACK_PREFIX = 'in.';
+/** Whether an injection/attack pattern (not an obfuscation one) matched in a layer. */
+const ATTACK_PREFIX = 'in.';
 export const attackMatched = (ids: Set<string> | undefined) =>
   [...(ids ?? [])].some((id) => id.startsWith(ATTACK_PREFIX) && !id.startsWith('in.obfuscation'));
 

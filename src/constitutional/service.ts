@@ -104,7 +104,7 @@ export class ConstitutionalService {
       },
       result.patterns.map((p) => p.id),
     );
-    return { id, reply: honeypotReply(result) };
+    return { id, reply: honeypotReply(result, this.o.canary) };
   }
 
   async honeypotStats() {
