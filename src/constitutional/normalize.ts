@@ -32,6 +32,7 @@ export interface Layer {
 export interface Signals {
   /** Invisible characters inside words. */
   zero_width: number;
+  /** Words written with look-alikes that read as plain Latin once folded (Russian or Greek prose does not). */
   confusables: number;
   /** Unicode tag characters (U+E0000–E007F), invisible ASCII look-alikes, outside subdivision flags. */
   tag_chars: number;
@@ -68,12 +69,15 @@ export function normalizeText(text: string): string {
   return foldConfusables(text.replace(INVISIBLE, '').replace(TAG_CHARS, '').normalize('NFKC')).replace(/\s+/g, ' ').trim();
 }
 
+const disguisedWords = (text: string) =>
+  (text.match(/\p{L}+/gu) ?? []).filter((w) => /[^\x00-\x7f]/.test(w) && /^[A-Za-z]+$/.test(foldConfusables(w))).length;
+
 function signalsOf(text: string): Signals {
   const visible = text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
   const nfkc = visible.normalize('NFKC');
   return {
     zero_width: count(text, INVISIBLE_IN_WORD),
-    confusables: [...nfkc].filter((c) => CONFUSABLES.has(c)).length,
+    confusables: disguisedWords(nfkc),
     tag_chars: count(text.replace(FLAG_TAGS, ''), TAG_CHARS),
     nfkc_folded: [...visible].filter((c) => c.charCodeAt(0) > 0x7f && c.normalize('NFKC') !== c).length,
     unusual_script: count(text, UNUSUAL),
