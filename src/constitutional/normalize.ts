@@ -69,8 +69,9 @@ export function normalizeText(text: string): string {
   return foldConfusables(text.replace(INVISIBLE, '').replace(TAG_CHARS, '').normalize('NFKC')).replace(/\s+/g, ' ').trim();
 }
 
+/** Words of three or more letters, some non-ASCII, that fold to plain Latin: a disguise, not a script. */
 const disguisedWords = (text: string) =>
-  (text.match(/\p{L}+/gu) ?? []).filter((w) => /[^\x00-\x7f]/.test(w) && /^[A-Za-z]+$/.test(foldConfusables(w))).length;
+  (text.match(/\p{L}+/gu) ?? []).filter((w) => w.length >= 3 && /[^\x00-\x7f]/.test(w) && /^[A-Za-z]+$/.test(foldConfusables(w))).length;
 
 function signalsOf(text: string): Signals {
   const visible = text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
