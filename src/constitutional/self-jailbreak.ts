@@ -62,16 +62,19 @@ export interface SelfJailbreakReport {
 export const attackCorpus = (items: EvalItem[]) =>
   items.filter((i) => i.label === 'harmful' && i.direction === 'input' && !/^(obfuscation|many_shot)/.test(i.category));
 
-export function runSelfJailbreak(items: EvalItem[] = loadEvalSet().items): SelfJailbreakReport {
+/** Yields to the event loop between families, so a daily run never holds the server for its whole second. */
+export async function runSelfJailbreak(items: EvalItem[] = loadEvalSet().items): Promise<SelfJailbreakReport> {
   const corpus = attackCorpus(items);
-  const families = Object.entries(MUTATIONS).map(([family, mutate]) => {
+  const families: FamilyResult[] = [];
+  for (const [family, mutate] of Object.entries(MUTATIONS)) {
+    await new Promise((resolve) => setImmediate(resolve));
     const hits = corpus.filter((item) => detected(mutate(item.text), 'input')).length;
-    return {
+    families.push({
       family,
       detected: hits,
       total: corpus.length,
       detection_rate: corpus.length ? Math.round((hits / corpus.length) * 1e4) / 1e4 : 0,
-    };
-  });
+    });
+  }
   return { corpus: 'eval-set.v1 harmful inputs without obfuscation', corpus_size: corpus.length, families };
 }

@@ -116,7 +116,7 @@ export class ConstitutionalService {
   }
 
   async runSelfJailbreak(): Promise<SelfJailbreakRun> {
-    const report = { id: randomId('sj_'), ran_at: unixSeconds(this.o.clock), ...runSelfJailbreak() };
+    const report = { id: randomId('sj_'), ran_at: unixSeconds(this.o.clock), ...(await runSelfJailbreak()) };
     await this.o.repo.saveRun(report.id, report.ran_at, report);
     return report;
   }
