@@ -64,9 +64,14 @@ const MIXED_WORD = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 const foldConfusables = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => CONFUSABLES.get(c) ?? c);
 
-/** The canonical form: invisible characters removed, NFKC, confusables folded to Latin, whitespace collapsed. */
+/** The canonical form: invisible characters removed, NFKC, confusables folded to Latin, spaces and blank lines collapsed. */
 export function normalizeText(text: string): string {
-  return foldConfusables(text.replace(INVISIBLE, '').replace(TAG_CHARS, '').normalize('NFKC')).replace(/\s+/g, ' ').trim();
+  const folded = foldConfusables(text.replace(INVISIBLE, '').replace(TAG_CHARS, '').normalize('NFKC'));
+  // Line breaks stay (line-anchored rules and sentence gaps read them); other runs of space become one.
+  return folded
+    .replace(/[^\S\n]+/g, ' ')
+    .replace(/ ?\n[\s]*/g, '\n')
+    .trim();
 }
 
 /** Words of three or more letters, some non-ASCII, that fold to plain Latin: a disguise, not a script. */

@@ -81,6 +81,8 @@ function ruleScores(
   for (const rule of pattern.rules ?? []) {
     let best = 0;
     layers.forEach((layer, i) => {
+      // The original is scanned only when normalization changed it; otherwise layer 1 speaks for both.
+      if (i === 0 && layer.text === layers[1]!.text) return;
       const found = spansIn(globalOf.get(rule.re)!, layer, i);
       if (!found.length) return;
       const w = pattern.talkable && discussed(layer, found, direction, () => quotes(i)) ? rule.w * DAMPEN : rule.w;
@@ -113,6 +115,7 @@ export function classifyRules(text: string, direction: Direction, context: Class
   const quoted: [number, number][][] = [];
   const quotes = (i: number) => (quoted[i] ??= quotedRanges(layers[i]!.text));
   const byRules = new Map(patterns.map((p) => [p.id, ruleScores(p, layers, matchedByLayer, direction, quotes)]));
+  if (layers[0]!.text === layers[1]!.text) matchedByLayer[0] = matchedByLayer[1]!;
   const input: EvidenceInput = { layers, signals, context, matchedByLayer };
   const hits: PatternHit[] = [];
   for (const pattern of patterns) {
