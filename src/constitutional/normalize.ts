@@ -59,7 +59,6 @@ const INVISIBLE_IN_WORD = /(?<=\p{L})[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u20
 /** Subdivision flags (🏴 + tag letters + cancel tag) are the one legitimate use of tag characters. */
 const FLAG_TAGS = /\u{1f3f4}[\u{e0061}-\u{e007a}]+\u{e007f}/gu;
 const UNUSUAL = /[\u2800-\u28ff\u16a0-\u16ff\u1680-\u169f\u13a0-\u13ff\u1400-\u167f\u{10330}-\u{1034f}]/gu;
-const MIXED_WORD = /(?=[\p{L}]*\p{Script=Latin})(?=[\p{L}]*[\p{Script=Cyrillic}\p{Script=Greek}])[\p{L}]{2,}/gu;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 const foldConfusables = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => CONFUSABLES.get(c) ?? c);
@@ -74,20 +73,35 @@ export function normalizeText(text: string): string {
     .trim();
 }
 
-/** Words of three or more letters, some non-ASCII, that fold to plain Latin: a disguise, not a script. */
-const disguisedWords = (text: string) =>
-  (text.match(/\p{L}+/gu) ?? []).filter((w) => w.length >= 3 && /[^\x00-\x7f]/.test(w) && /^[A-Za-z]+$/.test(foldConfusables(w))).length;
+/**
+ * Words with non-ASCII letters: `disguised` when three or more letters fold to plain Latin (a disguise,
+ * not a script), `mixed` when Latin sits with Cyrillic or Greek in one word.
+ */
+function wordSignals(text: string): { disguised: number; mixed: number } {
+  let disguised = 0;
+  let mixed = 0;
+  for (const word of text.match(/\p{L}+/gu) ?? []) {
+    if (!/[^\x00-\x7f]/.test(word)) continue;
+    if (word.length >= 3 && /^[A-Za-z]+$/.test(foldConfusables(word))) disguised++;
+    if (/\p{Script=Latin}/u.test(word) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word)) mixed++;
+  }
+  return { disguised, mixed };
+}
 
 function signalsOf(text: string): Signals {
+  // Plain ASCII (most text) has no look-alikes, compatibility forms, invisible or unusual characters.
+  if (!/[^\x00-\x7f]/.test(text))
+    return { zero_width: 0, confusables: 0, tag_chars: 0, nfkc_folded: 0, unusual_script: 0, mixed_script_words: 0 };
   const visible = text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
   const nfkc = visible.normalize('NFKC');
+  const words = wordSignals(nfkc);
   return {
     zero_width: count(text, INVISIBLE_IN_WORD),
-    confusables: disguisedWords(nfkc),
+    confusables: words.disguised,
     tag_chars: count(text.replace(FLAG_TAGS, ''), TAG_CHARS),
     nfkc_folded: [...visible].filter((c) => c.charCodeAt(0) > 0x7f && c.normalize('NFKC') !== c).length,
     unusual_script: count(text, UNUSUAL),
-    mixed_script_words: count(nfkc, MIXED_WORD),
+    mixed_script_words: words.mixed,
   };
 }
 
@@ -135,10 +149,19 @@ const commonWords = (text: string) => wordsOf(text).filter((w) => COMMON.has(w))
 /** Share of ordinary English words: above it, a text already reads as English and ciphers are not tried. */
 const ENGLISH_ENOUGH = 0.12;
 /** A cipher is worth a layer when the text does not read as English yet and deciphered it noticeably does. */
+let lastShare: { text: string; words: number; common: number } | undefined;
+/** Words and common words of a text; remembered for the last text, which ROT13 and reversal both ask about. */
+function englishOf(text: string) {
+  if (lastShare?.text !== text) {
+    const words = wordsOf(text);
+    lastShare = { text, words: words.length, common: words.filter((w) => COMMON.has(w)).length };
+  }
+  return lastShare;
+}
+
 function decipher(text: string, transform: (t: string) => string): string | undefined {
-  const words = wordsOf(text);
-  const common = words.filter((w) => COMMON.has(w)).length;
-  if (words.length && common / words.length >= ENGLISH_ENOUGH) return undefined;
+  const { words, common } = englishOf(text);
+  if (words && common / words >= ENGLISH_ENOUGH) return undefined;
   const candidate = transform(text);
   return commonWords(candidate) >= Math.max(3, common + 3) ? candidate : undefined;
 }
