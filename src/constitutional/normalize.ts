@@ -61,7 +61,7 @@ const FLAG_TAGS = /\u{1f3f4}[\u{e0061}-\u{e007a}]+\u{e007f}/gu;
 const UNUSUAL = /[\u2800-\u28ff\u16a0-\u16ff\u1680-\u169f\u13a0-\u13ff\u1400-\u167f\u{10330}-\u{1034f}]/gu;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
-const foldConfusables = (text: string) => text.replace(/[^\x00-\x7f]/g, (c) => CONFUSABLES.get(c) ?? c);
+const foldConfusables = (text: string) => text.replace(/[^\p{ASCII}]/gu, (c) => CONFUSABLES.get(c) ?? c);
 
 /** The canonical form: invisible characters removed, NFKC, confusables folded to Latin, spaces and blank lines collapsed. */
 export function normalizeText(text: string): string {
@@ -81,7 +81,7 @@ function wordSignals(text: string): { disguised: number; mixed: number } {
   let disguised = 0;
   let mixed = 0;
   for (const word of text.match(/\p{L}+/gu) ?? []) {
-    if (!/[^\x00-\x7f]/.test(word)) continue;
+    if (!/[^\p{ASCII}]/u.test(word)) continue;
     if (word.length >= 3 && /^[A-Za-z]+$/.test(foldConfusables(word))) disguised++;
     if (/\p{Script=Latin}/u.test(word) && /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(word)) mixed++;
   }
@@ -90,7 +90,7 @@ function wordSignals(text: string): { disguised: number; mixed: number } {
 
 function signalsOf(text: string): Signals {
   // Plain ASCII (most text) has no look-alikes, compatibility forms, invisible or unusual characters.
-  if (!/[^\x00-\x7f]/.test(text))
+  if (!/[^\p{ASCII}]/u.test(text))
     return { zero_width: 0, confusables: 0, tag_chars: 0, nfkc_folded: 0, unusual_script: 0, mixed_script_words: 0 };
   const visible = text.replace(INVISIBLE, '').replace(TAG_CHARS, '');
   const nfkc = visible.normalize('NFKC');
