@@ -2,3 +2,4 @@
 await import('./preview-vs-bare.js');
 await import('./bundle-latency.js');
 await import('./entity-resolve.js');
+await import('./constitutional-rules.js');

@@ -33,6 +33,7 @@ import { portfolioRoutes } from './portfolio/routes.js';
 import { shieldRoutes } from './shield/routes.js';
 import { chartRoutes } from './chart/routes.js';
 import { olympicsRoutes } from './olympics/routes.js';
+import { constitutionalRoutes } from './constitutional/routes.js';
 import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
@@ -75,6 +76,7 @@ const FEATURES = [
   shieldRoutes,
   chartRoutes,
   olympicsRoutes,
+  constitutionalRoutes,
   receiptRoutes,
   healthRoutes,
   discoveryRoutes,

@@ -44,6 +44,7 @@ export const TOOLS: ToolSpec[] = [
   tool('tool_audit', 'postShieldToolAudit', 'Audit a tool server for poisoned tools', { ...FETCH, readOnlyHint: false, idempotentHint: false }, 'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.'),
   tool('analyze_chart', 'postChartAnalyze', 'Four vision models read a chart', { ...WRITE, openWorldHint: true }, 'Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models\' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.'),
   tool('arena_compare', 'getArenaCompare', 'Rank the arena strategies', READ, 'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.'),
+  tool('classify', 'postConstitutionalClassify', 'Screen a text for prompt injection and unsafe output', WRITE, 'Check text before you act on it (direction input: fetched pages, tool results, user messages) or before you show it (direction output): allow, flag or block, with the matched patterns.'),
 ];
 
 /** Row and text bounds of one tool result. */

@@ -35,6 +35,7 @@ export const TAGS = [
   { name: 'chart', description: 'Chart analyzer: four vision models, a calibrated consensus, paper trades' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
+  { name: 'constitutional', description: 'Constitutional classifier: rule stage, model panel, honeypot, self-jailbreak, calibration ledger' },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },
   { name: 'discovery', description: 'Discovery files for crawlers and agents' },
   { name: 'ops', description: 'Health and metrics' },

@@ -316,6 +316,27 @@ export interface OlympicsAnswersTable {
   medal: Medal | null;
 }
 
+export interface ConstitutionalHoneypotAttemptsTable {
+  id: string;
+  /** SHA-256 of the message: repeats are countable, the text is never kept. */
+  text_hash: string;
+  p_harmful: number;
+  verdict: 'allow' | 'flag' | 'block';
+  canary_would_leak: 0 | 1;
+  created_at: number;
+}
+
+export interface ConstitutionalHoneypotPatternsTable {
+  attempt_id: string;
+  pattern_id: string;
+}
+
+export interface ConstitutionalSelftestRunsTable {
+  id: string;
+  ran_at: number;
+  report_json: string;
+}
+
 export interface DB {
   source_history: SourceHistoryTable;
   leases: LeasesTable;
@@ -325,6 +346,9 @@ export interface DB {
   passes: PassesTable;
   checkout_redemptions: CheckoutRedemptionsTable;
   api_keys: ApiKeysTable;
+  constitutional_honeypot_attempts: ConstitutionalHoneypotAttemptsTable;
+  constitutional_honeypot_patterns: ConstitutionalHoneypotPatternsTable;
+  constitutional_selftest_runs: ConstitutionalSelftestRunsTable;
   calib_claims: CalibClaimsTable;
   calib_bins: CalibBinsTable;
   calib_agents: CalibAgentsTable;

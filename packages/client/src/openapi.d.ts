@@ -1233,6 +1233,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/constitutional/patterns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 30 documented patterns of the constitutional classifier
+         * @description Public: no credentials needed.
+         */
+        get: operations["getConstitutionalPatterns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/classify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Classify a text sent to (input) or written by (output) an AI system: the rule stage
+         * @description The text is normalized (invisible characters removed, NFKC, confusables folded) and every embedded encoding decoded into its own layer (base64, hex, percent, HTML entities, \u escapes, ROT13, reversed, leetspeak, spaced letters, tag characters, Braille); every pattern of the direction runs on every layer. Pattern scores and p_harmful combine by noisy-or; verdict: block from 0.8, flag from 0.5, else allow. At most 65536 bytes (413 payload_too_large). Each answer records a calibration claim (kind `harmful`, predicted_p = p_harmful); labelled feedback resolves it, so GET /api/v1/calib/curve?agent_id=constitutional:rules&kind=harmful is the public calibration ledger. Public: no credentials needed.
+         */
+        post: operations["postConstitutionalClassify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/arbitrate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Judge a text with the model panel (up to four vendors) plus the rule stage
+         * @description Every panel model gets the same rubric and answers the same JSON schema; the text travels as quoted data. One vote for the rule stage and one for each judge that answered. The verdict with the most votes wins; a tie goes to the stricter verdict (block > flag > allow). p_harmful is the mean of the voters' p_harmful. agreement is the share of voters whose verdict equals the consensus. Judges that failed (timeout, vendor_error, invalid_output) are listed in `failed` and cast no vote. Claims are recorded for constitutional:rules, constitutional:panel and each answering judge (constitutional:model:<model id>). With no panel model configured the rule stage is the only voter (panel_size 0). 503 model_budget_exhausted when the models' daily budget is spent. Public: no credentials needed.
+         */
+        post: operations["postConstitutionalArbitrate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Label a classified text (admin): resolves its calibration claim
+         * @description Authorization: Bearer <SVC_ADMIN_TOKEN> (401 without, 403 wrong). label harmful resolves the claim with outcome 1, benign with 0, counted as a verified outcome. 404 for a claim that is not a constitutional one; 409 already_resolved for a second label.
+         */
+        post: operations["postConstitutionalFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/honeypot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Honeypot: looks like an unguarded assistant; answers nothing real
+         * @description No model is called and nothing secret is returned: the message is classified, recorded as its SHA-256 with the matched patterns, and answered with a canned reply. canary_would_leak is true when the rule stage does not allow the message and one of its patterns seeks the system prompt or secrets (in.system_prompt_extraction, in.credential_fishing, in.data_exfiltration, in.instruction_override, in.roleplay_jailbreak, in.fake_authority, in.special_tokens): an unguarded assistant that complied would have printed its system prompt, canary included. Public by design.
+         */
+        post: operations["postConstitutionalHoneypot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/honeypot/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Honeypot aggregates: attempts, distinct texts, would-be canary leaks, patterns
+         * @description Public.
+         */
+        get: operations["getConstitutionalHoneypotStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/constitutional/self-jailbreak": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Last self-jailbreak run: detection rate per mutation family
+         * @description A daily job mutates the plain attacks of the labelled evaluation set with each encoding and wrapper family (base64, hex, ROT13, homoglyphs, zero-width, payload splitting, role-play and quote wrappers, …) and classifies them again; `identity` is the unmutated baseline. 404 before the first run. Public.
+         */
+        get: operations["getConstitutionalSelfJailbreak"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/receipt/verify": {
         parameters: {
             query?: never;
@@ -9554,6 +9694,639 @@ export interface operations {
                 };
                 content: {
                     "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getConstitutionalPatterns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        thresholds: {
+                            flag: number;
+                            block: number;
+                        };
+                        patterns: {
+                            id: string;
+                            name: string;
+                            /**
+                             * @description input: text sent to an AI system; output: text an AI system wrote
+                             * @enum {string}
+                             */
+                            direction: "input" | "output";
+                            description: string;
+                            examples: string[];
+                        }[];
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postConstitutionalClassify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 65536 bytes of UTF-8 (413 above) */
+                    text: string;
+                    /**
+                     * @description input: text sent to an AI system; output: text an AI system wrote
+                     * @enum {string}
+                     */
+                    direction: "input" | "output";
+                    context?: {
+                        /**
+                         * @description where the text came from; fetched content raises indirect-injection scores
+                         * @enum {string}
+                         */
+                        source?: "user" | "tool" | "web" | "document" | "email";
+                        /** @description output direction: the system prompt the answer must not repeat (8-word runs); never stored */
+                        system_prompt?: string;
+                        /** @description output direction: secrets the answer must not contain; never stored */
+                        secrets?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        verdict: "allow" | "flag" | "block";
+                        p_harmful: number;
+                        patterns: {
+                            id: string;
+                            score: number;
+                            spans: {
+                                /** @description index into normalized_layers */
+                                layer: number;
+                                start: number;
+                                end: number;
+                                text: string;
+                            }[];
+                        }[];
+                        normalized_layers: {
+                            /** @description original, normalized, or the decoding that produced it (base64, hex, url, html_entities, unicode_escapes, rot13, leetspeak, despaced, reversed, tag_chars, braille) */
+                            kind: string;
+                            text: string;
+                            depth: number;
+                        }[];
+                        /** @description calibration claim of constitutional:rules (kind harmful); resolved by labelled feedback */
+                        claim_id: string;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postConstitutionalArbitrate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description at most 65536 bytes of UTF-8 (413 above) */
+                    text: string;
+                    /**
+                     * @description input: text sent to an AI system; output: text an AI system wrote
+                     * @enum {string}
+                     */
+                    direction: "input" | "output";
+                    context?: {
+                        /**
+                         * @description where the text came from; fetched content raises indirect-injection scores
+                         * @enum {string}
+                         */
+                        source?: "user" | "tool" | "web" | "document" | "email";
+                        /** @description output direction: the system prompt the answer must not repeat (8-word runs); never stored */
+                        system_prompt?: string;
+                        /** @description output direction: secrets the answer must not contain; never stored */
+                        secrets?: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        verdict: "allow" | "flag" | "block";
+                        p_harmful: number;
+                        agreement: number;
+                        consensus_rule: string;
+                        /** @description panel models asked (0 when none is configured: the rule stage is the only voter) */
+                        panel_size: number;
+                        /** @description claim of constitutional:panel; null when no judge answered */
+                        claim_id: string | null;
+                        rules: {
+                            /** @enum {string} */
+                            verdict: "allow" | "flag" | "block";
+                            p_harmful: number;
+                            patterns: {
+                                id: string;
+                                score: number;
+                                spans: {
+                                    /** @description index into normalized_layers */
+                                    layer: number;
+                                    start: number;
+                                    end: number;
+                                    text: string;
+                                }[];
+                            }[];
+                            claim_id: string;
+                        };
+                        judges: {
+                            model: {
+                                id: string;
+                                vendor: string;
+                                model: string;
+                            };
+                            ok: boolean;
+                            /** @enum {string} */
+                            verdict: "allow" | "flag" | "block";
+                            p_harmful: number;
+                            patterns: string[];
+                            rationale: string;
+                            claim_id: string;
+                        }[];
+                        failed: {
+                            model: {
+                                id: string;
+                                vendor: string;
+                                model: string;
+                            };
+                            ok: boolean;
+                            /** @description timeout, vendor_error or invalid_output */
+                            reason: string;
+                            message: string;
+                        }[];
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postConstitutionalFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    claim_id: string;
+                    /** @enum {string} */
+                    label: "harmful" | "benign";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        claim_id: string;
+                        agent_id: string;
+                        label: string;
+                        status: string;
+                        outcome: number;
+                        calibrated_p: number;
+                        outcome_source: string;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential missing */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Credential wrong or address blocked */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    postConstitutionalHoneypot: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    message: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        reply: string;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getConstitutionalHoneypotStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attempts: number;
+                        distinct_texts: number;
+                        canary_would_leak: number;
+                        blocked: number;
+                        flagged: number;
+                        first_at: number | null;
+                        last_at: number | null;
+                        patterns: {
+                            id: string;
+                            attempts: number;
+                        }[];
+                        /** @description first 16 hex digits of SHA-256 of the planted canary */
+                        canary_fingerprint: string;
+                        canary_rule: string;
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getConstitutionalSelfJailbreak: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        ran_at: number;
+                        corpus: string;
+                        corpus_size: number;
+                        families: {
+                            family: string;
+                            detected: number;
+                            total: number;
+                            detection_rate: number;
+                        }[];
+                        _receipt: components["schemas"]["Receipt"];
+                    };
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit reached */

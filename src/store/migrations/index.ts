@@ -10,6 +10,7 @@ import * as m008 from './008_agent_credentials.js';
 import * as m009 from './009_agent_sessions.js';
 import * as m010 from './010_portfolio.js';
 import * as m011 from './011_shield.js';
+import * as m012 from './012_constitutional.js';
 import * as m013 from './013_olympics.js';
 import * as m015 from './015_calib_pro.js';
 import * as m016 from './016_calib_alerts.js';
@@ -27,6 +28,7 @@ export const migrations: Record<string, Migration> = {
   '009_agent_sessions': m009,
   '010_portfolio': m010,
   '011_shield': m011,
+  '012_constitutional': m012,
   '013_olympics': m013,
   '015_calib_pro': m015,
   '016_calib_alerts': m016,
