@@ -92,8 +92,8 @@ export const constitutionalRoutes =
           description:
             `Every panel model gets the same rubric and answers the same JSON schema; the text travels as quoted data. ${CONSENSUS_RULE} ` +
             `Claims are recorded for ${RULES_AGENT}, ${PANEL_AGENT} and each answering judge (constitutional:model:<model id>). ` +
-            `With no panel model configured the rule stage is the only voter (panel_size 0). 503 model_budget_exhausted when the ` +
-            `models' daily budget is spent. ${PUBLIC}`,
+            `503 model_unavailable with no panel model configured (POST /api/v1/constitutional/classify needs none); ` +
+            `503 model_budget_exhausted when the models' daily budget is spent. ${PUBLIC}`,
           body: ClassifyBody,
           response: { 200: ArbitrateResponse, ...errorResponses(400, 413, 503) },
         },

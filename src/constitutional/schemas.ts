@@ -85,7 +85,7 @@ export const ArbitrateResponse = Type.Object({
   p_harmful: P,
   agreement: P,
   consensus_rule: Type.String(),
-  panel_size: Type.Integer({ description: 'panel models asked (0 when none is configured: the rule stage is the only voter)' }),
+  panel_size: Type.Integer({ description: 'panel models asked (one per vendor, up to four)' }),
   claim_id: Type.Union([Type.String(), Type.Null()], { description: 'claim of constitutional:panel; null when no judge answered' }),
   rules: Type.Object({ verdict: VerdictSchema, p_harmful: P, patterns: Type.Array(PatternHit), claim_id: Type.String() }),
   judges: Type.Array(

@@ -52,8 +52,8 @@ export class ConstitutionalService {
   async arbitrate(request: ClassifyRequest) {
     const rules = this.rules(request);
     const models = await this.o.models();
-    // Without a panel model the rule stage is the only voter (panel_size 0), not an error: screening still works.
-    const panel = models.has('panel') ? models.panel('panel') : [];
+    // Arbitration is the panel's judgement: without a panel model it is 503 model_unavailable (classify still screens).
+    const panel = models.panel('panel');
     const results = await judge(models, panel, request.text, request.direction, request.context ?? {});
     const hash = sha256Hex(request.text);
     const judges = await Promise.all(
