@@ -2,7 +2,12 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { CLASS_CODES, ENTITY_TYPES, EntitySchema } from './dataset.js';
+import { CLASS_CODES, ENTITY_TYPES, EntitySchema, loadDataset } from './dataset.js';
+import { citation } from '../core/curated.js';
+
+/** Entity records come from the curated dataset: responses cite its origin. */
+const Source = Type.String({ description: 'the curated dataset\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' });
+const datasetSource = () => `curated: ${citation(loadDataset().origin)}`;
 
 const Match = Type.Object({
   id: Type.String(),
@@ -48,7 +53,14 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
           offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
         }),
         response: {
-          200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entities: Type.Array(EntitySchema) }),
+          200: Type.Object({
+            count: Type.Integer(),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            source: Source,
+            entities: Type.Array(EntitySchema),
+          }),
           ...errorResponses(400),
         },
       },
@@ -56,7 +68,7 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
     async (request) => {
       const { type, category, limit = 50, offset = 0 } = request.query;
       const page = entities.resolver.list({ type, category, limit, offset });
-      return { count: page.entities.length, total: page.total, limit, offset, entities: page.entities };
+      return { count: page.entities.length, total: page.total, limit, offset, source: datasetSource(), entities: page.entities };
     },
   );
 
@@ -69,14 +81,22 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
         summary: 'Entity record with the data types it works with and ready-to-run calls',
         params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
         response: {
-          200: Type.Intersect([EntitySchema, Type.Object({ supported_types: Type.Array(Type.String()), example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })) })]),
+          200: Type.Intersect([
+            EntitySchema,
+            Type.Object({
+              supported_types: Type.Array(Type.String()),
+              example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })),
+              source: Source,
+            }),
+          ]),
           ...errorResponses(400, 404),
         },
       },
     },
     async (request) => {
       const entity = entities.entity(request.params.id);
-      return { ...entity, supported_types: entities.supportedTypes(entity).map((s) => s.type), example_calls: entities.exampleCalls(entity) };
+      const supported = entities.supportedTypes(entity).map((s) => s.type);
+      return { ...entity, supported_types: supported, example_calls: entities.exampleCalls(entity), source: datasetSource() };
     },
   );
 };

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './lib/q.js';
 import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { epiweekOf, epiweekStart } from './lib/mmwr-week.js';
@@ -15,7 +16,7 @@ const SHAPE = '<region_label>: nat (or national, us), hhs1-hhs10, cen1-cen9, or 
 
 export function parseRegion(q: string): string {
   const region = ALIASES[q.toLowerCase()] ?? q.toLowerCase();
-  if (!REGION.test(region) && !STATES.includes(region)) throw invalidQ(SHAPE, 'nat', q ? `"${q}" is not an ILINet region` : 'q is required');
+  if (!REGION.test(region) && !STATES.includes(region)) throw invalidQ(SHAPE, 'nat', whyNot(q, 'an ILINet region'));
   return region;
 }
 

@@ -3,8 +3,8 @@ import { formatUnits } from 'viem';
 import type { HostHttp } from '../upstream/client.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
-import { BLOCKSCOUT_HOSTS } from './lib/blockscout.js';
-import { blockscoutTransfers, etherscanHistory, fromEtherscan, fromTxlist, type Prices, type Transfer } from './lib/explorer-transfers.js';
+import { BLOCKSCOUT_HOSTS, blockscoutTransfers } from './lib/blockscout.js';
+import { etherscanHistory, fromEtherscan, fromTxlist, type Prices, type Transfer } from './lib/explorer-transfers.js';
 import { EVM_CHAINS, evmKey, evmTargetQ, type EvmTarget } from './lib/evm-chains.js';
 
 const TOP = 5;

@@ -3270,6 +3270,8 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                         entities: components["schemas"]["Entity"][];
                     };
                 };
@@ -3365,6 +3367,8 @@ export interface operations {
                     "application/json": (components["schemas"]["Entity"] & {
                         supported_types: string[];
                         example_calls: string[];
+                        /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                     }) & {
                         _receipt: components["schemas"]["Receipt"];
                     };
@@ -4426,6 +4430,8 @@ export interface operations {
                     "application/json": {
                         count: number;
                         as_of: number;
+                        /** @description the curated list's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                         cams: {
                             id: string;
                             title: string;

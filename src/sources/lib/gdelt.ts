@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './q.js';
 import { Compile } from 'typebox/compile';
 import { invalidQ } from '../../core/errors.js';
 import { noData, UpstreamError } from '../../upstream/errors.js';
@@ -15,7 +16,7 @@ const TOPIC = /^[\p{L}\p{N}][\p{L}\p{N} .'-]{1,78}[\p{L}\p{N}.]$/u;
 export function topic(shape: string, example: string) {
   return (q: string): string => {
     const text = q.replace(/\s+/g, ' ');
-    if (!TOPIC.test(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, q ? `"${q}" is not a plain topic` : 'q is required');
+    if (!TOPIC.test(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, whyNot(q, 'a plain topic'));
     return text.toLowerCase();
   };
 }

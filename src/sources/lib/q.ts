@@ -34,7 +34,7 @@ export function oneOf<T extends string>(allowed: readonly T[], shape: string, no
   return (q: string): T => {
     const hit = byNormal.get(normalize(q));
     if (!hit) {
-      const error = invalidQ(`${shape}, one of: ${allowed.join(', ')}`, allowed[0]!, q ? `"${q}" is not allowed` : 'q is required');
+      const error = invalidQ(`${shape}, one of: ${allowed.join(', ')}`, allowed[0]!, whyNot(q, 'allowed'));
       error.details!.allowed = [...allowed];
       throw error;
     }
@@ -62,3 +62,6 @@ export function currencyPair(q: string): [string, string] {
   if (!match) throw invalidQ('<base>:<symbol> ISO 4217 currency codes', 'EUR:USD');
   return [match[1]!.toUpperCase(), match[2]!.toUpperCase()];
 }
+
+/** The reason a q failed, for `invalidQ`: the q quoted with what it is not, or that it is missing. */
+export const whyNot = (q: string, what: string): string => (q ? `"${q}" is not ${what}` : 'q is required');
