@@ -5,8 +5,6 @@ import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { CalibrationService } from '../calib/service.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { ArenaRepo } from '../store/repos/arena.js';
 import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
@@ -18,8 +16,8 @@ const LIVE_WINDOW_CANDLES = 300;
 const LIVE_INTERVAL = '1h' as const;
 
 export function createArena(deps: Deps): ArenaService {
-  const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
-  return new ArenaService({ repo: new ArenaRepo(deps.store.db), calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
+  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  return new ArenaService({ repo: deps.repos.arena, calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
 }
 
 /**

@@ -3,8 +3,6 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import { ApiError } from '../core/errors.js';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { AgentsRepo } from '../store/repos/agents.js';
 import { signableOrThrow } from '../plugins/signing.js';
 import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, PublicJwk } from './schemas.js';
 import { CalibrationService } from './service.js';
@@ -19,8 +17,8 @@ const RESERVED = `Agent ids in the namespaces ${RESERVED_NAMESPACES.map((n) => `
 
 export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
-  const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
-  const agents = new AgentsRepo(deps.store.db);
+  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  const agents = deps.repos.agents;
   const auth = new AgentAuth(agents, deps.clock);
   ctx.jobs.push({ name: 'calib-resolve', everyMs: RESOLVE_EVERY_MS, run: async () => void (await calib.resolveDue()) });
   ctx.jobs.push({ name: 'agent-signatures-purge', everyMs: PURGE_SIGNATURES_EVERY_MS, run: async () => void (await auth.purge()) });

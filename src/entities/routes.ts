@@ -4,6 +4,7 @@ import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { CLASS_CODES, ENTITY_TYPES, EntitySchema, loadDataset } from './dataset.js';
 import { citation } from '../core/curated.js';
+import { AMBIGUITY_MARGIN } from './resolver.js';
 
 /** Entity records come from the curated dataset: responses cite its origin. */
 const Source = Type.String({ description: 'the curated dataset\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' });
@@ -28,7 +29,7 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
       schema: {
         tags,
         summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
-        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within 0.05 (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
+        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within ${AMBIGUITY_MARGIN} (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
         querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })) }),
         response: { 200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }), ...errorResponses(400) },
       },

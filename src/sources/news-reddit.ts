@@ -11,7 +11,9 @@ const ASK = 15;
 /** A subreddit name, with or without `r/`; names are case-insensitive, so the key is lower case. */
 export function subreddit(q: string): string {
   const name = q.replace(/^\/?r\//i, '');
-  if (!SUBREDDIT.test(name)) throw invalidQ('<subreddit_name> (2-21 letters, digits or _; an r/ prefix is fine)', 'technology', whyNot(q, 'a subreddit name'));
+  if (!SUBREDDIT.test(name)) {
+    throw invalidQ('<subreddit_name> (2-21 letters, digits or _; an r/ prefix is fine)', 'technology', whyNot(q, 'a subreddit name'));
+  }
   return name.toLowerCase();
 }
 

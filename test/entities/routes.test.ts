@@ -22,7 +22,7 @@ describe('entity endpoints', () => {
     expect(btc).toMatchObject({ id: 'svc-ent:cr.bitcoin', name: 'Bitcoin', type: 'crypto', ids: { coingecko: 'bitcoin', symbol: 'BTC' } });
     expect(btc.supported_types).toEqual(expect.arrayContaining(['crypto-price', 'ta-indicators', 'funding-rates']));
     expect(btc.example_calls).toContain('http://svc.test/api/data/preview?type=crypto-price&entity=svc-ent%3Acr.bitcoin');
-    expect(btc.source).toMatch(/^curated: svc maintainers \(compiled for svc from public identifiers.*; https:\/\/.*; retrieved 2026-11-22$/);
+    expect(btc.source).toMatch(/^curated: svc maintainers \(compiled from public identifiers, not a registry publication\); https:\/\/.*; retrieved 2026-11-22$/);
     const aapl = (await t.app.inject('/api/v1/entity/svc-ent:eq.aapl')).json();
     expect(aapl.supported_types).toEqual(['stock-quote']);
     const missing = await t.app.inject('/api/v1/entity/svc-ent:eq.nope');

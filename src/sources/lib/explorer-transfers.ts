@@ -44,7 +44,16 @@ export const fromEtherscan = (txs: TokenTx[], prices: Prices): Transfer[] =>
   }));
 
 /** A transfer of the chain's native coin (18 decimals on every listed chain). */
-export const nativeTransfer = (hash: string, at: number, from: string, to: string, symbol: string, value: string, price: number | null, id = hash) => ({
+export const nativeTransfer = (
+  hash: string,
+  at: number,
+  from: string,
+  to: string,
+  symbol: string,
+  value: string,
+  price: number | null,
+  id = hash,
+): Transfer => ({
   id: `${id}:native`,
   tx_hash: hash,
   transferred_at: at,

@@ -19,7 +19,11 @@ export type Station = Locations['results'][number];
 /** `/v3/locations/{id}/latest`: one reading per sensor, carrying only the sensor id. */
 export const Latest = Type.Object({
   results: Type.Array(
-    Type.Object({ datetime: Type.Object({ utc: Type.String() }), value: Type.Union([Type.Number(), Type.Null()]), sensorsId: Type.Integer() }),
+    Type.Object({
+      datetime: Type.Object({ utc: Type.String() }),
+      value: Type.Union([Type.Number(), Type.Null()]),
+      sensorsId: Type.Integer(),
+    }),
   ),
 });
 export type Latest = Type.Static<typeof Latest>;

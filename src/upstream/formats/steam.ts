@@ -5,7 +5,12 @@ export const Charts = Type.Object({
   response: Type.Object({
     rollup_date: Type.Integer(),
     ranks: Type.Array(
-      Type.Object({ rank: Type.Integer(), appid: Type.Integer(), last_week_rank: Type.Optional(Type.Integer()), peak_in_game: Type.Integer() }),
+      Type.Object({
+        rank: Type.Integer(),
+        appid: Type.Integer(),
+        last_week_rank: Type.Optional(Type.Integer()),
+        peak_in_game: Type.Integer(),
+      }),
     ),
   }),
 });

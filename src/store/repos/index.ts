@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../schema.js';
+import { AgentSessionsRepo } from './agent-sessions.js';
+import { AgentsRepo } from './agents.js';
+import { ApiKeysRepo } from './api-keys.js';
+import { ArenaRepo } from './arena.js';
+import { CalibrationRepo } from './calibration.js';
+import { LeaseRepo } from './leases.js';
+import { PaymentsRepo } from './payments.js';
+import { PortfolioRepo } from './portfolio.js';
+import { SnapshotRepo } from './snapshots.js';
+import { SourceHistoryRepo } from './source-history.js';
+import { ViralRepo } from './viral.js';
+
+/** Every repository over one database, built once in createDeps and injected into the services that need them. */
+export function createRepos(db: Kysely<DB>) {
+  return {
+    agentSessions: new AgentSessionsRepo(db),
+    agents: new AgentsRepo(db),
+    apiKeys: new ApiKeysRepo(db),
+    arena: new ArenaRepo(db),
+    calibration: new CalibrationRepo(db),
+    leases: new LeaseRepo(db),
+    payments: new PaymentsRepo(db),
+    portfolio: new PortfolioRepo(db),
+    snapshots: new SnapshotRepo(db),
+    sourceHistory: new SourceHistoryRepo(db),
+    viral: new ViralRepo(db),
+  };
+}
+export type Repos = ReturnType<typeof createRepos>;
