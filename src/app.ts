@@ -36,7 +36,6 @@ import { Protection } from './protection/service.js';
 import { protectionRoutes, registerProtection } from './protection/routes.js';
 import { ApiKeysRepo } from './store/repos/api-keys.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { LeaseRepo } from './store/repos/leases.js';
 
 /** Where log lines go when not stdout: anything with write(line). */
 export interface LogStream {
@@ -103,7 +102,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   };
   for (const feature of FEATURES) await app.register(feature(ctx));
 
-  const scheduler = new Scheduler(ctx.jobs, new LeaseRepo(deps.store.db), deps.clock, app.log);
+  const scheduler = new Scheduler(ctx.jobs, deps.repos.leases, deps.clock, app.log);
   app.decorate('scheduler', scheduler);
   if (deps.config.scheduler) app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());
