@@ -1,4 +1,5 @@
 import { noData } from '../upstream/errors.js';
+import { roundTo } from '../core/numbers.js';
 import { clientCredentialsGrant, withBearer } from './lib/bearer-token.js';
 import { Point, States } from '../upstream/formats/adsb.js';
 import { BOX_EXAMPLE, boxKey, centre, parseBox, pointQuery, type Box } from './lib/bbox.js';
@@ -12,7 +13,7 @@ const FPM_MS = 0.00508;
 const num = (v: unknown) => (typeof v === 'number' ? v : null);
 const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : null);
 /** An imperial value in SI units, rounded; null when absent. */
-const si = (v: unknown, factor: number, digits: number) => (typeof v === 'number' ? +(v * factor).toFixed(digits) : null);
+const si = (v: unknown, factor: number, digits: number) => (typeof v === 'number' ? roundTo(v * factor, digits) : null);
 
 /** Flights nearest the box centre first (so a cap keeps the middle of the box), at most MAX_FLIGHTS. */
 function nearestFirst(box: Box, rows: Row[]): Row[] {

@@ -1,5 +1,7 @@
 /** The pollutants air-quality reports and their unit conversion to µg/m³. */
 
+import { roundTo } from '../../core/numbers.js';
+
 const POLLUTANTS = ['pm25', 'no2', 'o3'] as const;
 export type Pollutant = (typeof POLLUTANTS)[number];
 /** Molar masses (g/mol) for ppm/ppb → µg/m³ at 25 °C and 1 atm (molar volume 24.45 L), the US EPA convention. */
@@ -14,5 +16,5 @@ export function toUgm3(pollutant: Pollutant, value: number, units: string): numb
   if (unit === 'µg/m³') return value;
   const mass = MOLAR_MASS[pollutant];
   const factor = mass && unit === 'ppm' ? (1000 * mass) / MOLAR_VOLUME_L : mass && unit === 'ppb' ? mass / MOLAR_VOLUME_L : null;
-  return factor === null ? null : +(value * factor).toFixed(1);
+  return factor === null ? null : roundTo(value * factor, 1);
 }

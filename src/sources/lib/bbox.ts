@@ -1,6 +1,7 @@
 /** A latitude/longitude bounding box as a q (flights-near), with the circle that covers it. */
 
 import { invalidQ } from '../../core/errors.js';
+import { roundTo } from '../../core/numbers.js';
 import { whyNot } from './q.js';
 
 export interface Box {
@@ -29,7 +30,7 @@ export function parseBox(q: string): Box {
   return { lamin, lomin, lamax, lomax };
 }
 
-export const boxKey = (b: Box) => [b.lamin, b.lomin, b.lamax, b.lomax].map((n) => +n.toFixed(4)).join(',');
+export const boxKey = (b: Box) => [b.lamin, b.lomin, b.lamax, b.lomax].map((n) => roundTo(n, 4)).join(',');
 
 export const centre = (b: Box) => ({ lat: (b.lamin + b.lamax) / 2, lon: (b.lomin + b.lomax) / 2 });
 
@@ -39,5 +40,5 @@ export function pointQuery(box: Box): { lat: number; lon: number; radiusNm: numb
   const dLat = ((box.lamax - box.lamin) * Math.PI) / 180;
   const dLon = ((box.lomax - box.lomin) * Math.PI * Math.cos((lat * Math.PI) / 180)) / 180;
   const halfDiagonalM = (Math.hypot(dLat, dLon) / 2) * 6_371_000;
-  return { lat: +lat.toFixed(4), lon: +lon.toFixed(4), radiusNm: Math.min(MAX_RADIUS_NM, Math.ceil(halfDiagonalM / NM_M)) };
+  return { lat: roundTo(lat, 4), lon: roundTo(lon, 4), radiusNm: Math.min(MAX_RADIUS_NM, Math.ceil(halfDiagonalM / NM_M)) };
 }

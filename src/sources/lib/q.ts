@@ -1,4 +1,5 @@
 import { invalidQ } from '../../core/errors.js';
+import { roundTo } from '../../core/numbers.js';
 
 /** Shared q parsers; each throws a 400 that states the expected shape and an example. */
 
@@ -20,7 +21,7 @@ export function latLon(q: string): LatLon {
 }
 
 /** Coordinates rounded to 4 decimals (~11 m): the cache key, and what upstreams ask for. */
-export const latLonKey = ({ lat, lon }: LatLon): string => `${+lat.toFixed(4)},${+lon.toFixed(4)}`;
+export const latLonKey = ({ lat, lon }: LatLon): string => `${roundTo(lat, 4)},${roundTo(lon, 4)}`;
 
 /** For types that take no q: anything but an empty string is a mistake worth telling. */
 export function noQ(q: string): string {
