@@ -50,7 +50,15 @@ export const fromBlockscout = (items: TokenTransfer[]): Transfer[] =>
 export const fromBlockscoutTxs = (items: Tx[], symbol: string): Transfer[] =>
   items.flatMap((t) =>
     t.status === 'ok' && t.value !== '0' && t.timestamp && t.to
-      ? [nativeTransfer(t.hash, parseUnixSeconds(t.timestamp), t.from.hash, t.to.hash, symbol, t.value, rate(t.exchange_rate))]
+      ? [nativeTransfer({
+          id: t.hash,
+          hash: t.hash,
+          at: parseUnixSeconds(t.timestamp),
+          from: t.from.hash,
+          to: t.to.hash,
+          value: t.value,
+          price: rate(t.exchange_rate),
+        }, symbol)]
       : [],
   );
 

@@ -43,36 +43,39 @@ export const fromEtherscan = (txs: TokenTx[], prices: Prices): Transfer[] =>
     price_usd: prices[t.contractAddress.toLowerCase()]?.usd ?? null,
   }));
 
+/** What both explorers say about a transaction that moved the native coin. */
+export interface NativeMove {
+  /** Dedup key before `:native` (Etherscan's is lower-cased, Blockscout's as sent). */
+  id: string;
+  hash: string;
+  at: number;
+  from: string;
+  to: string;
+  value: string;
+  price: number | null;
+}
+
 /** A transfer of the chain's native coin (18 decimals on every listed chain). */
-export const nativeTransfer = (
-  hash: string,
-  at: number,
-  from: string,
-  to: string,
-  symbol: string,
-  value: string,
-  price: number | null,
-  id = hash,
-): Transfer => ({
-  id: `${id}:native`,
-  tx_hash: hash,
-  transferred_at: at,
-  from: from.toLowerCase(),
-  to: to.toLowerCase(),
+export const nativeTransfer = (m: NativeMove, symbol: string): Transfer => ({
+  id: `${m.id}:native`,
+  tx_hash: m.hash,
+  transferred_at: m.at,
+  from: m.from.toLowerCase(),
+  to: m.to.toLowerCase(),
   token_address: null,
   token_symbol: symbol,
-  value,
+  value: m.value,
   decimals: 18,
-  price_usd: price,
+  price_usd: m.price,
 });
 
 /** Transactions that moved the native coin, unpriced (`txlist` carries no price). Contract creations have an empty `to`. */
 export const fromTxlist = (txs: NativeTx[], symbol: string): Transfer[] =>
-  txs.flatMap((t) =>
-    t.isError === '0' && t.value !== '0' && t.to
-      ? [nativeTransfer(t.hash, Number(t.timeStamp), t.from, t.to, symbol, t.value, null, t.hash.toLowerCase())]
-      : [],
-  );
+  txs.flatMap((t) => {
+    if (t.isError !== '0' || t.value === '0' || !t.to) return [];
+    const move = { id: t.hash.toLowerCase(), hash: t.hash, at: Number(t.timeStamp), from: t.from, to: t.to, value: t.value, price: null };
+    return [nativeTransfer(move, symbol)];
+  });
 
 /** The latest page of the address's token transfers, of the token's own transfers (when it is one) and of its native transactions. */
 export async function etherscanHistory(http: HostHttp, target: EvmTarget, deadline: number) {
