@@ -18,7 +18,8 @@ const Niches = Type.Object({
   version: Type.Literal(1),
   origin: Origin,
   source_note: Type.String(),
-  niches: Type.Record(Type.String(), Type.Object({ query: Type.String(), channels: Type.Array(Type.String()) })),
+  // Every niche must be configured: the file is checked on first use, so a missing niche fails loudly.
+  niches: Type.Object(Object.fromEntries(NICHES.map((n) => [n, Type.Object({ query: Type.String(), channels: Type.Array(Type.String()) })]))),
 });
 const niches = curatedFile(new URL('./niches.v1.json', import.meta.url), Niches);
 
