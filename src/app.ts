@@ -38,10 +38,7 @@ import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
 import { protectionRoutes, registerProtection } from './protection/routes.js';
-import { ApiKeysRepo } from './store/repos/api-keys.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { LeaseRepo } from './store/repos/leases.js';
-import { CalibProRepo } from './store/repos/calib-pro.js';
 import { calibProAgentOf } from './calib/pro/rate-tier.js';
 
 /** Where log lines go when not stdout: anything with write(line). */
@@ -121,9 +118,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
   payments.attach(app);
-  const calibProAgent = calibProAgentOf(new CalibProRepo(deps.store.db), deps.clock);
+  const calibProAgent = calibProAgentOf(deps.repos.calibPro, deps.clock);
   const hasPass = (request: FastifyRequest) => payments.hasPass(request);
-  const protection = new Protection(deps.config, deps.cache, new ApiKeysRepo(deps.store.db), deps.clock, hasPass, calibProAgent);
+  const protection = new Protection(deps.config, deps.cache, deps.repos.apiKeys, deps.clock, hasPass, calibProAgent);
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {
@@ -137,7 +134,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   };
   for (const feature of FEATURES) await app.register(feature(ctx));
 
-  const scheduler = new Scheduler(ctx.jobs, new LeaseRepo(deps.store.db), deps.clock, app.log);
+  const scheduler = new Scheduler(ctx.jobs, deps.repos.leases, deps.clock, app.log);
   app.decorate('scheduler', scheduler);
   if (deps.config.scheduler) app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());

@@ -9,7 +9,7 @@ import { loadSigningKey, type SigningKey } from './receipts/keys.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SourceRunner } from './sources/runner.js';
 import { registry as defaultRegistry, type Registry } from './sources/registry.js';
-import { SourceHistoryRepo } from './store/repos/source-history.js';
+import { createRepos, type Repos } from './store/repos/index.js';
 import { Metrics } from './plugins/metrics.js';
 
 /** Everything with I/O or state, built once at start-up and handed to buildApp. */
@@ -17,6 +17,8 @@ export interface Deps {
   config: Config;
   clock: Clock;
   store: Store;
+  /** The repositories over `store`, injected into services (routes never construct them). */
+  repos: Repos;
   redis?: Redis;
   cache: Cache;
   bus: Bus;
@@ -46,12 +48,13 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const metrics = new Metrics();
   const upstream = new UpstreamClient(config, metrics.observeUpstream);
   const registry = options.registry ?? defaultRegistry;
-  const history = new SourceHistoryRepo(store.db);
-  const sources = new SourceRunner({ registry, upstream, cache, history, clock, config, deadlineCapMs: options.deadlineCapMs });
+  const repos = createRepos(store.db);
+  const sources = new SourceRunner({ registry, upstream, cache, history: repos.sourceHistory, clock, config, deadlineCapMs: options.deadlineCapMs });
   return {
     config,
     clock,
     store,
+    repos,
     redis,
     cache,
     bus,

@@ -5,7 +5,6 @@ import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses, EventStream, SECURITY } from '../core/schemas.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { AgentSessionsRepo } from '../store/repos/agent-sessions.js';
 import { openEventStream } from '../stream/sse.js';
 import { MAX_BUFFERED_BYTES } from './fanout.js';
 import { loadPages, pageCsp, sendAsset } from './pages.js';
@@ -33,7 +32,7 @@ export const agentSessionRoutes = (ctx: AppContext): FastifyPluginAsync => async
   const { deps } = ctx;
   const settings = { publicUrl: deps.config.publicUrl, ...deps.config.session };
   const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
-  const sessions = new AgentSessionService(new AgentSessionsRepo(deps.store.db), deps.bus, limiter, deps.clock, settings);
+  const sessions = new AgentSessionService(deps.repos.agentSessions, deps.bus, limiter, deps.clock, settings);
   const pages = loadPages();
   const csp = pageCsp(deps.config.publicUrl);
   const retentionH = settings.retentionMs / 3_600_000;

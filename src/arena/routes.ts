@@ -5,8 +5,6 @@ import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { CalibrationService } from '../calib/service.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { ArenaRepo } from '../store/repos/arena.js';
 import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
@@ -22,8 +20,8 @@ const LIVE_INTERVAL = '1h' as const;
 const COMPARE_EVERY_MS = 86_400_000;
 
 export function createArena(deps: Deps): ArenaService {
-  const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
-  return new ArenaService({ repo: new ArenaRepo(deps.store.db), calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
+  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  return new ArenaService({ repo: deps.repos.arena, calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
 }
 
 /**
@@ -52,7 +50,7 @@ export const arenaRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) 
     },
   });
 
-  const comparisons = new Comparisons(arena, new ArenaRepo(deps.store.db));
+  const comparisons = new Comparisons(arena, deps.repos.arena);
   ctx.jobs.push({
     name: 'arena-compare',
     everyMs: COMPARE_EVERY_MS,

@@ -3,8 +3,6 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import { ApiError } from '../core/errors.js';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { AgentsRepo } from '../store/repos/agents.js';
 import { signableOrThrow } from '../plugins/signing.js';
 import { AgentCard, AgentId, AgentKey, ClaimBody, CurveResponse, Kind, OutcomeBody, Probability, ProductFields, PublicJwk } from './schemas.js';
 import { CalibrationService } from './service.js';
@@ -14,7 +12,6 @@ import { checkResolver } from './resolvers/registry.js';
 import { StringEnum } from '../core/schemas.js';
 import { PRICES, usd } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
-import { CalibProRepo } from '../store/repos/calib-pro.js';
 import { CalibPro, PRODUCT_TAG, PRO_DAYS } from './pro/service.js';
 import { DriftWatch } from './pro/drift.js';
 import { Webhooks } from './pro/webhooks.js';
@@ -27,10 +24,10 @@ const RESERVED = `Agent ids in the namespaces ${RESERVED_NAMESPACES.map((n) => `
 
 export const calibRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
-  const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
-  const agents = new AgentsRepo(deps.store.db);
+  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  const agents = deps.repos.agents;
   const auth = new AgentAuth(agents, deps.clock);
-  const proRepo = new CalibProRepo(deps.store.db);
+  const proRepo = deps.repos.calibPro;
   const pro = new CalibPro(proRepo, calib, deps.clock);
   const webhooks = new Webhooks(proRepo, deps.signingKey, deps.clock, deps.config);
   const drift = new DriftWatch(proRepo, webhooks, deps.clock);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
+import { citation, curatedFile, Origin } from '../core/curated.js';
 
 const Cam = Type.Object({
   id: Type.String(),
@@ -13,8 +13,11 @@ const Cam = Type.Object({
   operator: Type.String(),
 });
 
-/** The curated list lives in a versioned data file next to this module. */
-const CAMS = JSON.parse(readFileSync(new URL('./cams.v1.json', import.meta.url), 'utf8')) as { as_of: number; cams: Type.Static<typeof Cam>[] };
+/** The curated list lives in a versioned data file next to this module, with its origin. */
+const CAMS = curatedFile(
+  new URL('./cams.v1.json', import.meta.url),
+  Type.Object({ version: Type.Literal(1), origin: Origin, as_of: Type.Integer(), source_note: Type.String(), cams: Type.Array(Cam) }),
+)();
 
 export const camsRoutes = (_ctx: AppContext): FastifyPluginAsync => async (app) => {
   app.get(
@@ -23,9 +26,16 @@ export const camsRoutes = (_ctx: AppContext): FastifyPluginAsync => async (app) 
       schema: {
         tags: ['data'],
         summary: 'Four curated public live-camera embeds',
-        response: { 200: Type.Object({ count: Type.Integer(), as_of: Type.Integer(), cams: Type.Array(Cam) }) },
+        response: {
+          200: Type.Object({
+            count: Type.Integer(),
+            as_of: Type.Integer(),
+            source: Type.String({ description: 'the curated list\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' }),
+            cams: Type.Array(Cam),
+          }),
+        },
       },
     },
-    async () => ({ count: CAMS.cams.length, as_of: CAMS.as_of, cams: CAMS.cams }),
+    async () => ({ count: CAMS.cams.length, as_of: CAMS.as_of, source: `curated: ${citation(CAMS.origin)}`, cams: CAMS.cams }),
   );
 };

@@ -7,8 +7,6 @@ import { ApiError } from '../core/errors.js';
 import { SECURITY, errorResponses } from '../core/schemas.js';
 import { bearerToken, sameSecret } from '../core/secrets.js';
 import { modelsFor } from '../models/index.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { ConstitutionalRepo } from '../store/repos/constitutional.js';
 import { honeypotRoutes } from './routes-honeypot.js';
 import { CONSENSUS_RULE } from './arbitrate.js';
 import { PATTERNS, THRESHOLDS } from './rules.js';
@@ -28,8 +26,8 @@ export const constitutionalRoutes =
     const { deps } = ctx;
     const canary = `sk-canary-${derivedSecret(deps, 'constitutional-canary').toString('hex').slice(0, 32)}`;
     const service = new ConstitutionalService({
-      calib: new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources),
-      repo: new ConstitutionalRepo(deps.store.db),
+      calib: new CalibrationService(deps.repos.calibration, deps.clock, deps.sources),
+      repo: deps.repos.constitutional,
       clock: deps.clock,
       models: () => modelsFor(app, deps),
       canary,

@@ -4,6 +4,8 @@
  * symbol's base level plus four sine waves (hours to weeks) with seeded phases, plus a small seeded
  * per-minute jitter. Demo data only: every answer built from it says `source_mode: "demo"`.
  */
+
+import { roundTo } from '../core/numbers.js';
 const WAVES = [
   { periodS: 0.4 * 86_400, amplitude: 0.008 },
   { periodS: 3 * 86_400, amplitude: 0.03 },
@@ -52,7 +54,7 @@ export class DemoSeries {
   candle(symbol: string, t: number, stepS: number, level = this.level(symbol)) {
     const points = [0, 0.25, 0.5, 0.75, 1].map((f) => this.price(symbol, t + f * stepS, level));
     const digits = level < 10 ? 5 : 2;
-    const round = (n: number) => Number(n.toFixed(digits));
+    const round = (n: number) => roundTo(n, digits);
     const volume = Math.round((stepS / 60) * 100 * (0.5 + unit(this.seed, `vol:${symbol}@${t}`)));
     return { t, o: round(points[0]!), h: round(Math.max(...points)), l: round(Math.min(...points)), c: round(points[4]!), v: volume };
   }

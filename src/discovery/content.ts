@@ -1,5 +1,5 @@
 import type { SourceDescriptor } from '../sources/define.js';
-import { BUNDLE_TIERS, FREE_BUNDLE_QUERIES, MAX_BUNDLE_QUERIES, PASS_HOURS, PRICES, bundleSavingPct, usd } from '../payments/pricing.js';
+import { BUNDLE_TIERS, FREE_BUNDLE_QUERIES, MAX_BUNDLE_QUERIES, PASS_HOURS, PRICES, bundleSavingPct, singleQueryPrice, usd } from '../payments/pricing.js';
 import { API_VERSION } from '../plugins/openapi.js';
 
 /**
@@ -34,7 +34,7 @@ const tierLines = () => {
 };
 
 const priceLines = () => [
-  `per call: $${usd(PRICES.call)}`,
+  `single query: $${usd(singleQueryPrice())} (a 1-query bundle)`,
   ...tierLines(),
   `paid backtest: $${usd(PRICES.backtest)} (up to 10,000 candles)`,
   `paid agent-context: $${usd(PRICES.agentContext)}`,
@@ -110,7 +110,7 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/day`, amount: PRICES.dayPass.toString() },
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/week`, amount: PRICES.weekPass.toString() },
     ],
-    per_call_amount: PRICES.call.toString(),
+    per_call_amount: singleQueryPrice().toString(),
     payment_header: 'X-Payment',
     response_header: 'X-Payment-Response',
     license: ATTRIBUTION,
@@ -183,7 +183,7 @@ export function agentCard({ baseUrl, sources }: DiscoveryInput) {
 export function comparison({ sources }: DiscoveryInput) {
   return [
     { option: 'svc bundle', data_types: sources.length, calls_for_20_queries: 1, cost_usd_20_queries: usd(BUNDLE_TIERS[3].price), signed_receipts: true, normalized_rows: true, api_keys_to_manage: 0 },
-    { option: 'svc per call', data_types: sources.length, calls_for_20_queries: 20, cost_usd_20_queries: usd(PRICES.call * 20n), signed_receipts: true, normalized_rows: true, api_keys_to_manage: 0 },
+    { option: 'svc per call', data_types: sources.length, calls_for_20_queries: 20, cost_usd_20_queries: usd(singleQueryPrice() * 20n), signed_receipts: true, normalized_rows: true, api_keys_to_manage: 0 },
     { option: 'direct upstream APIs', data_types: sources.length, calls_for_20_queries: 20, cost_usd_20_queries: 'varies (free tiers, paid plans)', signed_receipts: false, normalized_rows: false, api_keys_to_manage: 'one per keyed upstream' },
     { option: 'web scraping by the agent', data_types: 'any', calls_for_20_queries: '20+', cost_usd_20_queries: 'tokens for raw HTML', signed_receipts: false, normalized_rows: false, api_keys_to_manage: 0 },
   ];

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import Type from 'typebox';
-import { Compile } from 'typebox/compile';
+import { curatedFile, Origin } from '../core/curated.js';
 
 export const ENTITY_TYPES = ['equity', 'crypto', 'forex', 'commodity', 'index', 'stablecoin', 'perp'] as const;
 export type EntityType = (typeof ENTITY_TYPES)[number];
@@ -26,14 +25,21 @@ export const EntitySchema = Type.Object(
 );
 export type Entity = Type.Static<typeof EntitySchema>;
 
-const DatasetSchema = Type.Object({ version: Type.Integer(), as_of: Type.Integer(), license: Type.String(), source_note: Type.String(), entities: Type.Array(EntitySchema) });
+const DatasetSchema = Type.Object({
+  version: Type.Integer(),
+  origin: Origin,
+  as_of: Type.Integer(),
+  license: Type.String(),
+  source_note: Type.String(),
+  entities: Type.Array(EntitySchema),
+});
 export type Dataset = Type.Static<typeof DatasetSchema>;
 
+const shipped = curatedFile(new URL('./entities.v1.json', import.meta.url), DatasetSchema);
+
 /** The versioned data file, validated once at start-up; a malformed file stops the service. */
-export function loadDataset(path = new URL('./entities.v1.json', import.meta.url)): Dataset {
-  const raw: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  const check = Compile(DatasetSchema);
-  if (!check.Check(raw)) throw new Error(`entity dataset is malformed: ${JSON.stringify([...check.Errors(raw)].slice(0, 3))}`);
+export function loadDataset(path?: URL): Dataset {
+  const raw = path ? curatedFile(path, DatasetSchema)() : shipped();
   const ids = new Set(raw.entities.map((e) => e.id));
   if (ids.size !== raw.entities.length) throw new Error('entity dataset has duplicate ids');
   return raw;

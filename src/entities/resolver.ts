@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { roundTo } from '../core/numbers.js';
 import { distance } from 'fastest-levenshtein';
 import type { Entity, EntityType } from './dataset.js';
 
@@ -123,6 +124,6 @@ export class EntityResolver {
   }
 
   private match(entity: Entity, confidence: number, on: string): Match {
-    return { id: entity.id, name: entity.name, type: entity.type as EntityType, confidence: Number(confidence.toFixed(4)), matched_on: on };
+    return { id: entity.id, name: entity.name, type: entity.type as EntityType, confidence: roundTo(confidence, 4), matched_on: on };
   }
 }

@@ -2,7 +2,13 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { CLASS_CODES, ENTITY_TYPES, EntitySchema } from './dataset.js';
+import { CLASS_CODES, ENTITY_TYPES, EntitySchema, loadDataset } from './dataset.js';
+import { citation } from '../core/curated.js';
+import { AMBIGUITY_MARGIN } from './resolver.js';
+
+/** Entity records come from the curated dataset: responses cite its origin. */
+const Source = Type.String({ description: 'the curated dataset\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' });
+const datasetSource = () => `curated: ${citation(loadDataset().origin)}`;
 
 const Match = Type.Object({
   id: Type.String(),
@@ -23,7 +29,7 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
       schema: {
         tags,
         summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
-        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within 0.05 (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
+        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within ${AMBIGUITY_MARGIN} (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
         querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })) }),
         response: { 200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }), ...errorResponses(400) },
       },
@@ -48,7 +54,14 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
           offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
         }),
         response: {
-          200: Type.Object({ count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), entities: Type.Array(EntitySchema) }),
+          200: Type.Object({
+            count: Type.Integer(),
+            total: Type.Integer(),
+            limit: Type.Integer(),
+            offset: Type.Integer(),
+            source: Source,
+            entities: Type.Array(EntitySchema),
+          }),
           ...errorResponses(400),
         },
       },
@@ -56,7 +69,7 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
     async (request) => {
       const { type, category, limit = 50, offset = 0 } = request.query;
       const page = entities.resolver.list({ type, category, limit, offset });
-      return { count: page.entities.length, total: page.total, limit, offset, entities: page.entities };
+      return { count: page.entities.length, total: page.total, limit, offset, source: datasetSource(), entities: page.entities };
     },
   );
 
@@ -69,14 +82,22 @@ export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => as
         summary: 'Entity record with the data types it works with and ready-to-run calls',
         params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
         response: {
-          200: Type.Intersect([EntitySchema, Type.Object({ supported_types: Type.Array(Type.String()), example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })) })]),
+          200: Type.Intersect([
+            EntitySchema,
+            Type.Object({
+              supported_types: Type.Array(Type.String()),
+              example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })),
+              source: Source,
+            }),
+          ]),
           ...errorResponses(400, 404),
         },
       },
     },
     async (request) => {
       const entity = entities.entity(request.params.id);
-      return { ...entity, supported_types: entities.supportedTypes(entity).map((s) => s.type), example_calls: entities.exampleCalls(entity) };
+      const supported = entities.supportedTypes(entity).map((s) => s.type);
+      return { ...entity, supported_types: supported, example_calls: entities.exampleCalls(entity), source: datasetSource() };
     },
   );
 };

@@ -6,8 +6,6 @@ import { EventStream, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { CalibrationService } from '../calib/service.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { OlympicsRepo } from '../store/repos/olympics.js';
 import { modelsFor } from '../models/index.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
 import { asset, pageCsp, read, sendAsset } from '../agent-session/pages.js';
@@ -27,9 +25,9 @@ const CURSOR_PREFIX = 'oly1.';
 const tags = ['olympics'];
 
 export async function createOlympics(app: FastifyInstance, deps: Deps): Promise<OlympicsService> {
-  const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
+  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
   return new OlympicsService({
-    repo: new OlympicsRepo(deps.store.db), calib, models: await modelsFor(app, deps), runner: deps.sources, bus: deps.bus,
+    repo: deps.repos.olympics, calib, models: await modelsFor(app, deps), runner: deps.sources, bus: deps.bus,
     key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, deadlineMs: deps.config.modelDeadlineMs,
   });
 }
@@ -55,7 +53,7 @@ const TEMPLATE_DOCS = TEMPLATES.map((t) => `${t.id} (${t.discipline}, one per ${
 export const olympicsRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
   const olympics = await createOlympics(app, deps);
-  const views = new OlympicsViews(new OlympicsRepo(deps.store.db));
+  const views = new OlympicsViews(deps.repos.olympics);
   const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
   const ticker = new Ticker(deps.bus, limiter, deps.config.streamMaxPerIp);
   app.addHook('onReady', () => ticker.start());

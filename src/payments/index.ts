@@ -1,5 +1,4 @@
 import type { Deps } from '../deps.js';
-import { PaymentsRepo } from '../store/repos/payments.js';
 import { CheckoutVerifier } from './checkout.js';
 import { Facilitator } from './facilitator.js';
 import { X402Gate } from './gate.js';
@@ -7,8 +6,8 @@ import { Passes } from './passes.js';
 
 /** The payment gate from configuration: x402 always, a facilitator and Stripe when configured. */
 export function createPaymentGate(deps: Deps, secrets: { memo: Buffer; pass: Buffer }): X402Gate {
-  const { config, clock, store } = deps;
-  const repo = new PaymentsRepo(store.db);
+  const { config, clock } = deps;
+  const repo = deps.repos.payments;
   return new X402Gate({
     config,
     clock,

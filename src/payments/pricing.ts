@@ -3,7 +3,6 @@
  * Discovery files, the OpenAPI description and 402 challenges all read from here.
  */
 export const PRICES = {
-  call: 500n,
   backtest: 5000n,
   agentContext: 5000n,
   /** One calib-pro claim (record_claim?product=calib-pro): 0.002 USD. */
@@ -33,6 +32,12 @@ export function bundlePrice(queryCount: number): bigint {
   if (!tier || queryCount < 1) throw new RangeError(`a bundle holds 1 to ${MAX_BUNDLE_QUERIES} queries`);
   return tier.price;
 }
+
+/**
+ * What one paid query costs: a 1-query bundle (`POST /api/data/bundle`), the only paid single-query path.
+ * Discovery advertises this figure, so it is exactly what the 402 challenge asks for.
+ */
+export const singleQueryPrice = (): bigint => bundlePrice(1);
 
 /** 3500n → "0.0035": exact decimal USD text from atomic units. */
 export function usd(atomic: bigint): string {

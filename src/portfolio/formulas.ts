@@ -1,3 +1,5 @@
+import { roundTo } from '../core/numbers.js';
+
 /**
  * The insight formulas, pure and unit-free. Weights are fractions of market value; percentages are
  * rounded only where the route reports them.
@@ -20,7 +22,7 @@ export function allocation<T extends Valued>(items: T[], keyOf: (item: T) => str
   const total = items.reduce((a, i) => a + i.value, 0);
   const sums = new Map<string, number>();
   for (const item of items) sums.set(keyOf(item), (sums.get(keyOf(item)) ?? 0) + item.value);
-  return Object.fromEntries([...sums].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, total > 0 ? round((v / total) * 100, 2) : 0]));
+  return Object.fromEntries([...sums].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, total > 0 ? roundTo((v / total) * 100, 2) : 0]));
 }
 
 /** Unrealized P/L over the positions with a known cost basis: Σ (value − cost) and that over Σ cost. */
@@ -63,5 +65,3 @@ export function maxDrawdown(series: { value: number }[]): number | null {
   }
   return worst;
 }
-
-export const round = (x: number, digits: number): number => Number(x.toFixed(digits));

@@ -7,7 +7,8 @@ import type { SourceResult, SourceRunner } from '../sources/runner.js';
 import type { BacktestService } from '../backtest/service.js';
 import type { HoldingRow } from './holdings.js';
 import type { Snapshot } from './service.js';
-import { allocation, hhi, maxDrawdown, returns, round, stdev, unrealized, valueSeries, weights } from './formulas.js';
+import { allocation, hhi, maxDrawdown, returns, stdev, unrealized, valueSeries, weights } from './formulas.js';
+import { roundTo } from '../core/numbers.js';
 
 /**
  * Insights are computed, never generated: live prices from the data types, then the formulas of
@@ -94,10 +95,10 @@ export class InsightsCalculator {
       price: p.price,
       price_source: p.source,
       price_as_of: p.as_of,
-      value: round(values[i]!, 2),
-      weight_pct: round(w[i]! * 100, 2),
+      value: roundTo(values[i]!, 2),
+      weight_pct: roundTo(w[i]! * 100, 2),
       cost_basis: p.holding.cost_basis,
-      unrealized_pl: p.holding.cost_basis !== null ? round(values[i]! - p.holding.cost_basis, 2) : null,
+      unrealized_pl: p.holding.cost_basis !== null ? roundTo(values[i]! - p.holding.cost_basis, 2) : null,
     }));
     const top = positions.reduce<Position | undefined>((a, p) => (!a || p.value > a.value ? p : a), undefined);
     const index = positions.length ? hhi(w) : null;
@@ -109,7 +110,7 @@ export class InsightsCalculator {
       as_of: priced.length ? Math.min(...priced.map((p) => p.as_of)) : snapshot.as_of,
       snapshot_as_of: snapshot.as_of,
       currency: 'USD',
-      market_value: round(values.reduce((a, b) => a + b, 0), 2),
+      market_value: roundTo(values.reduce((a, b) => a + b, 0), 2),
       positions,
       unpriced,
       allocation: {
@@ -117,8 +118,8 @@ export class InsightsCalculator {
         sector: allocation(positions, (p) => p.sector ?? 'unknown'),
         currency: allocation(positions, (p) => p.currency),
       },
-      concentration: { top_holding: top ? { symbol: top.symbol, share_pct: top.weight_pct } : null, hhi: index === null ? null : round(index, 4), effective_positions: index ? round(1 / index, 2) : null },
-      unrealized_pl: pl ? { usd: round(pl.usd, 2), pct: pl.pct === null ? null : round(pl.pct, 2), positions_with_cost_basis: pl.covered } : null,
+      concentration: { top_holding: top ? { symbol: top.symbol, share_pct: top.weight_pct } : null, hhi: index === null ? null : roundTo(index, 4), effective_positions: index ? roundTo(1 / index, 2) : null },
+      unrealized_pl: pl ? { usd: roundTo(pl.usd, 2), pct: pl.pct === null ? null : roundTo(pl.pct, 2), positions_with_cost_basis: pl.covered } : null,
       risk: risk.figures,
       flagged_tokens: flags,
       upcoming_events: events,
@@ -182,10 +183,10 @@ export class InsightsCalculator {
       figures: {
         window_days: WINDOW_DAYS,
         observations: values.length,
-        daily_volatility_pct: daily === null ? null : round(daily * 100, 4),
-        annualized_volatility_pct: daily === null ? null : round(daily * Math.sqrt(cryptoOnly ? 365 : 252) * 100, 2),
-        max_drawdown_pct: drawdown === null ? null : round(drawdown * 100, 2),
-        coverage_pct: total > 0 ? round((covered / total) * 100, 2) : 0,
+        daily_volatility_pct: daily === null ? null : roundTo(daily * 100, 4),
+        annualized_volatility_pct: daily === null ? null : roundTo(daily * Math.sqrt(cryptoOnly ? 365 : 252) * 100, 2),
+        max_drawdown_pct: drawdown === null ? null : roundTo(drawdown * 100, 2),
+        coverage_pct: total > 0 ? roundTo((covered / total) * 100, 2) : 0,
         note: known.length ? 'positions without daily candles are left out; coverage_pct is the share of market value included' : 'no position has daily candles',
       },
       sources: known.map((s) => s.source),

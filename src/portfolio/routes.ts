@@ -5,7 +5,6 @@ import { ApiError } from '../core/errors.js';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import { isValidIsin } from '../entities/identifiers.js';
 import { BacktestService } from '../backtest/service.js';
-import { PortfolioRepo } from '../store/repos/portfolio.js';
 import { PlaidFake } from '../demo/plaid-fake.js';
 import { modelsFor } from '../models/index.js';
 import type { ManualHolding } from './holdings.js';
@@ -44,7 +43,7 @@ export const portfolioRoutes = (ctx: AppContext): FastifyPluginAsync => async (a
   }
   const resolver = ctx.entities.resolver;
   const accounts = new PortfolioService({
-    repo: new PortfolioRepo(deps.store.db),
+    repo: deps.repos.portfolio,
     clock: deps.clock,
     resolver,
     wallets: new WalletReader(deps.upstream),

@@ -3,8 +3,6 @@ import type { AppContext } from '../app-context.js';
 import { CalibrationService } from '../calib/service.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses } from '../core/schemas.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { ShieldRepo } from '../store/repos/shield.js';
 import { AgentScanner, SURFACES } from './agent-scan.js';
 import { ToolAuditor } from './audit.js';
 import { EXPLOIT_DOC, ExploitEstimator } from './exploit.js';
@@ -41,9 +39,9 @@ export const shieldRoutes =
     const { deps } = ctx;
     const names = new LookalikeIndex(ctx.entities.resolver.entities);
     const verifier = new ShieldVerifier({ runner: deps.sources, names, clock: deps.clock });
-    const calib = new CalibrationService(new CalibrationRepo(deps.store.db), deps.clock, deps.sources);
+    const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
     const estimator = new ExploitEstimator({ runner: deps.sources, calib, cache: deps.cache, clock: deps.clock });
-    const auditor = new ToolAuditor({ repo: new ShieldRepo(deps.store.db), clock: deps.clock });
+    const auditor = new ToolAuditor({ repo: deps.repos.shield, clock: deps.clock });
     const scanner = new AgentScanner({ config: deps.config, clock: deps.clock });
 
     app.post(

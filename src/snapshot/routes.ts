@@ -2,11 +2,10 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { SnapshotRepo } from '../store/repos/snapshots.js';
 import { MAX_AGO_MINUTES, SNAPSHOT_BASKET, SNAPSHOT_EVERY_MS, SnapshotService } from './service.js';
 
 export const snapshotRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const snapshots = new SnapshotService(ctx.deps.sources, new SnapshotRepo(ctx.deps.store.db), ctx.deps.clock);
+  const snapshots = new SnapshotService(ctx.deps.sources, ctx.deps.repos.snapshots, ctx.deps.clock);
   ctx.jobs.push({ name: 'snapshot', everyMs: SNAPSHOT_EVERY_MS, run: () => snapshots.record() });
 
   app.get(

@@ -11,7 +11,8 @@ const DAY_MS = 86_400_000;
 const Num = Type.Union([Type.String(), Type.Number()]);
 const Str = Type.String();
 const Event = Type.Object({
-  event_id_cnty: Str, event_date: Str, event_type: Str, sub_event_type: Str, actor1: Str, actor2: Type.Optional(Type.Union([Str, Type.Null()])),
+  event_id_cnty: Str, event_date: Str, event_type: Str, sub_event_type: Str,
+  actor1: Str, actor2: Type.Optional(Type.Union([Str, Type.Null()])),
   country: Str, admin1: Str, location: Str, latitude: Num, longitude: Num, fatalities: Num, notes: Str,
 });
 const Events = Type.Object({ data: Type.Array(Event) });
@@ -63,7 +64,8 @@ function acled(keyword: string, ctx: FetchContext): Promise<Row[]> {
     fields: FIELDS,
     limit: 500,
   };
-  const read = (token: string) => ctx.http.json<Events>('/api/acled/read', Events, { deadline: ctx.deadline, query, headers: { authorization: `Bearer ${token}` } });
+  const read = (token: string) =>
+    ctx.http.json<Events>('/api/acled/read', Events, { deadline: ctx.deadline, query, headers: { authorization: `Bearer ${token}` } });
   return withBearer(ctx, ctx.http, buy, read).then(eventRows);
 }
 

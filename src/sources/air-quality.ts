@@ -1,65 +1,20 @@
-import Type from 'typebox';
 import { noData } from '../upstream/errors.js';
 import { latLon, latLonKey, type LatLon } from './lib/q.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
+import { Latest, Locations, type Station } from '../upstream/formats/openaq.js';
+import { OpenMeteoAir } from '../upstream/formats/open-meteo-air.js';
+import { isPollutant, toUgm3, type Pollutant } from './lib/air-units.js';
 
 const RADIUS_M = 10_000;
 const MAX_STATIONS = 3;
 /** A "latest" value older than this is a dead sensor, not a current measurement. */
 const FRESH_S = 24 * 3600;
-const POLLUTANTS = ['pm25', 'no2', 'o3'] as const;
-type Pollutant = (typeof POLLUTANTS)[number];
-/** Molar masses (g/mol) for ppm/ppb → µg/m³ at 25 °C and 1 atm (molar volume 24.45 L), the US EPA convention. */
-const MOLAR_MASS: Record<Pollutant, number | null> = { pm25: null, no2: 46.0055, o3: 47.9982 };
-const MOLAR_VOLUME_L = 24.45;
-
-const Parameter = Type.Object({ name: Type.String(), units: Type.String() });
-const Locations = Type.Object({
-  results: Type.Array(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.Union([Type.String(), Type.Null()]),
-      coordinates: Type.Object({ latitude: Type.Number(), longitude: Type.Number() }),
-      distance: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-      datetimeLast: Type.Optional(Type.Union([Type.Object({ utc: Type.String() }), Type.Null()])),
-      sensors: Type.Array(Type.Object({ id: Type.Integer(), parameter: Parameter })),
-    }),
-  ),
-});
-type Locations = Type.Static<typeof Locations>;
-type Station = Locations['results'][number];
-const Latest = Type.Object({ results: Type.Array(Type.Object({ datetime: Type.Object({ utc: Type.String() }), value: Type.Union([Type.Number(), Type.Null()]), sensorsId: Type.Integer() })) });
-type Latest = Type.Static<typeof Latest>;
-const OpenMeteoAir = Type.Object({
-  latitude: Type.Number(),
-  longitude: Type.Number(),
-  current: Type.Optional(
-    Type.Object({
-      time: Type.String(),
-      pm2_5: Type.Union([Type.Number(), Type.Null()]),
-      nitrogen_dioxide: Type.Union([Type.Number(), Type.Null()]),
-      ozone: Type.Union([Type.Number(), Type.Null()]),
-    }),
-  ),
-});
-type OpenMeteoAir = Type.Static<typeof OpenMeteoAir>;
-
-const isPollutant = (name: string): name is Pollutant => (POLLUTANTS as readonly string[]).includes(name);
-
-/** µg/m³ from a reading in µg/m³ (kept as sent), ppm or ppb (converted, 1 decimal); null for units we cannot convert. */
-export function toUgm3(pollutant: Pollutant, value: number, units: string): number | null {
-  const unit = units.toLowerCase().replace('μ', 'µ');
-  if (unit === 'µg/m³') return value;
-  const mass = MOLAR_MASS[pollutant];
-  const factor = mass && unit === 'ppm' ? (1000 * mass) / MOLAR_VOLUME_L : mass && unit === 'ppb' ? mass / MOLAR_VOLUME_L : null;
-  return factor === null ? null : +(value * factor).toFixed(1);
-}
-
 /** The nearest stations that measure a pollutant we report and have reported within a day. */
 export function nearestStations(raw: Locations, nowS: number): Station[] {
   return raw.results
-    .filter((s) => s.sensors.some((x) => isPollutant(x.parameter.name)) && (!s.datetimeLast || nowS - parseUnixSeconds(s.datetimeLast.utc) <= FRESH_S))
+    .filter((s) => s.sensors.some((x) => isPollutant(x.parameter.name)))
+    .filter((s) => !s.datetimeLast || nowS - parseUnixSeconds(s.datetimeLast.utc) <= FRESH_S)
     .sort((a, b) => (a.distance ?? Infinity) - (b.distance ?? Infinity))
     .slice(0, MAX_STATIONS);
 }
@@ -71,7 +26,8 @@ export function stationRow(station: Station, latest: Latest, nowS: number): Row 
   for (const reading of latest.results) {
     const parameter = station.sensors.find((s) => s.id === reading.sensorsId)?.parameter;
     const at = parseUnixSeconds(reading.datetime.utc);
-    if (reading.value === null || !parameter || !isPollutant(parameter.name) || nowS - at > FRESH_S || values[parameter.name] !== undefined) continue;
+    if (reading.value === null || !parameter || !isPollutant(parameter.name)) continue;
+    if (nowS - at > FRESH_S || values[parameter.name] !== undefined) continue;
     const ugm3 = toUgm3(parameter.name, reading.value, parameter.units);
     if (ugm3 === null) continue;
     values[parameter.name] = ugm3;
@@ -94,7 +50,8 @@ export function stationRow(station: Station, latest: Latest, nowS: number): Row 
 
 async function openAq({ lat, lon }: LatLon, { http, deadline, clock }: FetchContext): Promise<Row[]> {
   const nowS = Math.floor(clock.now() / 1000);
-  const locations = await http.json<Locations>('/v3/locations', Locations, { deadline, query: { coordinates: `${lat},${lon}`, radius: RADIUS_M, limit: 100 } });
+  const query = { coordinates: `${lat},${lon}`, radius: RADIUS_M, limit: 100 };
+  const locations = await http.json<Locations>('/v3/locations', Locations, { deadline, query });
   const stations = nearestStations(locations, nowS);
   const latest = await Promise.all(stations.map((s) => http.json<Latest>(`/v3/locations/${s.id}/latest`, Latest, { deadline })));
   const rows = stations.map((s, i) => stationRow(s, latest[i]!, nowS)).filter((r): r is Row => r !== null);
@@ -105,7 +62,9 @@ async function openAq({ lat, lon }: LatLon, { http, deadline, clock }: FetchCont
 /** The CAMS model value at the grid cell (no stations): times are in the requested UTC zone without a suffix. */
 export function fromOpenMeteo(raw: OpenMeteoAir): Row[] {
   const c = raw.current;
-  if (!c || [c.pm2_5, c.nitrogen_dioxide, c.ozone].every((v) => v === null)) throw noData('Open-Meteo sent no current air quality');
+  if (!c || [c.pm2_5, c.nitrogen_dioxide, c.ozone].every((v) => v === null)) {
+    throw noData('Open-Meteo sent no current air quality');
+  }
   return [{
     station_id: null,
     station_name: null,
@@ -138,7 +97,10 @@ export default defineSource<LatLon>({
     openaq: openAq,
     'open-meteo-air': async ({ lat, lon }, { http, deadline }) =>
       fromOpenMeteo(
-        await http.json<OpenMeteoAir>('/v1/air-quality', OpenMeteoAir, { deadline, query: { latitude: lat, longitude: lon, current: 'pm2_5,nitrogen_dioxide,ozone', timezone: 'UTC' } }),
+        await http.json<OpenMeteoAir>('/v1/air-quality', OpenMeteoAir, {
+          deadline,
+          query: { latitude: lat, longitude: lon, current: 'pm2_5,nitrogen_dioxide,ozone', timezone: 'UTC' },
+        }),
       ),
   },
 });

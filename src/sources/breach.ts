@@ -35,8 +35,11 @@ export function parseReportPage(html: string): Report[] {
   const body = document.querySelector(TABLE_BODY);
   const heads = [...(body?.closest('table')?.querySelectorAll('thead th') ?? [])];
   const titles = heads.map((th) => clean((th.querySelector('.ui-column-title') ?? th).textContent));
-  const index = Object.fromEntries(Object.entries(COLUMNS).map(([field, title]) => [field, titles.indexOf(title)])) as Record<Field, number>;
-  if (!body || REQUIRED.some((f) => index[f] < 0)) throw new UpstreamError('upstream_bad_response', 'hhs-ocr sent a page without the breach report table');
+  const columnOf = ([field, title]: [string, string]) => [field, titles.indexOf(title)];
+  const index = Object.fromEntries(Object.entries(COLUMNS).map(columnOf)) as Record<Field, number>;
+  if (!body || REQUIRED.some((f) => index[f] < 0)) {
+    throw new UpstreamError('upstream_bad_response', 'hhs-ocr sent a page without the breach report table');
+  }
   // Data rows carry data-ri (the "No records found." row does not); several values in one cell are split by <br>.
   return [...body.querySelectorAll('tr[data-ri]')].map((tr) => {
     for (const br of tr.querySelectorAll('br')) br.replaceWith(', ');
@@ -92,6 +95,7 @@ export default defineSource<UsState>({
   ttlSeconds: 12 * 3600,
   deadlineMs: 8000,
   upstreams: {
-    'hhs-ocr': async (state, { http, deadline }) => toRows(parseReportPage(await http.text(REPORT_PATH, { deadline, headers: { accept: 'text/html' } })), state),
+    'hhs-ocr': async (state, { http, deadline }) =>
+      toRows(parseReportPage(await http.text(REPORT_PATH, { deadline, headers: { accept: 'text/html' } })), state),
   },
 });

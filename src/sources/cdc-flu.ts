@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './lib/q.js';
 import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { epiweekOf, epiweekStart } from './lib/mmwr-week.js';
@@ -8,14 +9,17 @@ import { defineSource, type Row } from './define.js';
 const WEEKS_BACK = 8;
 const WEEK_MS = 7 * 86_400_000;
 /** ILINet locations Delphi serves besides nat, hhs1-10 and cen1-9 (its fluview_locations.py); `jfk` is New York City. */
-const STATES = 'ak al ar az ca co ct dc de fl ga hi ia id il in ks ky la ma md me mi mn mo ms mt nc nd ne nh nj nm nv ny oh ok or pa pr ri sc sd tn tx ut va vi vt wa wi wv wy jfk'.split(' ');
+const STATES = (
+  'ak al ar az ca co ct dc de fl ga hi ia id il in ks ky la ma md me mi mn mo ms mt nc nd ne nh nj ' +
+  'nm nv ny oh ok or pa pr ri sc sd tn tx ut va vi vt wa wi wv wy jfk'
+).split(' ');
 const ALIASES: Record<string, string> = { national: 'nat', us: 'nat', usa: 'nat' };
 const REGION = /^(nat|hhs([1-9]|10)|cen[1-9])$/;
 const SHAPE = '<region_label>: nat (or national, us), hhs1-hhs10, cen1-cen9, or a two-letter state code such as ca (jfk = New York City)';
 
 export function parseRegion(q: string): string {
   const region = ALIASES[q.toLowerCase()] ?? q.toLowerCase();
-  if (!REGION.test(region) && !STATES.includes(region)) throw invalidQ(SHAPE, 'nat', q ? `"${q}" is not an ILINet region` : 'q is required');
+  if (!REGION.test(region) && !STATES.includes(region)) throw invalidQ(SHAPE, 'nat', whyNot(q, 'an ILINet region'));
   return region;
 }
 
@@ -40,7 +44,9 @@ const Fluview = Type.Object({ result: Type.Integer(), message: Type.String(), ep
 type Fluview = Type.Static<typeof Fluview>;
 
 export function toRows(raw: Fluview, region: string): Row[] {
-  if (raw.result < 0 && raw.result !== -2) throw new UpstreamError('upstream_bad_response', `Delphi Epidata refused the request: ${raw.message}`);
+  if (raw.result < 0 && raw.result !== -2) {
+    throw new UpstreamError('upstream_bad_response', `Delphi Epidata refused the request: ${raw.message}`);
+  }
   const weeks = (raw.epidata ?? []).filter((w) => w.region === region).sort((a, b) => b.epiweek - a.epiweek);
   const [latest, previous] = weeks;
   if (!latest) throw noData(`FluView has no recent week for ${region}`);
@@ -77,6 +83,12 @@ export default defineSource<string>({
   deadlineMs: 6000,
   upstreams: {
     'delphi-epidata': async (region, { http, deadline, clock }) =>
-      toRows(await http.json<Fluview>('/epidata/fluview/', Fluview, { deadline, query: { regions: region, epiweeks: recentEpiweeks(clock.now()) } }), region),
+      toRows(
+        await http.json<Fluview>('/epidata/fluview/', Fluview, {
+          deadline,
+          query: { regions: region, epiweeks: recentEpiweeks(clock.now()) },
+        }),
+        region,
+      ),
   },
 });

@@ -45,7 +45,8 @@ export function fromGoldApi(metal: Metal, raw: GoldApi): Row[] {
   const asOf = raw.updatedAt ? parseUnixSeconds(raw.updatedAt) : NaN;
   if (!Number.isFinite(asOf)) throw noData('gold-api.com sent a price without its time');
   const date = new Date(asOf * 1000).toISOString().slice(0, 10);
-  return [{ metal, benchmark: `${METAL[metal].symbol}/USD spot`, date, price_usd_oz: raw.price, series: [{ date, price_usd_oz: raw.price }], as_of: asOf }];
+  const series = [{ date, price_usd_oz: raw.price }];
+  return [{ metal, benchmark: `${METAL[metal].symbol}/USD spot`, date, price_usd_oz: raw.price, series, as_of: asOf }];
 }
 
 /** Rows (one): metal, benchmark, date, price_usd_oz, series [{date, price_usd_oz}] (newest first, up to 30 fixing days). */
@@ -62,6 +63,7 @@ export default defineSource<Metal>({
   entityQ: (e) => e.ids.metal,
   upstreams: {
     lbma: async (metal, { http, deadline }) => fromLbma(metal, await http.json<LbmaFile>(METAL[metal].file, LbmaFile, { deadline })),
-    'gold-api': async (metal, { http, deadline }) => fromGoldApi(metal, await http.json<GoldApi>(`/price/${METAL[metal].symbol}`, GoldApi, { deadline })),
+    'gold-api': async (metal, { http, deadline }) =>
+      fromGoldApi(metal, await http.json<GoldApi>(`/price/${METAL[metal].symbol}`, GoldApi, { deadline })),
   },
 });

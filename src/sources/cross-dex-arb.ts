@@ -1,5 +1,5 @@
 import { invalidQ } from '../core/errors.js';
-import { roundSig } from '../core/numbers.js';
+import { roundSig, roundTo } from '../core/numbers.js';
 import { DexPairs, fromDexScreener, fromGeckoTerminal, GtPools, type PoolPrice } from '../upstream/formats/dex-pools.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -59,7 +59,7 @@ export function toRows(pools: PoolPrice[]): Row[] {
       sell_pair: sell.pair_address,
       sell_price_usd: roundSig(sell.price_usd, 8),
       sell_liquidity_usd: Math.round(sell.liquidity_usd),
-      spread_pct: Math.round(spread * 100) / 100,
+      spread_pct: roundTo(spread, 2),
       above_threshold: spread > THRESHOLD_PCT,
     };
   });

@@ -12,7 +12,12 @@ const Trending = Type.Object({
         symbol: Type.String(),
         market_cap_rank: Type.Union([Type.Integer(), Type.Null()]),
         score: Type.Integer(),
-        data: Type.Optional(Type.Object({ price: Type.Optional(Type.Number()), price_change_percentage_24h: Type.Optional(Type.Object({ usd: Type.Optional(Type.Number()) })) })),
+        data: Type.Optional(
+          Type.Object({
+            price: Type.Optional(Type.Number()),
+            price_change_percentage_24h: Type.Optional(Type.Object({ usd: Type.Optional(Type.Number()) })),
+          }),
+        ),
       }),
     }),
   ),
@@ -76,6 +81,7 @@ export default defineSource({
   deadlineMs: 4000,
   upstreams: {
     coingecko: async (_q, { http, deadline }) => fromCoinGecko(await http.json('/api/v3/search/trending', Trending, { deadline })),
-    geckoterminal: async (_q, { http, deadline }) => fromGeckoTerminal(await http.json('/api/v2/networks/trending_pools', Pools, { deadline })),
+    geckoterminal: async (_q, { http, deadline }) =>
+      fromGeckoTerminal(await http.json('/api/v2/networks/trending_pools', Pools, { deadline })),
   },
 });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './lib/q.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -10,7 +11,7 @@ const TOP = 5;
 
 export function tokenSymbol(q: string): string {
   const symbol = q.toUpperCase();
-  if (!SYMBOL.test(symbol)) throw invalidQ('<token_symbol> (1-15 letters or digits, e.g. USDC)', 'USDC', q ? `"${q}" is not a token symbol` : 'q is required');
+  if (!SYMBOL.test(symbol)) throw invalidQ('<token_symbol> (1-15 letters or digits, e.g. USDC)', 'USDC', whyNot(q, 'a token symbol'));
   return symbol;
 }
 

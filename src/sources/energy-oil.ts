@@ -17,7 +17,13 @@ const POINTS = 30;
 /** EIA sends `value` as a string or a number depending on the route version; null for holidays. */
 const EiaSpot = Type.Object({
   response: Type.Object({
-    data: Type.Array(Type.Object({ period: Type.String(), series: Type.Optional(Type.String()), value: Type.Union([Type.String(), Type.Number(), Type.Null()]) })),
+    data: Type.Array(
+      Type.Object({
+        period: Type.String(),
+        series: Type.Optional(Type.String()),
+        value: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+      }),
+    ),
   }),
 });
 type EiaSpot = Type.Static<typeof EiaSpot>;
@@ -49,7 +55,15 @@ export default defineSource<Benchmark>({
       const { eia } = SERIES[benchmark];
       const raw = await http.json<EiaSpot>('/v2/petroleum/pri/spt/data/', EiaSpot, {
         deadline,
-        query: { frequency: 'daily', 'data[0]': 'value', 'facets[series][]': eia, 'sort[0][column]': 'period', 'sort[0][direction]': 'desc', offset: 0, length: POINTS },
+        query: {
+          frequency: 'daily',
+          'data[0]': 'value',
+          'facets[series][]': eia,
+          'sort[0][column]': 'period',
+          'sort[0][direction]': 'desc',
+          offset: 0,
+          length: POINTS,
+        },
       });
       return toRows(benchmark, eia, eiaObservations(raw));
     },

@@ -1,21 +1,28 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { noQ } from './lib/q.js';
 import { UpstreamError } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { rpcCall, rpcPost } from '../upstream/formats/eth-rpc.js';
 
-const Oracle = Type.Object({
-  status: Type.String(),
-  message: Type.String(),
-  result: Type.Union([
-    Type.String(),
-    Type.Object({ LastBlock: Type.String(), SafeGasPrice: Type.String(), ProposeGasPrice: Type.String(), FastGasPrice: Type.String(), suggestBaseFee: Type.String() }),
-  ]),
+const GasOracle = Type.Object({
+  LastBlock: Type.String(),
+  SafeGasPrice: Type.String(),
+  ProposeGasPrice: Type.String(),
+  FastGasPrice: Type.String(),
+  suggestBaseFee: Type.String(),
 });
+const Oracle = Type.Object({ status: Type.String(), message: Type.String(), result: Type.Union([Type.String(), GasOracle]) });
 const FeeHistory = Type.Object({
-  result: Type.Object({ oldestBlock: Type.String(), baseFeePerGas: Type.Array(Type.String()), reward: Type.Array(Type.Array(Type.String())) }),
+  result: Type.Object({
+    oldestBlock: Type.String(),
+    baseFeePerGas: Type.Array(Type.String()),
+    reward: Type.Array(Type.Array(Type.String())),
+  }),
 });
+type FeeHistory = Type.Static<typeof FeeHistory>;
 
-const gwei = (hexWei: string) => Math.round((Number(BigInt(hexWei)) / 1e9) * 1000) / 1000;
+const gwei = (hexWei: string) => roundTo(Number(BigInt(hexWei)) / 1e9, 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 /** Etherscan reports failures with HTTP 200, status "0" and a sentence in `result`. */
@@ -26,21 +33,32 @@ export function fromEtherscan(raw: Type.Static<typeof Oracle>): Row[] {
     throw new UpstreamError(reason, `Etherscan: ${text}`);
   }
   const r = raw.result;
-  return [{ safe_gwei: Number(r.SafeGasPrice), propose_gwei: Number(r.ProposeGasPrice), fast_gwei: Number(r.FastGasPrice), base_fee_gwei: Number(r.suggestBaseFee), block: Number(r.LastBlock) }];
+  return [{
+    safe_gwei: Number(r.SafeGasPrice),
+    propose_gwei: Number(r.ProposeGasPrice),
+    fast_gwei: Number(r.FastGasPrice),
+    base_fee_gwei: Number(r.suggestBaseFee),
+    block: Number(r.LastBlock),
+  }];
 }
 
 /**
  * From eth_feeHistory over 20 blocks: the next block's base fee plus the median 10th / 50th / 90th
  * percentile tip gives safe / propose / fast (our formula; Etherscan's oracle is the primary).
  */
-export function fromFeeHistory(raw: Type.Static<typeof FeeHistory>): Row[] {
+export function fromFeeHistory(raw: FeeHistory): Row[] {
   const { baseFeePerGas, reward, oldestBlock } = raw.result;
   const next = baseFeePerGas.at(-1);
   if (!next || !reward.length) throw new UpstreamError('no_data', 'empty fee history');
   const tip = (i: number) => median(reward.map((r) => gwei(r[i] ?? '0x0')));
   const base = gwei(next);
-  const round = (n: number) => Math.round(n * 1000) / 1000;
-  return [{ safe_gwei: round(base + tip(0)), propose_gwei: round(base + tip(1)), fast_gwei: round(base + tip(2)), base_fee_gwei: base, block: Number(BigInt(oldestBlock)) + baseFeePerGas.length - 2 }];
+  return [{
+    safe_gwei: roundTo(base + tip(0), 3),
+    propose_gwei: roundTo(base + tip(1), 3),
+    fast_gwei: roundTo(base + tip(2), 3),
+    base_fee_gwei: base,
+    block: Number(BigInt(oldestBlock)) + baseFeePerGas.length - 2,
+  }];
 }
 
 /** Rows: safe_gwei, propose_gwei, fast_gwei, base_fee_gwei, block. */
@@ -58,12 +76,7 @@ export default defineSource({
       fromEtherscan(await http.json('/v2/api', Oracle, { deadline, query: { chainid: 1, module: 'gastracker', action: 'gasoracle' } })),
     'eth-rpc': async (_q, { http, deadline }) =>
       fromFeeHistory(
-        await http.json('/', FeeHistory, {
-          deadline,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_feeHistory', params: ['0x14', 'latest', [10, 50, 90]] }),
-        }),
+        await rpcPost<FeeHistory>(http, rpcCall(1, 'eth_feeHistory', ['0x14', 'latest', [10, 50, 90]]), FeeHistory, deadline),
       ),
   },
 });

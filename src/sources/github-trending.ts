@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './lib/q.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -15,7 +16,8 @@ const LANGUAGE = /^[a-z0-9][a-z0-9 +#.'*-]{0,39}$/;
 export function parseLanguage(q: string): string {
   const language = q.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!LANGUAGE.test(language)) {
-    throw invalidQ('<language> as GitHub names it, e.g. typescript, python, c++, "jupyter notebook"', 'typescript', q ? `"${q}" is not a language name` : 'q is required');
+    const shape = '<language> as GitHub names it, e.g. typescript, python, c++, "jupyter notebook"';
+    throw invalidQ(shape, 'typescript', whyNot(q, 'a language name'));
   }
   return language;
 }

@@ -14,7 +14,8 @@ const WINDOW_DAYS = 30;
 export const parseLabel = oneOf(LABELS, '<label>: latest (all courts), federal, or a federal appellate court id', (s) => s.toLowerCase());
 
 /** The `court` filter (space-separated ids) for a label; none for `latest`. */
-export const courtFilter = (label: Label): string | undefined => (label === 'latest' ? undefined : label === 'federal' ? FEDERAL.join(' ') : label);
+export const courtFilter = (label: Label): string | undefined =>
+  label === 'latest' ? undefined : label === 'federal' ? FEDERAL.join(' ') : label;
 
 /** `filed_after` wants MM/DD/YYYY. */
 export function filedAfter(nowMs: number): string {
@@ -67,7 +68,8 @@ async function search(label: Label, { http, deadline, clock }: FetchContext): Pr
   } catch (e) {
     // Anonymous v4 calls are being phased out (HTTP 401): that is a missing key, not an outage.
     if (http.name === 'courtlistener-anon' && e instanceof UpstreamError && e.info.status === 401) {
-      throw new UpstreamError('upstream_key_missing', 'CourtListener refuses anonymous requests: set UPSTREAM_COURTLISTENER_KEY', { host: http.name });
+      const why = 'CourtListener refuses anonymous requests: set UPSTREAM_COURTLISTENER_KEY';
+      throw new UpstreamError('upstream_key_missing', why, { host: http.name });
     }
     throw e;
   }

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 import { blockscoutHead } from './lib/blockscout.js';
@@ -25,7 +26,6 @@ export interface Window {
 /** The blocks to scan: the 100 that end LAG_BLOCKS before the chain head. */
 export const windowBefore = (head: number): Window => ({ from: head - LAG_BLOCKS - WINDOW_BLOCKS + 1, to: head - LAG_BLOCKS });
 
-const round2 = (n: number) => Math.round(n * 100) / 100;
 
 /**
  * Our score: the percentage of user swaps sent to the contract that zeromev classified as sandwich
@@ -41,8 +41,8 @@ export function toRow(target: EvmTarget, window: Window, txs: MevTxs): Row {
     sandwich_risk_score: Math.round((100 * victims.length) / swaps.length),
     swaps_seen: swaps.length,
     sandwiched: victims.length,
-    user_loss_usd: round2(victims.reduce((sum, t) => sum + Math.abs(t.user_loss_usd ?? 0), 0)),
-    sandwiched_volume_usd: round2(victims.reduce((sum, t) => sum + (t.user_swap_volume_usd ?? 0), 0)),
+    user_loss_usd: roundTo(victims.reduce((sum, t) => sum + Math.abs(t.user_loss_usd ?? 0), 0), 2),
+    sandwiched_volume_usd: roundTo(victims.reduce((sum, t) => sum + (t.user_swap_volume_usd ?? 0), 0), 2),
     from_block: window.from,
     to_block: window.to,
   };

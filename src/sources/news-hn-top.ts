@@ -1,46 +1,12 @@
-import Type from 'typebox';
 import { noQ } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import type { HostHttp } from '../upstream/client.js';
 import { defineSource, type Row } from './define.js';
+import { Item, Search, TopStories } from '../upstream/formats/hacker-news.js';
 
 /** The front page holds 30 stories; the Firebase API asks us to be polite, so at most 10 item calls at once. */
 const FRONT_PAGE = 30;
 const CONCURRENCY = 10;
-
-const TopStories = Type.Array(Type.Integer());
-/** Deleted or dead items keep their id but lose most fields; the API answers `null` for unknown ids. */
-const Item = Type.Union([
-  Type.Null(),
-  Type.Object({
-    id: Type.Integer(),
-    type: Type.Optional(Type.String()),
-    by: Type.Optional(Type.String()),
-    title: Type.Optional(Type.String()),
-    url: Type.Optional(Type.String()),
-    score: Type.Optional(Type.Integer()),
-    descendants: Type.Optional(Type.Integer()),
-    time: Type.Optional(Type.Integer()),
-    deleted: Type.Optional(Type.Boolean()),
-    dead: Type.Optional(Type.Boolean()),
-  }),
-]);
-type Item = Type.Static<typeof Item>;
-/** Algolia sends `url: null` for Ask HN and text posts. */
-const Search = Type.Object({
-  hits: Type.Array(
-    Type.Object({
-      objectID: Type.String(),
-      title: Type.String(),
-      url: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      author: Type.String(),
-      points: Type.Union([Type.Integer(), Type.Null()]),
-      num_comments: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
-      created_at_i: Type.Integer(),
-    }),
-  ),
-});
-type Search = Type.Static<typeof Search>;
 
 export interface Story {
   id: number;
@@ -62,13 +28,29 @@ export function toRows(stories: Story[]): Row[] {
 
 export const fromItem = (item: Item): Story[] =>
   item && !item.deleted && !item.dead && item.title
-    ? [{ id: item.id, title: item.title, url: item.url ?? null, author: item.by ?? '', points: item.score ?? 0, comments: item.descendants ?? 0, posted_at: item.time ?? 0 }]
+    ? [{
+        id: item.id,
+        title: item.title,
+        url: item.url ?? null,
+        author: item.by ?? '',
+        points: item.score ?? 0,
+        comments: item.descendants ?? 0,
+        posted_at: item.time ?? 0,
+      }]
     : [];
 
 /** Algolia's hits are not in front-page order, so points order them (as the facts advise). */
 export const fromSearch = (raw: Search): Story[] =>
   raw.hits
-    .map((h) => ({ id: Number(h.objectID), title: h.title, url: h.url ?? null, author: h.author, points: h.points ?? 0, comments: h.num_comments ?? 0, posted_at: h.created_at_i }))
+    .map((h) => ({
+      id: Number(h.objectID),
+      title: h.title,
+      url: h.url ?? null,
+      author: h.author,
+      points: h.points ?? 0,
+      comments: h.num_comments ?? 0,
+      posted_at: h.created_at_i,
+    }))
     .sort((a, b) => b.points - a.points);
 
 async function items(http: HostHttp, ids: number[], deadline: number): Promise<Item[]> {
@@ -80,7 +62,10 @@ async function items(http: HostHttp, ids: number[], deadline: number): Promise<I
   return out;
 }
 
-/** Rows: rank, id, title, url (the link, or the discussion for text posts), author, points, comments, posted_at (Unix s), comments_url. */
+/**
+ * Rows: rank, id, title, url (the link, or the discussion for text posts), author, points, comments, posted_at (Unix s),
+ * comments_url.
+ */
 export default defineSource<string>({
   type: 'news-hn-top',
   categories: ['news', 'tech'],
@@ -95,7 +80,9 @@ export default defineSource<string>({
       const ids = (await http.json<number[]>('/v0/topstories.json', TopStories, { deadline })).slice(0, FRONT_PAGE);
       return toRows((await items(http, ids, deadline)).flatMap(fromItem));
     },
-    'hn-algolia': async (_q, { http, deadline }) =>
-      toRows(fromSearch(await http.json<Search>('/api/v1/search', Search, { deadline, query: { tags: 'front_page', hitsPerPage: FRONT_PAGE } }))),
+    'hn-algolia': async (_q, { http, deadline }) => {
+      const query = { tags: 'front_page', hitsPerPage: FRONT_PAGE };
+      return toRows(fromSearch(await http.json<Search>('/api/v1/search', Search, { deadline, query })));
+    },
   },
 });

@@ -1,4 +1,5 @@
 import { invalidQ } from '../core/errors.js';
+import { whyNot } from './lib/q.js';
 import { hotFeed, hotListing, postRows, type Post } from './lib/reddit.js';
 import { defineSource } from './define.js';
 
@@ -10,7 +11,9 @@ const ASK = 15;
 /** A subreddit name, with or without `r/`; names are case-insensitive, so the key is lower case. */
 export function subreddit(q: string): string {
   const name = q.replace(/^\/?r\//i, '');
-  if (!SUBREDDIT.test(name)) throw invalidQ('<subreddit_name> (2-21 letters, digits or _; an r/ prefix is fine)', 'technology', q ? `"${q}" is not a subreddit name` : 'q is required');
+  if (!SUBREDDIT.test(name)) {
+    throw invalidQ('<subreddit_name> (2-21 letters, digits or _; an r/ prefix is fine)', 'technology', whyNot(q, 'a subreddit name'));
+  }
   return name.toLowerCase();
 }
 

@@ -1,6 +1,6 @@
-import Type from 'typebox';
-import { Compile } from 'typebox/compile';
-import { parse } from 'csv-parse/sync';
+import { csvRecords } from '../upstream/formats/csv.js';
+import { whyNot } from './lib/q.js';
+import { regionId, ZIP_REGION_TYPE } from '../upstream/formats/redfin-autocomplete.js';
 import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
@@ -11,38 +11,15 @@ import { defineSource, type FetchContext, type Row } from './define.js';
  */
 const SOLD_WITHIN_DAYS = 30;
 const MAX_HOMES = 50;
-/** Redfin's region type for zip codes; autocomplete ids read `<region type>_<region id>`. */
-const ZIP_REGION_TYPE = '2';
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
+];
 
 export function parseZip(q: string): string {
-  if (!/^\d{5}$/.test(q)) throw invalidQ('<zip_code>: a 5-digit US ZIP code', '94110', q ? `"${q}" is not a 5-digit ZIP code` : 'q is required');
-  return q;
-}
-
-const Place = Type.Object({ id: Type.String(), name: Type.String() });
-const Autocomplete = Type.Object({
-  payload: Type.Object({
-    exactMatch: Type.Optional(Type.Union([Place, Type.Null()])),
-    sections: Type.Optional(Type.Array(Type.Object({ rows: Type.Optional(Type.Array(Place)) }))),
-  }),
-});
-const autocomplete = Compile(Autocomplete);
-
-/** The zip's region id from an autocomplete answer (`{}&&` + JSON, Redfin's anti-hijacking prefix). */
-export function regionId(text: string, zip: string): string {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text.replace(/^\{\}&&/, ''));
-  } catch {
-    throw new UpstreamError('upstream_bad_response', 'redfin sent an autocomplete answer that is not JSON');
+  if (!/^\d{5}$/.test(q)) {
+    throw invalidQ('<zip_code>: a 5-digit US ZIP code', '94110', whyNot(q, 'a 5-digit ZIP code'));
   }
-  if (!autocomplete.Check(doc)) throw new UpstreamError('upstream_bad_response', 'redfin sent an autocomplete answer in an unexpected shape');
-  const { exactMatch, sections = [] } = doc.payload;
-  const places = [exactMatch ?? [], ...sections.map((s) => s.rows ?? [])].flat();
-  const hit = places.map((p) => ({ name: p.name, id: /^(\d+)_(\d+)$/.exec(p.id) })).find((p) => p.name.startsWith(zip) && p.id?.[1] === ZIP_REGION_TYPE);
-  if (!hit) throw noData(`Redfin does not know ZIP code ${zip}`);
-  return hit.id![2]!;
+  return q;
 }
 
 /** `October-31-2025` → Unix s (midnight UTC). */
@@ -59,12 +36,7 @@ export function fromCsv(csv: string, zip: string): Row[] {
   const start = csv.split(/\r?\n/).findIndex((l) => l.startsWith('SALE TYPE,'));
   if (start < 0) throw new UpstreamError('upstream_bad_response', 'redfin sent something other than the sales CSV');
   // The URL column's header carries a long note after "URL"; every other column is named plainly.
-  let records: Record<string, string>[];
-  try {
-    records = parse(csv, { from_line: start + 1, columns: (header: string[]) => header.map((h) => (h.startsWith('URL') ? 'URL' : h)), relax_column_count: true, skip_empty_lines: true });
-  } catch (e) {
-    throw new UpstreamError('upstream_bad_response', `redfin sent a CSV that does not parse (${(e as Error).message})`);
-  }
+  const records = csvRecords(csv, 'redfin', { fromLine: start + 1, header: (h) => (h.startsWith('URL') ? 'URL' : h) });
   const rows = records.flatMap((record) => {
     const get = (name: string) => record[name]?.trim() || undefined;
     const sold = soldAt(get('SOLD DATE') ?? '');
@@ -88,15 +60,15 @@ export function fromCsv(csv: string, zip: string): Row[] {
     }];
   });
   if (rows.length === 0) throw noData(`no home sold in the last ${SOLD_WITHIN_DAYS} days`);
-  return rows.sort((a, b) => b.sold_at - a.sold_at || String(a.address).localeCompare(String(b.address))).slice(0, MAX_HOMES);
+  const byAddress = (a: Row, b: Row) => String(a.address).localeCompare(String(b.address));
+  return rows.sort((a, b) => b.sold_at - a.sold_at || byAddress(a, b)).slice(0, MAX_HOMES);
 }
 
 async function redfin(zip: string, { http, deadline }: FetchContext): Promise<Row[]> {
   const region = regionId(await http.text('/stingray/do/location-autocomplete', { deadline, query: { location: zip, v: 2 } }), zip);
-  const csv = await http.text('/stingray/api/gis-csv', {
-    deadline,
-    query: { al: 1, region_id: region, region_type: ZIP_REGION_TYPE, sold_within_days: SOLD_WITHIN_DAYS, status: 9, uipt: '1,2,3,4', num_homes: 350, ord: 'redfin-recommended-asc', page_number: 1, v: 8 },
-  });
+  const sales = { region_id: region, region_type: ZIP_REGION_TYPE, sold_within_days: SOLD_WITHIN_DAYS, status: 9, uipt: '1,2,3,4' };
+  const page = { num_homes: 350, ord: 'redfin-recommended-asc', page_number: 1, v: 8 };
+  const csv = await http.text('/stingray/api/gis-csv', { deadline, query: { al: 1, ...sales, ...page } });
   return fromCsv(csv, zip);
 }
 

@@ -47,9 +47,10 @@ export interface CachedValue {
 }
 
 /** Rows as served and cached: each stamped with its `source` and an `as_of` (the fetch time when the upstream gave none). */
-export function stampRows(source: string, rows: Row[], fetchedAt: number): CachedValue {
+/** Stamps each row with `source` (or, for curated rows, the citation the row carries) and an `as_of`. */
+export function stampRows(source: string, rows: Row[], fetchedAt: number, rowSource: (row: Row) => string = () => source): CachedValue {
   const fallbackAsOf = Math.floor(fetchedAt / 1000);
-  const stamped = rows.map((row) => ({ ...row, source, as_of: typeof row.as_of === 'number' ? row.as_of : fallbackAsOf }));
+  const stamped = rows.map((row) => ({ ...row, source: rowSource(row), as_of: typeof row.as_of === 'number' ? row.as_of : fallbackAsOf }));
   const asOf = Math.max(...stamped.map((r) => r.as_of));
   // The hash covers the data only, so a refetch of unchanged values keeps its hash (cursors say "unchanged").
   const rowsHash = sha256Tagged(stamped.map(({ as_of, ...data }) => data));

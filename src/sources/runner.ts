@@ -77,7 +77,9 @@ export class SourceRunner {
     }
     if (descriptor.curated) {
       const rows = await descriptor.curated(q, { clock: this.deps.clock, config: this.deps.config });
-      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now()));
+      // A curated row cites its origin in `source` (`curated: <publisher>; <url>; retrieved <date>`).
+      const cited = (row: Row) => (typeof row.source === 'string' ? row.source : 'curated');
+      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now(), cited));
       attempts.push({ source: 'curated', error: 'no_data' });
       firstError ??= new UpstreamError('no_data', 'the curated data set has no entry for this query');
     }

@@ -9,7 +9,10 @@ const MAX_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/plain'] as const;
 
-/** A malformed URL, another scheme or a non-public IP literal is a 400; names (and ports, which are configured) are checked when fetched. */
+/**
+ * A malformed URL, another scheme or a non-public IP literal is a 400; names (and ports, which are configured)
+ * are checked when fetched.
+ */
 export function parseUrl(q: string): string {
   const expected = 'an absolute http(s) URL to a public host';
   if (q.length > 2048) throw invalidQ(expected, 'https://example.com/', 'the URL is longer than 2048 characters');

@@ -6,7 +6,9 @@ import { Efts, fromAtom, fromEfts, type Filing } from './lib/edgar-feeds.js';
 import { defineSource, type Row } from './define.js';
 
 /** Forms we serve; `13F` means the holdings report 13F-HR. Each also matches its amendment (`/A`). */
-export const FORMS = ['8-K', '10-K', '10-Q', '13F', 'S-1', 'S-3', 'S-4', '3', '4', '5', '6-K', '20-F', '40-F', '11-K', 'DEF 14A', '144', 'D'] as const;
+export const FORMS = [
+  '8-K', '10-K', '10-Q', '13F', 'S-1', 'S-3', 'S-4', '3', '4', '5', '6-K', '20-F', '40-F', '11-K', 'DEF 14A', '144', 'D',
+] as const;
 export type Form = (typeof FORMS)[number];
 const EDGAR_FORM: Partial<Record<Form, string>> = { '13F': '13F-HR' };
 const MAX_FILINGS = 40;
@@ -49,11 +51,13 @@ export default defineSource<Form>({
   deadlineMs: 6000,
   upstreams: {
     'sec-edgar': async (form, { http, deadline }) => {
-      const query = { action: 'getcurrent', type: edgarForm(form), company: '', dateb: '', owner: 'include', start: 0, count: 100, output: 'atom' };
+      const filter = { action: 'getcurrent', type: edgarForm(form), company: '', dateb: '', owner: 'include' };
+      const query = { ...filter, start: 0, count: 100, output: 'atom' };
       return toRows(fromAtom(await http.text('/cgi-bin/browse-edgar', { deadline, query })), form);
     },
     'sec-efts': async (form, { http, deadline, clock }) => {
-      const query = { forms: `${edgarForm(form)},${edgarForm(form)}/A`, dateRange: 'custom', startdt: isoDaysAgo(clock.now(), EFTS_DAYS), enddt: isoDaysAgo(clock.now(), 0) };
+      const range = { dateRange: 'custom', startdt: isoDaysAgo(clock.now(), EFTS_DAYS), enddt: isoDaysAgo(clock.now(), 0) };
+      const query = { forms: `${edgarForm(form)},${edgarForm(form)}/A`, ...range };
       return toRows(fromEfts(await http.json<Efts>('/LATEST/search-index', Efts, { deadline, query })), form);
     },
   },

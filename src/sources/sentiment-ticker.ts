@@ -1,4 +1,5 @@
 import { parseFeed } from '../upstream/formats/feed.js';
+import { whyNot } from './lib/q.js';
 import { Fng, Posts } from '../upstream/formats/sentiment.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
@@ -12,7 +13,7 @@ const MAX_HEADLINES = 10;
 export function assetSymbol(q: string): string {
   const symbol = q.toUpperCase();
   if (!SYMBOL.test(symbol))
-    throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', q ? `"${q}" is not an asset symbol` : 'q is required');
+    throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', whyNot(q, 'an asset symbol'));
   return symbol;
 }
 

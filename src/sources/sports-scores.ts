@@ -1,8 +1,8 @@
-import Type from 'typebox';
 import { noData } from '../upstream/errors.js';
 import { oneOf } from './lib/q.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
+import { EventsDay, Scoreboard } from '../upstream/formats/scoreboards.js';
 
 /** ESPN `<sport>/<league>` paths we serve, with TheSportsDB's league id for the fallback. */
 const LEAGUES = {
@@ -25,52 +25,11 @@ export type League = keyof typeof LEAGUES;
 
 export const parseLeague = oneOf(Object.keys(LEAGUES) as League[], '<sport>/<league>', (s) => s.toLowerCase());
 
-const Status = Type.Object({
-  period: Type.Optional(Type.Number()),
-  displayClock: Type.Optional(Type.String()),
-  type: Type.Object({ state: Type.String(), shortDetail: Type.Optional(Type.String()), detail: Type.Optional(Type.String()) }),
-});
-const Scoreboard = Type.Object({
-  events: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      date: Type.String(),
-      name: Type.String(),
-      status: Status,
-      competitions: Type.Array(
-        Type.Object({
-          competitors: Type.Array(Type.Object({ homeAway: Type.String(), score: Type.Optional(Type.String()), team: Type.Object({ displayName: Type.String() }) })),
-        }),
-      ),
-    }),
-  ),
-});
-type Scoreboard = Type.Static<typeof Scoreboard>;
-const NullableString = Type.Union([Type.String(), Type.Null()]);
-/** TheSportsDB v1 sends every value as a string (or null) and `events: null` for an empty day. */
-const EventsDay = Type.Object({
-  events: Type.Union([
-    Type.Array(
-      Type.Object({
-        idEvent: Type.String(),
-        strEvent: Type.String(),
-        strTimestamp: Type.Optional(NullableString),
-        strHomeTeam: Type.String(),
-        strAwayTeam: Type.String(),
-        intHomeScore: Type.Optional(NullableString),
-        intAwayScore: Type.Optional(NullableString),
-        strStatus: Type.Optional(NullableString),
-      }),
-    ),
-    Type.Null(),
-  ]),
-});
-type EventsDay = Type.Static<typeof EventsDay>;
-
 const score = (s: string | null | undefined) => (s != null && /^\d+$/.test(s) ? Number(s) : null);
 const byStart = (rows: Row[]) => {
   if (rows.length === 0) throw noData('no game on this scoreboard');
-  return rows.sort((a, b) => (a.start_at as number) - (b.start_at as number) || String(a.event_id).localeCompare(String(b.event_id)));
+  const byId = (a: Row, b: Row) => String(a.event_id).localeCompare(String(b.event_id));
+  return rows.sort((a, b) => (a.start_at as number) - (b.start_at as number) || byId(a, b));
 };
 
 /** ESPN: `date` is ISO UTC without seconds; scores are strings and mean nothing before kick-off. */
@@ -106,7 +65,9 @@ export function stateOf(status: string | null | undefined): string {
 export function fromSportsDb(raw: EventsDay): Row[] {
   return byStart(
     (raw.events ?? []).flatMap((e) => {
-      const start = e.strTimestamp ? Date.parse(/Z|[+-]\d\d:\d\d$/.test(e.strTimestamp) ? e.strTimestamp : `${e.strTimestamp}Z`) : NaN;
+      if (!e.strTimestamp) return [];
+      // TheSportsDB writes UTC timestamps without a zone.
+      const start = Date.parse(/Z|[+-]\d\d:\d\d$/.test(e.strTimestamp) ? e.strTimestamp : `${e.strTimestamp}Z`);
       if (Number.isNaN(start)) return [];
       const state = stateOf(e.strStatus);
       return [{
@@ -129,7 +90,8 @@ export function fromSportsDb(raw: EventsDay): Row[] {
 /** Today's (UTC) games of the league, through the documented free v1 key (5 events per league and day). */
 async function sportsDb(league: League, { http, deadline, clock }: FetchContext): Promise<Row[]> {
   const day = new Date(clock.now()).toISOString().slice(0, 10);
-  return fromSportsDb(await http.json<EventsDay>('/api/v1/json/123/eventsday.php', EventsDay, { deadline, query: { d: day, l: LEAGUES[league] } }));
+  const query = { d: day, l: LEAGUES[league] };
+  return fromSportsDb(await http.json<EventsDay>('/api/v1/json/123/eventsday.php', EventsDay, { deadline, query }));
 }
 
 /**
@@ -147,7 +109,8 @@ export default defineSource<League>({
   ttlSeconds: 60,
   deadlineMs: 5000,
   upstreams: {
-    espn: async (league, { http, deadline }) => fromEspn(await http.json<Scoreboard>(`/apis/site/v2/sports/${league}/scoreboard`, Scoreboard, { deadline })),
+    espn: async (league, { http, deadline }) =>
+      fromEspn(await http.json<Scoreboard>(`/apis/site/v2/sports/${league}/scoreboard`, Scoreboard, { deadline })),
     thesportsdb: sportsDb,
   },
 });

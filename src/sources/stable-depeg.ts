@@ -1,15 +1,20 @@
-import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
+import { whyNot } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { usdStablecoins } from './lib/entities.js';
 import { defineSource, type Row } from './define.js';
+import { Stablecoins } from '../upstream/formats/defillama-stablecoins.js';
+import { SimplePrice } from '../upstream/formats/coingecko-simple-price.js';
 
 const SYMBOL = /^[A-Z0-9]{2,12}$/;
 const TOP = 5;
 
 export function stableSymbol(q: string): string {
   const symbol = q.toUpperCase();
-  if (!SYMBOL.test(symbol)) throw invalidQ('<stablecoin_symbol> (2-12 letters or digits, e.g. USDT)', 'USDT', q ? `"${q}" is not a stablecoin symbol` : 'q is required');
+  if (!SYMBOL.test(symbol)) {
+    const why = whyNot(q, 'a stablecoin symbol');
+    throw invalidQ('<stablecoin_symbol> (2-12 letters or digits, e.g. USDT)', 'USDT', why);
+  }
   return symbol;
 }
 
@@ -23,32 +28,22 @@ export interface Stable {
   as_of?: number;
 }
 
-const Stablecoins = Type.Object({
-  peggedAssets: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      symbol: Type.String(),
-      pegType: Type.String(),
-      pegMechanism: Type.Optional(Type.String()),
-      circulating: Type.Record(Type.String(), Type.Number()),
-      price: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
-    }),
-  ),
-});
-const SimplePrice = Type.Record(Type.String(), Type.Object({ usd: Type.Number(), usd_market_cap: Type.Optional(Type.Number()), last_updated_at: Type.Optional(Type.Integer()) }));
-
 /** Only dollar pegs count: DefiLlama also lists EUR, gold and other pegs. */
-export const fromDefiLlama = (raw: Type.Static<typeof Stablecoins>): Stable[] =>
-  raw.peggedAssets.flatMap((a) =>
-    a.pegType === 'peggedUSD' && typeof a.circulating.peggedUSD === 'number'
-      ? [{ symbol: a.symbol.toUpperCase(), name: a.name, price: a.price ?? null, supply_usd: a.circulating.peggedUSD, mechanism: a.pegMechanism ?? null }]
-      : [],
-  );
+export const fromDefiLlama = (raw: Stablecoins): Stable[] =>
+  raw.peggedAssets.flatMap((a) => {
+    const supply = a.circulating.peggedUSD;
+    if (a.pegType !== 'peggedUSD' || typeof supply !== 'number') return [];
+    const mechanism = a.pegMechanism ?? null;
+    return [{ symbol: a.symbol.toUpperCase(), name: a.name, price: a.price ?? null, supply_usd: supply, mechanism }];
+  });
 
-export const fromCoinGecko = (raw: Type.Static<typeof SimplePrice>): Stable[] =>
+export const fromCoinGecko = (raw: SimplePrice): Stable[] =>
   usdStablecoins().flatMap((e) => {
     const p = raw[e.ids.coingecko!];
-    return p ? [{ symbol: e.ids.symbol!.toUpperCase(), name: e.name, price: p.usd, supply_usd: p.usd_market_cap ?? 0, mechanism: null, ...(p.last_updated_at ? { as_of: p.last_updated_at } : {}) }] : [];
+    if (!p) return [];
+    const asOf = p.last_updated_at ? { as_of: p.last_updated_at } : {};
+    const supply = p.usd_market_cap ?? 0;
+    return [{ symbol: e.ids.symbol!.toUpperCase(), name: e.name, price: p.usd, supply_usd: supply, mechanism: null, ...asOf }];
   });
 
 /** The asked coin first, then the rest of the five largest by supply; `rank` is the supply rank. */
@@ -89,11 +84,13 @@ export default defineSource<string>({
   deadlineMs: 5000,
   entityQ: (e) => (e.type === 'stablecoin' ? e.ids.symbol : undefined),
   upstreams: {
-    'defillama-stablecoins': async (symbol, { http, deadline }) =>
-      toRows(symbol, fromDefiLlama(await http.json('/stablecoins', Stablecoins, { deadline, query: { includePrices: true } }))),
+    'defillama-stablecoins': async (symbol, { http, deadline }) => {
+      const raw = await http.json<Stablecoins>('/stablecoins', Stablecoins, { deadline, query: { includePrices: true } });
+      return toRows(symbol, fromDefiLlama(raw));
+    },
     coingecko: async (symbol, { http, deadline }) => {
       const ids = usdStablecoins().map((e) => e.ids.coingecko).join(',');
-      const raw = await http.json<Type.Static<typeof SimplePrice>>('/api/v3/simple/price', SimplePrice, {
+      const raw = await http.json<SimplePrice>('/api/v3/simple/price', SimplePrice, {
         deadline,
         query: { ids, vs_currencies: 'usd', include_market_cap: true, include_last_updated_at: true },
       });

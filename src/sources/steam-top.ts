@@ -1,26 +1,13 @@
-import Type from 'typebox';
 import { oneOf } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type FetchContext, type Row } from './define.js';
+import { AppDetails, Charts, SteamSpy } from '../upstream/formats/steam.js';
 
 /** Both labels name Steam's most-played chart; `top` is the canonical one. */
 export const LISTS = ['top', 'most-played'] as const;
 export type List = (typeof LISTS)[number];
 
 const MAX_GAMES = 10;
-
-const Charts = Type.Object({
-  response: Type.Object({
-    rollup_date: Type.Integer(),
-    ranks: Type.Array(Type.Object({ rank: Type.Integer(), appid: Type.Integer(), last_week_rank: Type.Optional(Type.Integer()), peak_in_game: Type.Integer() })),
-  }),
-});
-type Charts = Type.Static<typeof Charts>;
-const AppDetails = Type.Record(Type.String(), Type.Object({ success: Type.Boolean(), data: Type.Optional(Type.Object({ name: Type.String() })) }));
-type AppDetails = Type.Static<typeof AppDetails>;
-/** Keyed by appid, so JSON key order (ascending ids) says nothing about rank: sort by `ccu`, yesterday's peak. */
-const SteamSpy = Type.Record(Type.String(), Type.Object({ appid: Type.Integer(), name: Type.String(), ccu: Type.Number() }));
-type SteamSpy = Type.Static<typeof SteamSpy>;
 
 interface Game {
   appid: number;
@@ -48,7 +35,12 @@ export function topRanks(raw: Charts): Charts['response']['ranks'] {
 }
 
 export function fromCharts(raw: Charts, names: Map<number, string>): Row[] {
-  const games = topRanks(raw).map((r) => ({ appid: r.appid, name: names.get(r.appid) ?? null, peak_players: r.peak_in_game, last_week_rank: r.last_week_rank ?? null }));
+  const games = topRanks(raw).map((r) => ({
+    appid: r.appid,
+    name: names.get(r.appid) ?? null,
+    peak_players: r.peak_in_game,
+    last_week_rank: r.last_week_rank ?? null,
+  }));
   return toRows(games, raw.response.rollup_date);
 }
 
@@ -68,7 +60,8 @@ async function storeNames({ upstream, deadline }: FetchContext, appids: number[]
   const pairs = await Promise.all(
     appids.map(async (appid): Promise<[number, string][]> => {
       try {
-        const raw = await store.json<AppDetails>('/api/appdetails', AppDetails, { deadline: namesBy, query: { appids: appid, filters: 'basic' } });
+        const query = { appids: appid, filters: 'basic' };
+        const raw = await store.json<AppDetails>('/api/appdetails', AppDetails, { deadline: namesBy, query });
         const name = raw[String(appid)]?.data?.name;
         return name ? [[appid, name]] : [];
       } catch {
@@ -95,6 +88,7 @@ export default defineSource<List>({
       const raw = await ctx.http.json<Charts>('/ISteamChartsService/GetMostPlayedGames/v1/', Charts, { deadline: ctx.deadline });
       return fromCharts(raw, await storeNames(ctx, topRanks(raw).map((r) => r.appid)));
     },
-    steamspy: async (_list, { http, deadline }) => fromSteamSpy(await http.json<SteamSpy>('/api.php', SteamSpy, { deadline, query: { request: 'top100in2weeks' } })),
+    steamspy: async (_list, { http, deadline }) =>
+      fromSteamSpy(await http.json<SteamSpy>('/api.php', SteamSpy, { deadline, query: { request: 'top100in2weeks' } })),
   },
 });

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { stockTicker } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { YahooChart } from '../upstream/formats/yahoo-chart.js';
@@ -16,7 +17,6 @@ const Finnhub = Type.Object({
 });
 type Finnhub = Type.Static<typeof Finnhub>;
 
-const round = (n: number) => Math.round(n * 1e4) / 1e4;
 
 /** Yahoo's 5-day daily chart: the last bar is today; the previous close comes from the bar before it. */
 export function fromYahoo(raw: YahooChart): Row[] {
@@ -37,8 +37,8 @@ export function fromYahoo(raw: YahooChart): Row[] {
       high: last(q?.high),
       low: last(q?.low),
       prev_close: prev,
-      change: prev === null ? null : round(price - prev),
-      change_pct: prev === null ? null : round(((price - prev) / prev) * 100),
+      change: prev === null ? null : roundTo(price - prev, 4),
+      change_pct: prev === null ? null : roundTo(((price - prev) / prev) * 100, 4),
       volume: last(q?.volume),
       exchange: r.meta.exchangeName ?? null,
       as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1),

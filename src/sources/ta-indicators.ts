@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { invalidQ } from '../core/errors.js';
 import { INTERVAL_SECONDS, normalizeCandles, type Candle } from '../core/candles.js';
 import { Klines, klineToCandle } from '../upstream/formats/binance-klines.js';
@@ -38,7 +39,7 @@ export function toRows(q: TaQuery, raw: Candle[], nowS: number): Row[] {
   const last = indicatorSeries(candles).at(-1);
   if (!last || last.rsi14 === undefined || last.macd === undefined || last.bbMiddle === undefined)
     throw noData(`too few ${q.interval} candles for ${q.symbol}`);
-  const round = (n: number | undefined) => (n === undefined ? null : Math.round(n * 1e6) / 1e6);
+  const round = (n: number | undefined) => (n === undefined ? null : roundTo(n, 6));
   return [
     {
       symbol: q.symbol,

@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
 import { roundTo } from '../core/numbers.js';
 import { noData } from '../upstream/errors.js';
-import { dataFile } from './lib/data-file.js';
+import { citation, curatedFile, Origin } from '../core/curated.js';
 import { defineSource, type Row } from './define.js';
 import { Emissions, fromEmissions, type Unlock } from '../upstream/formats/defillama-emissions.js';
 
@@ -18,15 +18,12 @@ const CuratedUnlock = Type.Object({
   pct_of_max_supply: Type.Union([Type.Number(), Type.Null()]),
   recipients: Type.Array(Type.String()),
   categories: Type.Array(Type.String()),
-  origin: Type.Object({
-    publisher: Type.String({ minLength: 1 }),
-    url: Type.String({ pattern: '^https://' }),
-    retrieved: Type.String({ format: 'date' }),
-  }),
+  origin: Origin,
   valid_until: Type.Integer(),
 });
 export const DataFile = Type.Object({
   version: Type.Literal(2),
+  origin: Origin,
   note: Type.String(),
   assets: Type.Array(Asset),
   unlocks: Type.Array(CuratedUnlock),
@@ -34,13 +31,14 @@ export const DataFile = Type.Object({
 export type DataFile = Type.Static<typeof DataFile>;
 
 /** The symbol → slug map and the curated unlocks; loading fails when a row lacks its origin or valid_until. */
-export const curatedData = dataFile('token-unlock.v2.json', DataFile);
+export const curatedData = curatedFile(new URL('./data/token-unlock.v2.json', import.meta.url), DataFile);
 
 export function assetOf(q: string): Asset {
   const asset = curatedData().assets.find((e) => e.symbol === q.toUpperCase());
   if (!asset) {
     const symbols = curatedData().assets.map((e) => e.symbol);
-    throw invalidQ(`<asset_symbol>, one of: ${symbols.join(', ')}`, 'ARB', q ? `"${q}" has no unlock schedule here` : 'q is required');
+    const why = q ? `"${q}" has no unlock schedule here` : 'q is required';
+    throw invalidQ(`<asset_symbol>, one of: ${symbols.join(', ')}`, 'ARB', why);
   }
   return asset;
 }
@@ -71,12 +69,19 @@ export function curatedRows(file: DataFile, asset: Asset, nowS: number): Row[] {
   return valid
     .sort((a, b) => a.unlock_at - b.unlock_at)
     .slice(0, MAX_ROWS)
-    .map(({ symbol, valid_until, ...u }) => ({ symbol, name: asset.name, ...u, date: dateOf(u.unlock_at), valid_until }));
+    .map(({ symbol, valid_until, ...u }) => ({
+      symbol,
+      name: asset.name,
+      ...u,
+      date: dateOf(u.unlock_at),
+      valid_until,
+      source: `curated: ${citation(u.origin)}`,
+    }));
 }
 
 /**
  * Rows: symbol, name, unlock_at (Unix s), date, amount_tokens, pct_of_max_supply, recipients, categories; upcoming cliff
- * unlocks, soonest first (up to 12). Curated rows add origin {publisher, url, retrieved} and valid_until.
+ * unlocks, soonest first (up to 12). Curated rows add origin {publisher, urls, retrieved} and valid_until, and cite it in source.
  */
 export default defineSource<Asset>({
   type: 'token-unlock',

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { noData } from '../upstream/errors.js';
 import { latLon, latLonKey, type LatLon } from './lib/q.js';
 import { defineSource, type Row } from './define.js';
@@ -36,7 +37,14 @@ type MetNo = Type.Static<typeof MetNo>;
 export function fromOpenMeteo(raw: OpenMeteo): Row[] {
   const c = raw.current;
   if (!c) throw noData('Open-Meteo sent no current conditions');
-  return [{ lat: raw.latitude, lon: raw.longitude, temp_c: c.temperature_2m, wind_kmh: c.wind_speed_10m, wind_dir_deg: c.wind_direction_10m, as_of: c.time }];
+  return [{
+    lat: raw.latitude,
+    lon: raw.longitude,
+    temp_c: c.temperature_2m,
+    wind_kmh: c.wind_speed_10m,
+    wind_dir_deg: c.wind_direction_10m,
+    as_of: c.time,
+  }];
 }
 
 /** MET Norway reports wind in m/s; rows use km/h like Open-Meteo. */
@@ -45,7 +53,7 @@ export function fromMetNo(raw: MetNo): Row[] {
   const now = raw.properties.timeseries[0];
   if (!now) throw noData('MET Norway sent an empty time series');
   const d = now.data.instant.details;
-  const kmh = Math.round(d.wind_speed * 3.6 * 10) / 10;
+  const kmh = roundTo(d.wind_speed * 3.6, 1);
   return [{ lat, lon, temp_c: d.air_temperature, wind_kmh: kmh, wind_dir_deg: d.wind_from_direction, as_of: parseUnixSeconds(now.time) }];
 }
 

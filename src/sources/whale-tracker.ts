@@ -1,10 +1,11 @@
 import Type from 'typebox';
+import { roundTo } from '../core/numbers.js';
 import { formatUnits } from 'viem';
 import type { HostHttp } from '../upstream/client.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
-import { BLOCKSCOUT_HOSTS } from './lib/blockscout.js';
-import { blockscoutTransfers, etherscanHistory, fromEtherscan, fromTxlist, type Prices, type Transfer } from './lib/explorer-transfers.js';
+import { BLOCKSCOUT_HOSTS, blockscoutTransfers } from './lib/blockscout.js';
+import { etherscanHistory, fromEtherscan, fromTxlist, type Prices, type Transfer } from './lib/explorer-transfers.js';
 import { EVM_CHAINS, evmKey, evmTargetQ, type EvmTarget } from './lib/evm-chains.js';
 
 const TOP = 5;
@@ -21,7 +22,7 @@ export function topTransfers(address: string, transfers: Transfer[]): Row[] {
   const unique = [...new Map(transfers.map((t) => [t.id, t])).values()];
   const valued = unique.flatMap((t) => {
     const amount = Number(formatUnits(BigInt(t.value), t.decimals));
-    const valueUsd = t.price_usd === null ? 0 : Math.round(amount * t.price_usd * 100) / 100;
+    const valueUsd = t.price_usd === null ? 0 : roundTo(amount * t.price_usd, 2);
     return valueUsd > 0 ? [{ t, amount, valueUsd }] : [];
   });
   if (!valued.length) throw noData(`no priced transfers in the recent history of ${address}`);
@@ -29,7 +30,8 @@ export function topTransfers(address: string, transfers: Transfer[]): Row[] {
     .sort((a, b) => b.valueUsd - a.valueUsd || b.t.transferred_at - a.t.transferred_at)
     .slice(0, TOP)
     .map(({ t, amount, valueUsd }) => ({
-      tx_hash: t.tx_hash, transferred_at: t.transferred_at, from: t.from, to: t.to, token_address: t.token_address, token_symbol: t.token_symbol,
+      tx_hash: t.tx_hash, transferred_at: t.transferred_at, from: t.from, to: t.to,
+      token_address: t.token_address, token_symbol: t.token_symbol,
       amount, value_usd: valueUsd, direction: t.to === address ? 'in' : t.from === address ? 'out' : null,
     }));
 }
@@ -60,19 +62,23 @@ export default defineSource<EvmTarget>({
       const chain = EVM_CHAINS[target.chain];
       const contracts = [...new Set(tokenTxs.map((t) => t.contractAddress.toLowerCase()))];
       const native = fromTxlist(nativeTxs, chain.native);
+      const coingecko = upstream('coingecko');
+      const tokenPath = `/api/v3/simple/token_price/${chain.coingecko}`;
       const [tokenPrices, nativePrices] = await Promise.all([
-        contracts.length ? prices(upstream('coingecko'), `/api/v3/simple/token_price/${chain.coingecko}`, { contract_addresses: contracts.join(',') }, deadline) : NO_PRICES,
-        native.length ? prices(upstream('coingecko'), '/api/v3/simple/price', { ids: chain.nativeCoingecko }, deadline) : NO_PRICES,
+        contracts.length ? prices(coingecko, tokenPath, { contract_addresses: contracts.join(',') }, deadline) : NO_PRICES,
+        native.length ? prices(coingecko, '/api/v3/simple/price', { ids: chain.nativeCoingecko }, deadline) : NO_PRICES,
       ]);
       const nativeUsd = nativePrices[chain.nativeCoingecko]?.usd ?? null;
-      return topTransfers(target.address, [...fromEtherscan(tokenTxs, tokenPrices), ...native.map((t) => ({ ...t, price_usd: nativeUsd }))]);
+      const pricedNative = native.map((t) => ({ ...t, price_usd: nativeUsd }));
+      return topTransfers(target.address, [...fromEtherscan(tokenTxs, tokenPrices), ...pricedNative]);
     },
     // Blockscout prices tokens and the native coin itself (`exchange_rate`), so no price call.
     blockscout: async (target, { upstream, deadline }) => {
       const host = BLOCKSCOUT_HOSTS[target.chain];
       // Without a keyless explorer for the chain, the Etherscan key is the only way in: say so.
       if (!host) throw new UpstreamError('upstream_key_missing', `no keyless explorer covers ${target.chain}: set UPSTREAM_ETHERSCAN_KEY`);
-      return topTransfers(target.address, await blockscoutTransfers(upstream(host), target.address, EVM_CHAINS[target.chain].native, deadline));
+      const transfers = await blockscoutTransfers(upstream(host), target.address, EVM_CHAINS[target.chain].native, deadline);
+      return topTransfers(target.address, transfers);
     },
   },
 });

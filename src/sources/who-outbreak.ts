@@ -1,10 +1,12 @@
-import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
+import { whyNot } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { isoDaysAgo } from './lib/fred.js';
 import { plainText } from './lib/html-text.js';
 import { defineSource, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
+import { Dons } from '../upstream/formats/who-dons.js';
+import { Reports } from '../upstream/formats/reliefweb.js';
 
 const MAX_ITEMS = 10;
 const WINDOW_DAYS = 365;
@@ -16,7 +18,8 @@ const ITEM_URL = 'https://www.who.int/emergencies/disease-outbreak-news/item/';
 export function parseLabel(q: string): string {
   const label = q.toLowerCase().replace(/\s+/g, ' ');
   if (!LABEL.test(label)) {
-    throw invalidQ('<label>: latest, or a disease or country keyword of 2-40 letters (e.g. cholera, marburg, ethiopia)', 'latest', q ? `"${q}" is not a label` : 'q is required');
+    const shape = '<label>: latest, or a disease or country keyword of 2-40 letters (e.g. cholera, marburg, ethiopia)';
+    throw invalidQ(shape, 'latest', whyNot(q, 'a label'));
   }
   return label;
 }
@@ -29,19 +32,6 @@ export interface Entry {
   summary: string | null;
 }
 
-const Nullable = Type.Union([Type.String(), Type.Null()]);
-const Dons = Type.Object({
-  value: Type.Array(
-    Type.Object({ Title: Type.String(), UrlName: Type.String(), PublicationDate: Type.String(), DonId: Type.Optional(Nullable), OverrideTitle: Type.Optional(Nullable), Summary: Type.Optional(Nullable) }),
-  ),
-});
-type Dons = Type.Static<typeof Dons>;
-/** ReliefWeb v2 `reports` with `fields.include` title, url_alias, url, date.created. */
-const Reports = Type.Object({
-  data: Type.Array(Type.Object({ fields: Type.Object({ title: Type.String(), url_alias: Type.Optional(Type.String()), url: Type.String(), date: Type.Object({ created: Type.String() }) }) })),
-});
-type Reports = Type.Static<typeof Reports>;
-
 export const fromDons = (raw: Dons): Entry[] =>
   raw.value.map((d) => ({
     don_id: d.DonId ?? null,
@@ -52,7 +42,13 @@ export const fromDons = (raw: Dons): Entry[] =>
   }));
 
 export const fromReports = (raw: Reports): Entry[] =>
-  raw.data.map(({ fields: f }) => ({ don_id: null, title: f.title, published_at: parseUnixSeconds(f.date.created), url: f.url_alias ?? f.url, summary: null }));
+  raw.data.map(({ fields: f }) => ({
+    don_id: null,
+    title: f.title,
+    published_at: parseUnixSeconds(f.date.created),
+    url: f.url_alias ?? f.url,
+    summary: null,
+  }));
 
 /** Newest first, one per URL (WHO pages may come back out of order and overlap), titles matching the label. */
 export function toRows(entries: Entry[], label: string): Row[] {
@@ -62,11 +58,16 @@ export function toRows(entries: Entry[], label: string): Row[] {
     .sort((a, b) => b.published_at - a.published_at)
     .filter((e) => !seen.has(e.url) && seen.add(e.url))
     .slice(0, MAX_ITEMS);
-  if (rows.length === 0) throw noData(label === 'latest' ? 'no outbreak news in the last year' : `no outbreak news in the last year mentions "${label}"`);
+  if (rows.length === 0) {
+    throw noData(label === 'latest' ? 'no outbreak news in the last year' : `no outbreak news in the last year mentions "${label}"`);
+  }
   return rows.map((e) => ({ ...e, as_of: e.published_at }));
 }
 
-/** Rows (newest first, up to 10): don_id (e.g. 2026-DON625; null from ReliefWeb), title, published_at, url, summary (plain text, up to 400 chars). */
+/**
+ * Rows (newest first, up to 10): don_id (e.g. 2026-DON625; null from ReliefWeb), title, published_at, url,
+ * summary (plain text, up to 400 chars).
+ */
 export default defineSource<string>({
   type: 'who-outbreak',
   categories: ['health', 'public-health', 'global'],
@@ -91,7 +92,8 @@ export default defineSource<string>({
         limit: 100,
         fields: { include: ['title', 'url_alias', 'url', 'date.created'] },
       };
-      const raw = await http.json<Reports>('/v2/reports', Reports, { deadline, method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const headers = { 'content-type': 'application/json' };
+      const raw = await http.json<Reports>('/v2/reports', Reports, { deadline, method: 'POST', body: JSON.stringify(body), headers });
       return toRows(fromReports(raw), label);
     },
   },

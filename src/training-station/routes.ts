@@ -2,16 +2,11 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { ApiError } from '../core/errors.js';
 import { AgentId, AgentKey, Kind } from '../calib/schemas.js';
-import { curve } from '../calib/reliability.js';
 import { AUTH_DESCRIPTION, AgentAuth, keepRawBodyOfSignedRequests } from '../calib/agent-auth.js';
 import { RESERVED_NAMESPACES } from '../calib/namespaces.js';
-import { CalibrationRepo } from '../store/repos/calibration.js';
-import { AgentsRepo } from '../store/repos/agents.js';
-import { API_VERSION } from '../plugins/openapi.js';
+import { BASE, TrainingStationService } from './service.js';
 
-const BASE = '/api/v1/training-station';
 const MIN_RESOLVED_DEFAULT = 30;
 const PUBLIC = 'Public: no credentials needed.';
 
@@ -24,20 +19,9 @@ const Agent = Type.Object({
   claims: Type.Integer(),
 });
 
-/** schema.org Action describing one endpoint, as JSON-LD potentialAction entries expect. */
-function action(type: string, name: string, method: string, urlTemplate: string, inputs: Record<string, string>) {
-  return {
-    '@type': type,
-    name,
-    target: { '@type': 'EntryPoint', urlTemplate, httpMethod: method, contentType: 'application/json' },
-    'query-input': Object.entries(inputs).map(([param, spec]) => `${spec} name=${param}`),
-  };
-}
-
 export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
-  const repo = new CalibrationRepo(deps.store.db);
-  const auth = new AgentAuth(new AgentsRepo(deps.store.db), deps.clock);
-  const base = deps.config.publicUrl;
+  const station = new TrainingStationService(deps.repos.calibration, deps.clock, deps.config.publicUrl);
+  const auth = new AgentAuth(deps.repos.agents, deps.clock);
   const tags = ['training-station'];
 
   app.get(
@@ -51,31 +35,8 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
       },
     },
     async (_request, reply) => {
-      const counts = await repo.counts();
       reply.type('application/ld+json');
-      return {
-        '@context': 'https://schema.org',
-        '@type': 'WebAPI',
-        additionalType: 'https://schema.org/SoftwareApplication',
-        name: 'svc training station',
-        description: 'Register an agent, record confidence-weighted claims and outcomes, and read calibration curves and a leaderboard.',
-        url: `${base}${BASE}/schema`,
-        documentation: `${base}/docs`,
-        version: API_VERSION,
-        provider: { '@type': 'Organization', name: 'svc', url: base },
-        license: 'https://creativecommons.org/licenses/by/4.0/',
-        totalAgents: counts.agents,
-        claimCount: counts.claims,
-        resolvedClaimCount: counts.resolved,
-        potentialAction: [
-          action('AssessAction', 'calibrate_p', 'POST', `${base}/api/v1/calib/calibrate_p`, { agent_id: 'required', kind: 'required', predicted_p: 'required' }),
-          action('CreateAction', 'record_claim', 'POST', `${base}/api/v1/calib/record_claim`, { agent_id: 'required', kind: 'required', predicted_p: 'required', payload: 'required', outcome_resolver: 'required', ttl_hours: 'required' }),
-          action('UpdateAction', 'record_outcome', 'POST', `${base}/api/v1/calib/record_outcome`, { claim_id: 'required', outcome: 'required', evidence: 'optional' }),
-          action('RegisterAction', 'register', 'POST', `${base}${BASE}/register`, { agent_id: 'required', name: 'required', homepage: 'optional', public_key: 'optional' }),
-          action('SearchAction', 'browse', 'GET', `${base}${BASE}/agents{?limit,offset}`, { limit: 'optional', offset: 'optional' }),
-          action('SearchAction', 'leaderboard', 'GET', `${base}${BASE}/leaderboard{?kind,min_resolved,limit}`, { kind: 'optional', min_resolved: 'optional', limit: 'optional' }),
-        ],
-      };
+      return station.describe();
     },
   );
 
@@ -102,14 +63,7 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
     async (request) => {
       const { agent_id, name, homepage = null, public_key = null } = request.body;
       const grant = await auth.authorize(request, agent_id, { mayCreate: true });
-      const profile = await repo.transaction(async (calib, agents) => {
-        if (grant.status === 'new' && !(await agents.create(grant.credential))) {
-          throw new ApiError('unauthorized', `agent ${agent_id} was just created by another request: send its agent_key`, { agent_id });
-        }
-        await calib.upsertAgent({ agent_id, name, homepage, public_key, registered_at: deps.clock.now() });
-        return (await calib.agents(1, 0, agent_id))[0]!;
-      });
-      return grant.status === 'new' ? { ...profile, agent_key: grant.agentKey } : profile;
+      return station.register(grant, { agent_id, name, homepage, public_key });
     },
   );
 
@@ -126,8 +80,7 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
     },
     async (request) => {
       const { limit = 50, offset = 0 } = request.query;
-      const [agents, counts] = await Promise.all([repo.agents(limit, offset), repo.counts()]);
-      return { count: agents.length, total: counts.agents, limit, offset, agents };
+      return station.browse(limit, offset);
     },
   );
 
@@ -156,23 +109,7 @@ export const trainingStationRoutes = ({ deps }: AppContext): FastifyPluginAsync 
     },
     async (request) => {
       const { kind, min_resolved = MIN_RESOLVED_DEFAULT, limit = 20 } = request.query;
-      const bins = await repo.binsOfActiveAgents(min_resolved);
-      const groups = new Map<string, typeof bins>();
-      for (const bin of bins) {
-        if (kind && bin.kind !== kind) continue;
-        const key = `${bin.agent_id}\u0000${bin.kind}`;
-        groups.set(key, [...(groups.get(key) ?? []), bin]);
-      }
-      const ranked = [...groups.entries()]
-        .map(([key, group]) => {
-          const [agent_id, k] = key.split('\u0000') as [string, string];
-          const c = curve(group);
-          return { agent_id, kind: k, resolved: c.resolved, ece: c.ece!, brier: c.brier! };
-        })
-        .sort((a, b) => a.ece - b.ece || a.brier - b.brier)
-        .slice(0, limit)
-        .map((entry, i) => ({ rank: i + 1, ...entry }));
-      return { count: ranked.length, min_resolved, entries: ranked };
+      return station.leaderboard(kind, min_resolved, limit);
     },
   );
 };

@@ -4,7 +4,6 @@ import { ApiError } from '../core/errors.js';
 import { sameSecret } from '../core/secrets.js';
 import { StringEnum, errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { ViralRepo } from '../store/repos/viral.js';
 import { NICHES, REFRESH_EVERY_MS, ViralService } from './service.js';
 
 const Video = Type.Object({
@@ -13,7 +12,7 @@ const Video = Type.Object({
 
 export const viralRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
-  const viral = new ViralService(deps.upstream, new ViralRepo(deps.store.db), deps.clock);
+  const viral = new ViralService(deps.upstream, deps.repos.viral, deps.clock);
   ctx.jobs.push({ name: 'viral-refresh', everyMs: REFRESH_EVERY_MS, run: async () => void (await viral.refreshAll()) });
 
   app.get(

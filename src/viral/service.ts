@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import Type from 'typebox';
+import { curatedFile, Origin } from '../core/curated.js';
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { UpstreamClient } from '../upstream/client.js';
@@ -13,9 +14,14 @@ export const REFRESH_EVERY_MS = 30 * 60_000;
 const KEEP_MS = 24 * 3600_000;
 const DEADLINE_MS = 8000;
 
-const CONFIG = JSON.parse(readFileSync(new URL('./niches.v1.json', import.meta.url), 'utf8')) as {
-  niches: Record<Niche, { query: string; channels: string[] }>;
-};
+const Niches = Type.Object({
+  version: Type.Literal(1),
+  origin: Origin,
+  source_note: Type.String(),
+  // Every niche must be configured: the file is checked on first use, so a missing niche fails loudly.
+  niches: Type.Object(Object.fromEntries(NICHES.map((n) => [n, Type.Object({ query: Type.String(), channels: Type.Array(Type.String()) })]))),
+});
+const niches = curatedFile(new URL('./niches.v1.json', import.meta.url), Niches);
 
 const utcDayStart = (ms: number) => ms - (ms % 86_400_000);
 
@@ -38,7 +44,7 @@ export class ViralService {
   async refresh(niche: Niche): Promise<RefreshOutcome> {
     const now = this.clock.now();
     const deadline = Date.now() + DEADLINE_MS;
-    const { query, channels } = CONFIG.niches[niche];
+    const { query, channels } = niches().niches[niche]!;
     let videos: Video[];
     let source: string;
     try {

@@ -1,7 +1,6 @@
 import Type from 'typebox';
-import { XMLParser } from 'fast-xml-parser';
+import { atomNodes } from '../upstream/formats/feed.js';
 import type { HostHttp } from '../upstream/client.js';
-import { UpstreamError } from '../upstream/errors.js';
 import { parseUnixSeconds } from '../core/clock.js';
 
 export interface Video {
@@ -47,10 +46,7 @@ export async function searchToday(http: HostHttp, query: string, dayStartMs: num
   );
 }
 
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' });
-const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-
-interface FeedEntry {
+interface ChannelEntry {
   'yt:videoId'?: string;
   title?: string;
   published?: string;
@@ -60,14 +56,7 @@ interface FeedEntry {
 
 /** A channel's Atom feed (the 15 newest uploads, with view counts) → videos. */
 export function parseChannelFeed(text: string): Video[] {
-  let doc: { feed?: { entry?: FeedEntry | FeedEntry[] } };
-  try {
-    doc = xml.parse(text);
-  } catch {
-    throw new UpstreamError('upstream_bad_response', 'YouTube sent a feed that is not XML');
-  }
-  if (!doc.feed) throw new UpstreamError('upstream_bad_response', 'YouTube sent something other than an Atom feed');
-  return asArray(doc.feed.entry).flatMap((e) => {
+  return (atomNodes(text, 'YouTube') as ChannelEntry[]).flatMap((e) => {
     const id = e['yt:videoId'];
     if (!id || !e.published) return [];
     return [{

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
-import { PRICES } from '../../src/payments/pricing.js';
+import { PRICES, singleQueryPrice } from '../../src/payments/pricing.js';
 import { subjectOf } from '../../src/agent-context/subject.js';
 import { EntityResolver } from '../../src/entities/resolver.js';
 import { loadDataset } from '../../src/entities/dataset.js';
@@ -52,7 +52,7 @@ describe('GET /api/v1/agent-context', () => {
   });
 
   it('answers 402 for a payment of the wrong amount, and free=1 never asks for one', async () => {
-    const header = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: PRICES.call });
+    const header = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: singleQueryPrice() });
     const res = await context({ goal: 'buy BTC' }, { 'x-payment': header });
     expect(res.statusCode).toBe(402);
     expect(res.json().invoice.amount).toBe(String(PRICES.agentContext));

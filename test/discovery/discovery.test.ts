@@ -45,6 +45,15 @@ describe('discovery files', () => {
     const comparison = (await get('/svc/comparison.json')).json();
     expect(Array.isArray(comparison)).toBe(true);
     expect(comparison[0]).toMatchObject({ option: 'svc bundle', cost_usd_20_queries: '0.008' });
+    expect(comparison[1]).toMatchObject({ option: 'svc per call', cost_usd_20_queries: '0.02' });
+  });
+
+  it('advertises as the single-query price exactly what a 402 for one query asks', async () => {
+    const advertised = (await get('/.well-known/x402.json')).json().per_call_amount;
+    const challenge = await t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+    expect(challenge.statusCode).toBe(402);
+    expect(challenge.json().invoice.amount).toBe(advertised);
+    expect((await get('/llms.txt')).body).toContain(`single query: $${Number(advertised) / 1e6} (a 1-query bundle)`);
   });
 
   it('the catalog matches the spec table and reports the real count', async () => {

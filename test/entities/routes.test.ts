@@ -22,6 +22,7 @@ describe('entity endpoints', () => {
     expect(btc).toMatchObject({ id: 'svc-ent:cr.bitcoin', name: 'Bitcoin', type: 'crypto', ids: { coingecko: 'bitcoin', symbol: 'BTC' } });
     expect(btc.supported_types).toEqual(expect.arrayContaining(['crypto-price', 'ta-indicators', 'funding-rates']));
     expect(btc.example_calls).toContain('http://svc.test/api/data/preview?type=crypto-price&entity=svc-ent%3Acr.bitcoin');
+    expect(btc.source).toMatch(/^curated: svc maintainers \(compiled from public identifiers, not a registry publication\); https:\/\/.*; retrieved 2026-11-22$/);
     const aapl = (await t.app.inject('/api/v1/entity/svc-ent:eq.aapl')).json();
     expect(aapl.supported_types).toEqual(['stock-quote']);
     const missing = await t.app.inject('/api/v1/entity/svc-ent:eq.nope');
@@ -34,6 +35,7 @@ describe('entity endpoints', () => {
     const page = (await t.app.inject('/api/v1/entity/list?type=equity&limit=10&offset=5')).json();
     expect(page).toMatchObject({ count: 10, limit: 10, offset: 5 });
     expect(page.total).toBeGreaterThanOrEqual(50);
+    expect(page.source).toMatch(/^curated: .*retrieved \d{4}-\d{2}-\d{2}$/);
     expect(page.entities.every((e: { type: string }) => e.type === 'equity')).toBe(true);
     const metals = (await t.app.inject('/api/v1/entity/list?type=commodity&category=metals')).json();
     expect(metals.entities.map((e: { id: string }) => e.id)).toContain('svc-ent:cmd.gold');

@@ -91,5 +91,6 @@ describe('cams', () => {
     expect(body.count).toBe(4);
     expect(body.cams).toHaveLength(4);
     for (const cam of body.cams) expect(cam.embed_url).toMatch(/^https:\/\//);
+    expect(body.source).toMatch(/^curated: svc maintainers .*; https:\/\/.*; retrieved \d{4}-\d{2}-\d{2}$/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromOpenMeteo, nearestStations, stationRow, toUgm3 } from '../../src/sources/air-quality.js';
+import { fromOpenMeteo, nearestStations, stationRow } from '../../src/sources/air-quality.js';
+import { toUgm3 } from '../../src/sources/lib/air-units.js';
 import { startTestApp } from '../helpers/app.js';
 
 const NOW = 1795348800; // 2026-11-22T12:00:00Z

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import source, { fromAdsb, fromOpenSky, parseBox, pointQuery } from '../../src/sources/flights-near.js';
+import source, { fromAdsb, fromOpenSky } from '../../src/sources/flights-near.js';
+import { parseBox, pointQuery } from '../../src/sources/lib/bbox.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const SWISS = { lamin: 45.8, lomin: 5.9, lamax: 47.8, lomax: 10.5 };

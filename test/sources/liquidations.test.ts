@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import source, { fromOkx, parseProtocol } from '../../src/sources/liquidations.js';
-import { decodeLiquidation, fromRpcLogs, newest, type LiquidationLog } from '../../src/sources/lib/aave-v3-ethereum.js';
+import { fromRpcLogs, newest } from '../../src/sources/lib/aave-v3-ethereum.js';
+import { decodeLiquidation, type LiquidationLog } from '../../src/sources/lib/aave-v3-events.js';
 import type { FetchContext } from '../../src/sources/define.js';
 import type { HostHttp } from '../../src/upstream/client.js';
 import { ManualClock } from '../../src/core/clock.js';

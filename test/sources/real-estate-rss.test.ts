@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromCsv, parseZip, regionId, soldAt } from '../../src/sources/real-estate-rss.js';
+import { fromCsv, parseZip, soldAt } from '../../src/sources/real-estate-rss.js';
+import { regionId } from '../../src/upstream/formats/redfin-autocomplete.js';
 
 const HEADER =
   'SALE TYPE,SOLD DATE,PROPERTY TYPE,ADDRESS,CITY,STATE OR PROVINCE,ZIP OR POSTAL CODE,PRICE,BEDS,BATHS,LOCATION,SQUARE FEET,LOT SIZE,YEAR BUILT,DAYS ON MARKET,$/SQUARE FEET,HOA/MONTH,STATUS,NEXT OPEN HOUSE START TIME,NEXT OPEN HOUSE END TIME,URL (SEE https://www.redfin.com/buy-a-home/comparative-market-analysis FOR INFO ON PRICING),SOURCE,MLS#,FAVORITE,INTERESTED,LATITUDE,LONGITUDE';

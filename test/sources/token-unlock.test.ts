@@ -24,16 +24,18 @@ describe('token-unlock', () => {
     expect(rows[0]!.pct_of_max_supply).toBe(2);
   });
 
-  const cited = { publisher: 'Arbitrum Foundation', url: 'https://docs.arbitrum.foundation/token-supply', retrieved: '2026-11-20' };
+  const cited = { publisher: 'Arbitrum Foundation', urls: ['https://docs.arbitrum.foundation/token-supply'], retrieved: '2026-11-20' };
+  const fileOrigin = { publisher: 'svc maintainers', urls: ['https://defillama.com/unlocks'], retrieved: '2026-11-20' };
   const unlock = (unlock_at: number, valid_until: number) => ({
     symbol: 'ARB', unlock_at, amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'], categories: ['insiders'], origin: cited, valid_until,
   });
 
   it('serves a curated unlock with its origin, only while valid and still upcoming', () => {
-    const file = { version: 2 as const, note: '', assets: [], unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)] };
+    const file = { version: 2 as const, origin: fileOrigin, note: '', assets: [], unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)] };
     expect(curatedRows(file, assetOf('ARB'), 150)).toEqual([
       { symbol: 'ARB', name: 'Arbitrum', unlock_at: 300, date: '1970-01-01', amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'],
-        categories: ['insiders'], origin: cited, valid_until: 1000 },
+        categories: ['insiders'], origin: cited, valid_until: 1000,
+        source: 'curated: Arbitrum Foundation; https://docs.arbitrum.foundation/token-supply; retrieved 2026-11-20' },
     ]);
   });
 
@@ -41,11 +43,12 @@ describe('token-unlock', () => {
     const check = Compile(DataFile);
     const { origin: _o, ...uncited } = unlock(300, 1000);
     const { valid_until: _v, ...undated } = unlock(300, 1000);
-    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [unlock(300, 1000)] })).toBe(true);
-    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [uncited] })).toBe(false);
-    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [undated] })).toBe(false);
-    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [{ ...unlock(300, 1000), origin: { ...cited, url: 'from memory' } }] })).toBe(false);
-    expect(curatedData().unlocks.every((u) => u.origin.url.startsWith('https://'))).toBe(true);
+    expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [unlock(300, 1000)] })).toBe(true);
+    expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [uncited] })).toBe(false);
+    expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [undated] })).toBe(false);
+    expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [{ ...unlock(300, 1000), origin: { ...cited, urls: ['from memory'] } }] })).toBe(false);
+    expect(curatedData().unlocks.every((u) => u.origin.urls.every((url) => url.startsWith('https://')))).toBe(true);
+    expect(check.Check({ version: 2, note: '', assets: [], unlocks: [] })).toBe(false);
     expect(() => assetOf('DOGE')).toThrow(/one of: ARB/);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { topTransfers } from '../../src/sources/whale-tracker.js';
-import { fromBlockscout, fromBlockscoutTxs, fromEtherscan, fromTxlist, type Transfer } from '../../src/sources/lib/explorer-transfers.js';
+import { fromEtherscan, fromTxlist, type Transfer } from '../../src/sources/lib/explorer-transfers.js';
+import { fromBlockscout, fromBlockscoutTxs } from '../../src/sources/lib/blockscout.js';
 
 const ME = '0x1111111111111111111111111111111111111111';
 const OTHER = '0x2222222222222222222222222222222222222222';

@@ -3785,8 +3785,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-oL8Wkc2UmYBPz0S7OuP6sA7Rgre-rf1H7nGJp2VspOTthqoxdYrCOnXAMYo1GCl565wURpjl9TIrlsGrLnqPDw"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-NSryWYSHsyB6jP0aPbhk5mUJ3_K3EXe7iJi1DpHYsdii8lSj7tl2K4rJnk3GulL01-l9THj0ircMMZ6RZfDmBw"
                      *       }
                      *     }
                      */
@@ -3865,6 +3865,8 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                         entities: components["schemas"]["Entity"][];
                     };
                 };
@@ -3944,22 +3946,27 @@ export interface operations {
                      *         "https://svc.example.org/api/data/preview?type=ta-indicators&entity=svc-ent%3Acr.ethereum",
                      *         "https://svc.example.org/api/data/preview?type=funding-rates&entity=svc-ent%3Acr.ethereum"
                      *       ],
+                     *       "source": "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-TvsV3C_Z_cbgyZe7izfvvc3mcMoK4hUNoZbNpeZGF2I",
-                     *         "response_hash": "sha256-XbVFH_pdK50W7otDSgEIoTiO-qF0B43JNzaytxQDOww",
+                     *         "response_hash": "sha256-CetUOZbmNSzqklNe3M3XMpJrVmBOvff5YG5thRclieo",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
-                     *         "sources": [],
+                     *         "sources": [
+                     *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
+                     *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-LynldbtNwdbaknE2rWPROQeurq_thid7jByWRbmfhxRJTfy24RlHndJnXMZixtiREiZUSCQX8w2Cnez4A79gCA"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-y7Ujb8dw7AaNOvgNAxbLa9LnwYUnQEdJvPuOL7gP8JCqgY8k6J2RkjiByno7SMcSZaBfIV_UHEdHQsRoTqkFAA"
                      *       }
                      *     }
                      */
                     "application/json": (components["schemas"]["Entity"] & {
                         supported_types: string[];
                         example_calls: string[];
+                        /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                     }) & {
                         _receipt: components["schemas"]["Receipt"];
                     };
@@ -4057,7 +4064,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.XL_34CiNBdo1pi0RtBLroknLjnmNETboZytBVskUUqc",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.gxhfIiHWFTku0x3xt3sCWyGHaQL_twdXlUZciy8jnoY",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4066,15 +4073,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-p55ZwS-2FKIs9bEH5jJ6ug_H2G27LD43juaANSSuLkc",
+                     *         "response_hash": "sha256-UqvwsyEA4aPTC2NwasDANQ0Ig2a3aSWw52Yaeaj_OrU",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-8sjfDXHYlg8jT0FKpJVqObZAF5YarF1knxstExbnSEqQNEH3toDHX322bBwmgwkTuDF98CRYZHigfdOFSO4KCQ"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-FhlacHPeChS_-n6WRZx6MWU1hve6tHYIjn7uoTg2ovoloXm1s7kNtU4WbwrTOqZMPQaZySq0fdpztwrS9877Dw"
                      *       }
                      *     }
                      */
@@ -4115,7 +4122,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "82b4d84b-1936-47be-b368-145d6a53f460"
+                     *       "request_id": "bea1051a-639f-4b6e-ab32-4a811d3b5437"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4264,8 +4271,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-ylpdVc1c2V7ENwmwKzB1iF_4Bo9a85RwYYMYI27K3u4gGbID97qbQqIPjvPbMeYuPS5-AiVGvdEVzUeWTTthCw"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-meH4QjTgNrlreLpKZmPFav2OLtTeT-NlV4N7Iu2dKBZk9Un6VQMuF7pg4UXPq3fbspyDEL2EqNxheCcia2nUBQ"
                      *       }
                      *     }
                      */
@@ -4307,7 +4314,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x246f751b63729293ee48f44e822792573d834cb653664b6c5fe5e0b6b910f581",
+                     *         "memo": "0x7e79b9b79cbec5da2583b38bbb9e523c8a00dfa30fa89836f3e256a58a347825",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4325,11 +4332,11 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x246f751b63729293ee48f44e822792573d834cb653664b6c5fe5e0b6b910f581"
+                     *             "memo": "0x7e79b9b79cbec5da2583b38bbb9e523c8a00dfa30fa89836f3e256a58a347825"
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "e9402238-fadc-4e58-8783-c94eff7cb27c"
+                     *       "request_id": "0721af07-fd40-47a5-bcef-9aee59f1104b"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4523,8 +4530,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-CFMIaMMFO2a8bc9bSJFkAI1c1IPHpkI04FH5G8AdtKDSZ4uPxMINyLHX-YFen979ahjOiznVr5ivsw6lycIUCg"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-LfN9Pi2aMYWUklvoPMTsN5y7cNkoWoBhdt-Z1W-Ja_xtrApdQTzAVhfqWLNKPPu8bbpcP86ARIXlmCPRiFxrCw"
                      *       }
                      *     }
                      */
@@ -4829,19 +4836,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.oDr5AHYLayXoLzSxSphmKC_5lRXTCh18C-IglweJJXQ",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.TqNDZ6HMaRlu8hxOLmLdhipzBLFmj0jEigEFQFdGED0",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-aNslB0ZsQU1u77PGAWLkRZHsUEZmuzgfh-tPAWh6XwU",
+                     *         "response_hash": "sha256-1dQ0qhCoOZOuvSonJxEbyWC6Ubi4YWmZF86s6byPvIk",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-CebarAfo_Vq9w8e01itObU9idM_zSp3I0Eae6OtHaoDOdZpuHq_7lIqsXyKbWiz22KRHdo3uGEqH1N2BHVP_Cg"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-xjQCStfKiKEwbrZzdLeKr_k_wdGzFZC1n9WJrw640hswTDJTlc0S66IpSe04D2U8s-Onwk2iU7ZHLPELC-fdBA"
                      *       }
                      *     }
                      */
@@ -5021,6 +5028,8 @@ export interface operations {
                     "application/json": {
                         count: number;
                         as_of: number;
+                        /** @description the curated list's origin: `curated: <publisher>; <urls>; retrieved <date>` */
+                        source: string;
                         cams: {
                             id: string;
                             title: string;
@@ -6389,8 +6398,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SicmTpyWVhwN8tDQR-BPPXqfNotqfnbj7bn6qFhyvWA",
-                     *         "sig": "ed25519-JhC0nkjd_jFfUi0a8bGSgPxix5ZPXt6OuGn61aiBgiLxAYeeRyxhjGtcOSXzZVyrtzcjRy4ekyUXJNjZrdPeCQ"
+                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
+                     *         "sig": "ed25519-ZQl670SA-IzN2mlM0u0u06FuvdWQPYSbGzr-_2IHVGPrcFJvNV4hQ3aKol10lApEQuhIcPjUsIw5zaW1dh-sDA"
                      *       }
                      *     }
                      */

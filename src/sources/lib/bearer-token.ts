@@ -17,7 +17,12 @@ const held = new Map<string, { token: string; expiresAtMs: number }>();
  * Tokens are cached per host, base URL and credentials until shortly before they expire; a 401
  * on use (revoked or rotated token) buys a fresh one once.
  */
-export async function withBearer<T>(ctx: FetchContext, auth: HostHttp, buy: (credentials: string) => Promise<Grant>, use: (token: string) => Promise<T>): Promise<T> {
+export async function withBearer<T>(
+  ctx: FetchContext,
+  auth: HostHttp,
+  buy: (credentials: string) => Promise<Grant>,
+  use: (token: string) => Promise<T>,
+): Promise<T> {
   const setting = ctx.config.upstreams[auth.name];
   const slot = `${auth.name} ${setting.baseUrl} ${setting.key ?? ''}`;
   const token = async (): Promise<string> => {
@@ -46,3 +51,11 @@ export function clientCredentials(key: string): { client_id: string; client_secr
 /** An `application/x-www-form-urlencoded` body. */
 export const form = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** Buys an app token with the OAuth client-credentials grant at `path` of the auth host (OpenSky, Twitch). */
+export const clientCredentialsGrant =
+  (auth: HostHttp, path: string, deadline: number) =>
+  (credentials: string): Promise<Grant> => {
+    const body = form({ grant_type: 'client_credentials', ...clientCredentials(credentials) });
+    return auth.json<Grant>(path, Grant, { method: 'POST', deadline, headers: FORM, body });
+  };

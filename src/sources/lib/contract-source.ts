@@ -33,7 +33,8 @@ interface AbiEntry {
 export function writableFunctions(abi: string): string[] | null {
   try {
     const entries = JSON.parse(abi) as AbiEntry[];
-    return entries.filter((e) => e.type === 'function' && e.name && e.stateMutability !== 'view' && e.stateMutability !== 'pure').map((e) => e.name!);
+    const writes = (e: AbiEntry) => e.type === 'function' && e.name && e.stateMutability !== 'view' && e.stateMutability !== 'pure';
+    return entries.filter(writes).map((e) => e.name!);
   } catch {
     return null;
   }

@@ -12,4 +12,5 @@ export const cryptoBySymbol = (symbol: string): Entity[] =>
 export const usdStablecoins = (): Entity[] => all().filter((e) => e.type === 'stablecoin' && e.peg === 'USD' && e.ids.coingecko);
 
 /** The Binance USDT pair of a CoinGecko id (`bitcoin` → `BTCUSDT`), when the asset trades there. */
-export const binancePairOf = (coingeckoId: string): string | undefined => all().find((e) => e.ids.coingecko === coingeckoId && e.ids.binance)?.ids.binance;
+export const binancePairOf = (coingeckoId: string): string | undefined =>
+  all().find((e) => e.ids.coingecko === coingeckoId && e.ids.binance)?.ids.binance;

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { whyNot } from './q.js';
 import { Compile } from 'typebox/compile';
 import { invalidQ } from '../../core/errors.js';
 import { noData, UpstreamError } from '../../upstream/errors.js';
@@ -15,7 +16,7 @@ const TOPIC = /^[\p{L}\p{N}][\p{L}\p{N} .'-]{1,78}[\p{L}\p{N}.]$/u;
 export function topic(shape: string, example: string) {
   return (q: string): string => {
     const text = q.replace(/\s+/g, ' ');
-    if (!TOPIC.test(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, q ? `"${q}" is not a plain topic` : 'q is required');
+    if (!TOPIC.test(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, whyNot(q, 'a plain topic'));
     return text.toLowerCase();
   };
 }
@@ -69,7 +70,16 @@ export function fromArtlist(raw: Artlist, max: number): Article[] {
     if (seen.has(a.url) || seen.has(title)) return [];
     seen.add(a.url).add(title);
     const at = seenAt(a.seendate);
-    return [{ title: a.title.trim(), url: a.url, domain: a.domain, language: a.language, source_country: a.sourcecountry, image_url: a.socialimage || null, seen_at: at, as_of: at }];
+    return [{
+      title: a.title.trim(),
+      url: a.url,
+      domain: a.domain,
+      language: a.language,
+      source_country: a.sourcecountry,
+      image_url: a.socialimage || null,
+      seen_at: at,
+      as_of: at,
+    }];
   });
   if (articles.length === 0) throw noData('GDELT found no articles for this topic in the last 24 hours');
   return articles.sort((a, b) => b.seen_at - a.seen_at).slice(0, max);

@@ -18,7 +18,11 @@ const TokenSecurity = Type.Object({
   lp_holders: Type.Optional(Type.Array(Holder)),
 });
 export type TokenSecurity = Type.Static<typeof TokenSecurity>;
-const Response = Type.Object({ code: Type.Integer(), message: Type.String(), result: Type.Union([Type.Record(Type.String(), TokenSecurity), Type.Null()]) });
+const Response = Type.Object({
+  code: Type.Integer(),
+  message: Type.String(),
+  result: Type.Union([Type.Record(Type.String(), TokenSecurity), Type.Null()]),
+});
 
 /** GoPlus flag → our risk name, for flags where "1" is the risk. */
 const RISK_FLAGS = {
@@ -52,7 +56,8 @@ export function goplusRisks(t: TokenSecurity): { risks: string[]; unknown_checks
  * the result is keyed by the lower-cased address and is `{}` for a token GoPlus does not know.
  */
 export async function goplusToken(http: HostHttp, { chainId, address }: EvmTarget, deadline: number): Promise<TokenSecurity> {
-  const raw = await http.json<Type.Static<typeof Response>>(`/api/v1/token_security/${chainId}`, Response, { deadline, query: { contract_addresses: address } });
+  const query = { contract_addresses: address };
+  const raw = await http.json<Type.Static<typeof Response>>(`/api/v1/token_security/${chainId}`, Response, { deadline, query });
   if (raw.code === 4029) throw new UpstreamError('upstream_rate_limited', `GoPlus: ${raw.message}`);
   if (raw.code !== 1 && raw.code !== 2) throw new UpstreamError('upstream_error', `GoPlus: code ${raw.code} ${raw.message}`);
   const token = raw.result?.[address];

@@ -17,7 +17,9 @@ const words = (text: string) => (text.match(/\S+/g) ?? []).length;
 
 /** Readability extracts the article; Turndown writes it as markdown. Plain text passes through. */
 export function toMarkdown(body: string, contentType: string, url: string): Article {
-  if (contentType === 'text/plain') return { title: null, byline: null, canonical_url: url, markdown: body.trim(), word_count: words(body), excerpt: null };
+  if (contentType === 'text/plain') {
+    return { title: null, byline: null, canonical_url: url, markdown: body.trim(), word_count: words(body), excerpt: null };
+  }
   const { document } = parseHTML(body);
   const canonical = document.querySelector('link[rel="canonical"]')?.getAttribute('href');
   const article = new Readability(document as unknown as Document).parse();

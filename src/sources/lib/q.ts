@@ -1,4 +1,5 @@
 import { invalidQ } from '../../core/errors.js';
+import { roundTo } from '../../core/numbers.js';
 
 /** Shared q parsers; each throws a 400 that states the expected shape and an example. */
 
@@ -20,7 +21,7 @@ export function latLon(q: string): LatLon {
 }
 
 /** Coordinates rounded to 4 decimals (~11 m): the cache key, and what upstreams ask for. */
-export const latLonKey = ({ lat, lon }: LatLon): string => `${+lat.toFixed(4)},${+lon.toFixed(4)}`;
+export const latLonKey = ({ lat, lon }: LatLon): string => `${roundTo(lat, 4)},${roundTo(lon, 4)}`;
 
 /** For types that take no q: anything but an empty string is a mistake worth telling. */
 export function noQ(q: string): string {
@@ -34,7 +35,7 @@ export function oneOf<T extends string>(allowed: readonly T[], shape: string, no
   return (q: string): T => {
     const hit = byNormal.get(normalize(q));
     if (!hit) {
-      const error = invalidQ(`${shape}, one of: ${allowed.join(', ')}`, allowed[0]!, q ? `"${q}" is not allowed` : 'q is required');
+      const error = invalidQ(`${shape}, one of: ${allowed.join(', ')}`, allowed[0]!, whyNot(q, 'allowed'));
       error.details!.allowed = [...allowed];
       throw error;
     }
@@ -62,3 +63,6 @@ export function currencyPair(q: string): [string, string] {
   if (!match) throw invalidQ('<base>:<symbol> ISO 4217 currency codes', 'EUR:USD');
   return [match[1]!.toUpperCase(), match[2]!.toUpperCase()];
 }
+
+/** The reason a q failed, for `invalidQ`: the q quoted with what it is not, or that it is missing. */
+export const whyNot = (q: string, what: string): string => (q ? `"${q}" is not ${what}` : 'q is required');

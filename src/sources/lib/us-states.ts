@@ -1,4 +1,5 @@
 import { invalidQ } from '../../core/errors.js';
+import { whyNot } from './q.js';
 
 /** USPS codes of the 50 states, DC and the inhabited territories, by name. */
 export const US_STATES: Readonly<Record<string, string>> = {
@@ -27,6 +28,8 @@ BY_NAME.set(normal('Washington DC'), BY_CODE.get('DC')!);
 /** A US state or territory by name (any case, spacing or punctuation) or by its two-letter USPS code. */
 export function usState(q: string): UsState {
   const hit = BY_NAME.get(normal(q)) ?? BY_CODE.get(q.trim().toUpperCase());
-  if (!hit) throw invalidQ('<us_state_name>: a US state, DC or territory by name (or its USPS code)', 'California', q ? `"${q}" is not a US state` : 'q is required');
+  if (!hit) {
+    throw invalidQ('<us_state_name>: a US state, DC or territory by name (or its USPS code)', 'California', whyNot(q, 'a US state'));
+  }
   return hit;
 }

@@ -25,7 +25,7 @@ function textOf(value: unknown): string | null {
   return typeof text === 'string' || typeof text === 'number' ? String(text) : null;
 }
 const list = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : ([value].flat() as T[]));
-type Node = Record<string, unknown>;
+export type Node = Record<string, unknown>;
 
 function atomEntry(e: Node): FeedEntry {
   const link = list(e.link as Node | Node[] | undefined)[0];
@@ -55,14 +55,28 @@ function rssItem(i: Node): FeedEntry {
   };
 }
 
-/** An Atom or RSS 2.0 document → its entries; anything else is `upstream_bad_response` naming the upstream. */
-export function parseFeed(text: string, upstream: string): FeedEntry[] {
-  let doc: { feed?: Node; rss?: { channel?: Node } };
+type Doc = { feed?: Node; rss?: { channel?: Node } };
+
+function parseXml(text: string, upstream: string): Doc {
   try {
-    doc = xml.parse(text) as typeof doc;
+    return xml.parse(text) as Doc;
   } catch {
     throw new UpstreamError('upstream_bad_response', `${upstream} sent a feed that is not XML`);
   }
+}
+
+/** The entries of an Atom feed as parsed nodes, for feeds that extend Atom (YouTube's `media:statistics`). */
+export function atomNodes(text: string, upstream: string): Node[] {
+  const doc = parseXml(text, upstream);
+  if (!doc.feed || typeof doc.feed !== 'object') {
+    throw new UpstreamError('upstream_bad_response', `${upstream} sent something other than an Atom feed`);
+  }
+  return list(doc.feed.entry as Node | Node[] | undefined);
+}
+
+/** An Atom or RSS 2.0 document → its entries; anything else is `upstream_bad_response` naming the upstream. */
+export function parseFeed(text: string, upstream: string): FeedEntry[] {
+  const doc = parseXml(text, upstream);
   if (doc.feed && typeof doc.feed === 'object') return list(doc.feed.entry as Node | Node[] | undefined).map(atomEntry);
   if (doc.rss?.channel && typeof doc.rss.channel === 'object') return list(doc.rss.channel.item as Node | Node[] | undefined).map(rssItem);
   throw new UpstreamError('upstream_bad_response', `${upstream} sent something other than an Atom or RSS feed`);

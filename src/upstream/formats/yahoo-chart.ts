@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import type { Candle } from '../../core/candles.js';
 
 /** Yahoo v8 chart (`/v8/finance/chart/<symbol>`): parallel timestamp and OHLCV arrays that may hold nulls (halted bars). */
 const Nullable = Type.Array(Type.Union([Type.Number(), Type.Null()]));
@@ -28,18 +29,8 @@ export const YahooChart = Type.Object({
 });
 export type YahooChart = Type.Static<typeof YahooChart>;
 
-/** One bar: open time (Unix s) and OHLCV. */
-export interface Bar {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-}
-
 /** The parallel arrays as bars; entries with a null price (halted bars) are dropped, a null volume counts as 0. */
-export function yahooBars(raw: YahooChart): Bar[] {
+export function yahooBars(raw: YahooChart): Candle[] {
   const result = raw.chart.result?.[0];
   const quote = result?.indicators.quote[0];
   if (!result?.timestamp || !quote) return [];

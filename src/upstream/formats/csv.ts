@@ -1,0 +1,33 @@
+import { parse } from 'csv-parse/sync';
+import { UpstreamError } from '../errors.js';
+
+/** The one CSV reader (RFC 4180 via csv-parse) for every upstream that answers in CSV. */
+
+export interface CsvOptions {
+  /** 1-based line of the header, for files with a preamble before it (Redfin's MLS disclaimer). */
+  fromLine?: number;
+  /** Renames header cells, e.g. to shorten a column name that carries a note. */
+  header?: (name: string) => string;
+}
+
+const fail = (upstream: string, e: unknown) =>
+  new UpstreamError('upstream_bad_response', `${upstream} sent a CSV that does not parse (${(e as Error).message})`);
+
+/** Rows as arrays of cells, header included; blank lines skipped, ragged rows kept. */
+export function csvRows(text: string, upstream: string): string[][] {
+  try {
+    return parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
+  } catch (e) {
+    throw fail(upstream, e);
+  }
+}
+
+/** Records keyed by the header's column names. */
+export function csvRecords(text: string, upstream: string, { fromLine = 1, header = (h) => h }: CsvOptions = {}): Record<string, string>[] {
+  try {
+    const columns = (names: string[]) => names.map(header);
+    return parse(text, { from_line: fromLine, columns, relax_column_count: true, skip_empty_lines: true }) as Record<string, string>[];
+  } catch (e) {
+    throw fail(upstream, e);
+  }
+}
