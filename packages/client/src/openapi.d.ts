@@ -1284,7 +1284,7 @@ export interface paths {
         put?: never;
         /**
          * Judge a text with the model panel (up to four vendors) plus the rule stage
-         * @description Every panel model gets the same rubric and answers the same JSON schema; the text travels as quoted data. One vote for the rule stage and one for each judge that answered. The verdict with the most votes wins; a tie goes to the stricter verdict (block > flag > allow). p_harmful is the mean of the voters' p_harmful. agreement is the share of voters whose verdict equals the consensus. Judges that failed (timeout, vendor_error, invalid_output) are listed in `failed` and cast no vote. Claims are recorded for constitutional:rules, constitutional:panel and each answering judge (constitutional:model:<model id>). With no panel model configured the rule stage is the only voter (panel_size 0). 503 model_budget_exhausted when the models' daily budget is spent. Public: no credentials needed.
+         * @description Every panel model gets the same rubric and answers the same JSON schema; the text travels as quoted data. One vote for the rule stage and one for each judge that answered. The verdict with the most votes wins; a tie goes to the stricter verdict (block > flag > allow). p_harmful is the mean of the voters' p_harmful. agreement is the share of voters whose verdict equals the consensus. Judges that failed (timeout, vendor_error, invalid_output) are listed in `failed` and cast no vote. Claims are recorded for constitutional:rules, constitutional:panel and each answering judge (constitutional:model:<model id>). 503 model_unavailable with no panel model configured (POST /api/v1/constitutional/classify needs none); 503 model_budget_exhausted when the models' daily budget is spent. Public: no credentials needed.
          */
         post: operations["postConstitutionalArbitrate"];
         delete?: never;
@@ -9936,7 +9936,7 @@ export interface operations {
                         p_harmful: number;
                         agreement: number;
                         consensus_rule: string;
-                        /** @description panel models asked (0 when none is configured: the rule stage is the only voter) */
+                        /** @description panel models asked (one per vendor, up to four) */
                         panel_size: number;
                         /** @description claim of constitutional:panel; null when no judge answered */
                         claim_id: string | null;
