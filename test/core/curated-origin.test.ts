@@ -6,11 +6,14 @@ import { citation, Origin } from '../../src/core/curated.js';
 
 const SRC = join(import.meta.dirname, '../../src');
 
-/** Curated data files are versioned by name (`<name>.v<N>.json`); fixtures and OpenAPI examples are not data served as rows. */
+/**
+ * Curated data files are versioned by name (`<name>.v<N>.json`); fixtures and OpenAPI examples are not data served as rows,
+ * nor are evaluation sets (`eval/`: labelled texts written for svc, with their own provenance statement).
+ */
 const curatedFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return curatedFiles(path);
+    if (e.isDirectory()) return e.name === 'eval' ? [] : curatedFiles(path);
     return /\.v\d+\.json$/.test(e.name) ? [relative(SRC, path)] : [];
   });
 
