@@ -4,7 +4,8 @@ import type { Clock } from '../core/clock.js';
 
 /** The bytes of one signed answer, ready to send again while the value behind it is unchanged and fresh. */
 interface HotAnswer {
-  bytes: string;
+  /** Encoded once: a hit writes these bytes without touching a string. */
+  bytes: Buffer;
   etag: string;
   /** Unix ms after which the value behind the answer is past its TTL (then the full path decides). */
   freshUntil: number;
@@ -49,7 +50,7 @@ export class HotAnswers {
   keep(url: string, bytes: string, keepable: Keepable): string {
     const etag = etagOf(bytes);
     this.answers.delete(url);
-    this.answers.set(url, { bytes, etag, ...keepable });
+    this.answers.set(url, { bytes: Buffer.from(bytes), etag, ...keepable });
     if (this.answers.size > MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
     return etag;
   }
