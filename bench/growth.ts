@@ -26,7 +26,7 @@ async function warm(svc: Server, paths: string[]): Promise<void> {
 }
 
 async function previewLoad(svc: Server, paths: string[]) {
-  const { result, cpuS } = await measured(() => runExternal(svc.url, CONNECTIONS, DURATION_S, { paths }));
+  const { result, cpuS } = await measured(() => runExternal(svc.url, CONNECTIONS, DURATION_S, { requests: paths.map((path) => ({ method: 'GET', path })) }));
   return { requests_per_s: Math.round(result.requests.average), latency_ms_p99: result.latency.p99, cpu_us_per_request: round((cpuS * 1e6) / result.requests.total, 1), non_2xx: result.non2xx };
 }
 

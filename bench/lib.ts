@@ -30,7 +30,7 @@ export async function startServer(env: Record<string, string> = {}, pgSchema?: s
 export const run = (options: Options): Promise<Result> => autocannon(options);
 
 /** autocannon in its own process (bench/cannon.mjs), so the load generator does not share the server's event loop. */
-export function runExternal(url: string, connections: number, durationS: number, options: { headers?: Record<string, string>; paths?: string[]; amount?: number } = {}): Promise<Result> {
+export function runExternal(url: string, connections: number, durationS: number, options: { headers?: Record<string, string>; requests?: { method?: string; path: string; body?: string }[]; amount?: number } = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const spec = JSON.stringify({ url, connections, duration: durationS, ...options });
     const child = spawn(process.execPath, [fileURLToPath(new URL('./cannon.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -23,6 +23,7 @@ export async function previewVsBare(env: Record<string, string> = {}, { curve = 
     bare.get('/bare', async () => sameBody);
     const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
 
+    const idleRssMb = Math.round(process.memoryUsage.rss() / 1048576);
     const previews = await measured(() => runExternal(previewUrl, CONNECTIONS, DURATION_S));
     const bareRun = await measured(() => runExternal(bareUrl, CONNECTIONS, DURATION_S));
     const notModified = await runExternal(previewUrl, CONNECTIONS, DURATION_S, { headers: { 'if-none-match': etag } });
@@ -38,7 +39,8 @@ export async function previewVsBare(env: Record<string, string> = {}, { curve = 
       cpu_ratio_bare_vs_preview: round(cpuUs(bareRun) / cpuUs(previews)),
       if_none_match_304: { ...summary(notModified), status_304: notModified['3xx'] },
       cpu_s_per_1000_cached_previews: round(cpuUs(previews) / 1000, 4),
-      server_peak_rss_mb: previews.peakRssMb,
+      // The server, simulator and bare route share this process; idle = before the load started.
+      server_rss_mb: { idle: idleRssMb, peak_under_load: previews.peakRssMb, growth_under_load: previews.peakRssMb - idleRssMb },
       target_rss_mb: 200,
       ...(curve ? { throughput_vs_connections: await throughputCurve(previewUrl, bareUrl) } : {}),
     };

@@ -24,9 +24,30 @@ redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
 return 1
 `;
 
+/** A counter and its first expiry in one round trip (returns the new value). */
+const INCR_WITH_TTL = `
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
+return value
+`;
+
+/** The scripts above as EVALSHA commands: each call sends a hash, not the script (rate limiting runs them per request). */
+interface Scripts {
+  svcTakeToken(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<[number, string]>;
+  svcIncrWithTtl(key: string, by: number, ttlMs: number): Promise<number>;
+  svcAcquireSlot(key: string, holder: string, limit: number, expires: number, nowMs: number): Promise<number>;
+}
+
 /** Redis-backed cache; values are JSON. Expiry is Redis's own (PX), so every instance agrees. */
 export class RedisCache implements Cache {
-  constructor(private readonly redis: Redis) {}
+  private readonly scripts: Scripts;
+
+  constructor(private readonly redis: Redis) {
+    redis.defineCommand('svcTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    redis.defineCommand('svcIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
+    redis.defineCommand('svcAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SLOT });
+    this.scripts = redis as unknown as Scripts;
+  }
 
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.redis.get(`cache:${key}`);
@@ -46,12 +67,11 @@ export class RedisCache implements Cache {
   }
 
   async incr(key: string, ttlMs: number, by = 1): Promise<number> {
-    const [[, value]] = (await this.redis.multi().incrby(`cache:${key}`, by).pexpire(`cache:${key}`, ttlMs, 'NX').exec()) as [[unknown, number]];
-    return value;
+    return this.scripts.svcIncrWithTtl(`cache:${key}`, by, Math.max(1, Math.ceil(ttlMs)));
   }
 
   async take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState> {
-    const [allowed, left] = (await this.redis.eval(TAKE_TOKEN, 1, `bucket:${key}`, capacity, ratePerS, nowMs)) as [number, string];
+    const [allowed, left] = await this.scripts.svcTakeToken(`bucket:${key}`, capacity, ratePerS, nowMs);
     const tokens = Number(left);
     return {
       allowed: allowed === 1,
@@ -62,7 +82,7 @@ export class RedisCache implements Cache {
   }
 
   async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {
-    return (await this.redis.eval(ACQUIRE_SLOT, 1, `slots:${key}`, holder, limit, nowMs + leaseMs, nowMs)) === 1;
+    return (await this.scripts.svcAcquireSlot(`slots:${key}`, holder, limit, nowMs + leaseMs, nowMs)) === 1;
   }
 
   async renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void> {
