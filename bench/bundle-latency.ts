@@ -27,9 +27,14 @@ export async function bundleLatency() {
   try {
     for (const host of ['open-meteo', 'met-no']) svc.sim.fault(host, { kind: 'delay', ms: LATENCY_MS });
     // A day pass issued directly in the store, the way a paid POST /api/v1/pass/day would.
-    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue('day', 'bench', Date.now());
+    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue(
+      'day',
+      'bench',
+      Date.now(),
+    );
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${pass}` };
-    const report: Record<string, unknown> = { queries_per_bundle: QUERIES, slowest_upstream_ms: LATENCY_MS, target_p50_over_slowest_ms: 15 };
+    const report: Record<string, unknown> = { queries_per_bundle: QUERIES, slowest_upstream_ms: LATENCY_MS };
+    report.target_p50_over_slowest_ms = 15;
     let first = 0;
     for (const connections of [1, 10]) {
       // More bundles than a run can send, so no coordinate repeats (at most ~9 bundles/s per connection).

@@ -3,10 +3,13 @@
 // requests: [{method, path, body}], which each connection walks from its own offset.
 import autocannon from 'autocannon';
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 
 const { url, connections, duration, amount, headers = {}, requests } = JSON.parse(readFileSync(0, 'utf8'));
 let client = 0;
 const rotate = (list, by) => [...list.slice(by), ...list.slice(0, by)];
-const setupClient = requests ? (c) => c.setRequests(rotate(requests, Math.floor((client++ * requests.length) / connections))) : undefined;
-const result = await autocannon({ url, connections, ...(amount ? { amount } : { duration }), headers, ...(requests ? { setupClient, requests: [requests[0]] } : {}) });
+const offset = () => Math.floor((client++ * requests.length) / connections);
+const setupClient = requests ? (c) => c.setRequests(rotate(requests, offset())) : undefined;
+const walk = requests ? { setupClient, requests: [requests[0]] } : {};
+const result = await autocannon({ url, connections, ...(amount ? { amount } : { duration }), headers, ...walk });
 process.stdout.write(JSON.stringify(result));

@@ -19,7 +19,10 @@ export function throughputChart(points: CurvePoint[], subtitle: string): string 
   const x = (i: number) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, points.length - 1);
   const y = (v: number) => H - PAD.bottom - (v * (H - PAD.top - PAD.bottom)) / maxY;
   const ticks = Array.from({ length: 5 }, (_, i) => (maxY * i) / 4);
-  const grid = ticks.map((v) => `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/><text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end">${Math.round(v / 1000)}k</text>`);
+  const grid = ticks.map(
+    (v) =>
+      `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/><text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end">${Math.round(v / 1000)}k</text>`,
+  );
   const xLabels = points.map((p, i) => `<text x="${x(i)}" y="${H - PAD.bottom + 18}" text-anchor="middle">${p.connections}</text>`);
   const lines = SERIES.map((s, n) => {
     const coords = points.map((p, i) => `${x(i).toFixed(1)},${y(p[s.key]).toFixed(1)}`);

@@ -15,7 +15,10 @@ const CONNECTIONS = 50;
 
 /** Weather previews of `count` distinct coordinates, each fetched once and then kept hot. */
 const weatherPaths = (count: number, offset: number) =>
-  Array.from({ length: count }, (_, i) => `/api/data/preview?type=weather&q=${-60 + ((offset + i) % 120)},${-170 + Math.floor((offset + i) / 120)}`);
+  Array.from(
+    { length: count },
+    (_, i) => `/api/data/preview?type=weather&q=${-60 + ((offset + i) % 120)},${-170 + Math.floor((offset + i) / 120)}`,
+  );
 
 async function warm(svc: Server, paths: string[]): Promise<void> {
   for (let i = 0; i < paths.length; i += CONNECTIONS) {
@@ -26,8 +29,16 @@ async function warm(svc: Server, paths: string[]): Promise<void> {
 }
 
 async function previewLoad(svc: Server, paths: string[]) {
-  const { result, cpuS } = await measured(() => runExternal(svc.url, CONNECTIONS, DURATION_S, { requests: paths.map((path) => ({ method: 'GET', path })) }));
-  return { requests_per_s: Math.round(result.requests.average), latency_ms_p99: result.latency.p99, cpu_us_per_request: round((cpuS * 1e6) / result.requests.total, 1), non_2xx: result.non2xx };
+  const { result, cpuS } = await measured(() =>
+    runExternal(svc.url, CONNECTIONS, DURATION_S, { requests: paths.map((path) => ({ method: 'GET', path })) }),
+  );
+  const cpuUs = round((cpuS * 1e6) / result.requests.total, 1);
+  return {
+    requests_per_s: Math.round(result.requests.average),
+    latency_ms_p99: result.latency.p99,
+    cpu_us_per_request: cpuUs,
+    non_2xx: result.non2xx,
+  };
 }
 
 export async function cachedKeys() {
@@ -38,7 +49,8 @@ export async function cachedKeys() {
     await warm(svc, [...few, ...many]);
     const small = await previewLoad(svc, few);
     const large = await previewLoad(svc, many);
-    return { keys_10: small, keys_10000: large, cpu_ratio_large_vs_small: round(large.cpu_us_per_request / small.cpu_us_per_request, 2), target_ratio: 1 };
+    const cpuRatio = round(large.cpu_us_per_request / small.cpu_us_per_request, 2);
+    return { keys_10: small, keys_10000: large, cpu_ratio_large_vs_small: cpuRatio, target_ratio: 1 };
   } finally {
     await svc.close();
   }
@@ -50,7 +62,10 @@ export async function storedAnswers() {
   try {
     const repo = new PaymentsRepo(svc.deps.store.db);
     const report: Record<string, unknown> = {};
-    for (const [size, total] of [[10, 10], [100_000, 100_010]] as const) {
+    for (const [size, total] of [
+      [10, 10],
+      [100_000, 100_010],
+    ] as const) {
       await sql`
         insert into payment_authorizations (auth_key, payer, amount, network, resource, request_key, bound_to_memo, status, valid_before, created_at, payload_json, requirements_json, response_json)
         with recursive n(i) as (select ${total - size + 1} union all select i + 1 from n where i < ${total})
@@ -77,11 +92,19 @@ export async function storedAnswers() {
 function openStreams(svc: Server, pass: string, count: number): Promise<Socket[]> {
   const { port } = new URL(svc.url);
   return Promise.all(
-    Array.from({ length: count }, () => new Promise<Socket>((resolve, reject) => {
-      const socket = connect(Number(port), '127.0.0.1', () => socket.write(`GET /api/data/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${pass}\r\nAccept: text/event-stream\r\n\r\n`));
-      socket.once('data', () => resolve(socket));
-      socket.on('error', reject);
-    })),
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Socket>((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1', () =>
+            socket.write(
+              `GET /api/data/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${pass}\r\nAccept: text/event-stream\r\n\r\n`,
+            ),
+          );
+          socket.once('data', () => resolve(socket));
+          socket.on('error', reject);
+        }),
+    ),
   );
 }
 
@@ -89,7 +112,11 @@ export async function previewWithStreams() {
   const svc = await startServer({ SVC_RATE_PASS_PER_MIN: '100000000' });
   const sockets: Socket[] = [];
   try {
-    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue('day', 'bench', Date.now());
+    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue(
+      'day',
+      'bench',
+      Date.now(),
+    );
     const paths = weatherPaths(1, 0);
     await warm(svc, paths);
     const report: Record<string, unknown> = {};

@@ -30,7 +30,13 @@ export async function startServer(env: Record<string, string> = {}, pgSchema?: s
 export const run = (options: Options): Promise<Result> => autocannon(options);
 
 /** autocannon in its own process (bench/cannon.mjs), so the load generator does not share the server's event loop. */
-export function runExternal(url: string, connections: number, durationS: number, options: { headers?: Record<string, string>; requests?: { method?: string; path: string; body?: string }[]; amount?: number } = {}): Promise<Result> {
+export interface LoadOptions {
+  headers?: Record<string, string>;
+  requests?: { method?: string; path: string; body?: string }[];
+  amount?: number;
+}
+
+export function runExternal(url: string, connections: number, durationS: number, options: LoadOptions = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const spec = JSON.stringify({ url, connections, duration: durationS, ...options });
     const child = spawn(process.execPath, [fileURLToPath(new URL('./cannon.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -66,6 +72,7 @@ export async function measured<T>(work: () => Promise<T>): Promise<{ result: T; 
   }
 }
 
-export const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+export const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 export const round = (n: number, digits = 3): number => Number(n.toFixed(digits));
 export const loadAverage = (): number[] => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);

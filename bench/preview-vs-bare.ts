@@ -10,17 +10,18 @@ import { DURATION_S, measured, round, runExternal, startServer, summary } from '
 const CONNECTIONS = 50;
 const CURVE_CONNECTIONS = [1, 10, 50, 100];
 
-export async function previewVsBare(env: Record<string, string> = {}, { curve = true, pgSchema }: { curve?: boolean; pgSchema?: string } = {}) {
+export async function previewVsBare(env: Record<string, string> = {}, options: { curve?: boolean; pgSchema?: string } = {}) {
+  const { curve = true, pgSchema } = options;
   const svc = await startServer(env, pgSchema);
   const bare = Fastify();
   try {
     const previewUrl = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
     await fetch(previewUrl); // cold: goes upstream
     const warm = await fetch(previewUrl); // cached: its signed bytes are kept
-    const sameBody = await warm.json();
+    const sameBody = (await warm.json()) as Record<string, unknown>;
     const etag = warm.headers.get('etag') ?? '';
     // The bare route serves this very body, so both send the same bytes.
-    bare.get('/bare', async () => sameBody);
+    bare.get('/bare', () => Promise.resolve(sameBody));
     const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
 
     const idleRssMb = Math.round(process.memoryUsage.rss() / 1048576);

@@ -51,5 +51,6 @@ results.finished_at = new Date().toISOString();
 // A partial run (named benchmarks) only prints; the full run writes the report and the chart.
 if (wanted.length === 0) writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 const curve = (results.preview_vs_bare as { throughput_vs_connections?: CurvePoint[] } | undefined)?.throughput_vs_connections;
-if (curve && wanted.length === 0) writeFileSync(new URL('./throughput.svg', import.meta.url), throughputChart(curve, `${cpus().length} cores, ${process.version}, ${results.started_at}, load average ${loadAverage().join(" ")}`));
+const subtitle = `${cpus().length} cores, ${process.version}, ${String(results.started_at)}, load average ${loadAverage().join(' ')}`;
+if (curve && wanted.length === 0) writeFileSync(new URL('./throughput.svg', import.meta.url), throughputChart(curve, subtitle));
 console.log(JSON.stringify(results, null, 2));

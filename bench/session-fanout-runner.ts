@@ -8,10 +8,16 @@ const EVENTS = 10;
 export function sessionFanout(): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(new URL('./session-fanout.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, String(WATCHERS), String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, String(WATCHERS), String(EVENTS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ ...(JSON.parse(out) as Record<string, unknown>), target_p99_ms: 50 }) : reject(new Error(`session-fanout exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ ...(JSON.parse(out) as Record<string, unknown>), target_p99_ms: 50 })
+        : reject(new Error(`session-fanout exited with ${code}`)),
+    );
   });
 }
