@@ -94,13 +94,16 @@ describe('hot answers of cached previews', () => {
     expect((await get(`${url}&since=${encodeURIComponent(cursor)}`)).headers.etag).toBeUndefined();
   });
 
-  it('still counts every hot answer against the rate limit', async () => {
-    const limited = await startTestApp({ env: { SVC_RATE_ANON_PER_MIN: '3' } });
+  it('still counts every hot answer against the rate limit, and in the protection stats', async () => {
+    const limited = await startTestApp({ env: { SVC_RATE_ANON_PER_MIN: '3' }, redis: true });
     try {
       const url = '/api/data/preview?type=weather&q=1,1';
       const codes = [];
       for (let i = 0; i < 5; i++) codes.push((await limited.app.inject({ url })).statusCode);
       expect(codes).toEqual([200, 200, 200, 429, 429]);
+      const stats = (await limited.app.inject({ url: '/api/v1/protection/stats', remoteAddress: '10.9.9.9' })).json();
+      // The stats request itself is the fourth allowed one.
+      expect(stats).toMatchObject({ requests: 4, rate_limited: 2 });
     } finally {
       await limited.close();
     }
