@@ -2,10 +2,12 @@
 // Options (JSON on stdin): url, connections, duration (or amount: requests in all), headers, and optionally
 // requests: [{method, path, body}], which each connection walks from its own offset.
 import autocannon from 'autocannon';
-import { readFileSync } from 'node:fs';
 import process from 'node:process';
 
-const { url, connections, duration, amount, headers = {}, requests } = JSON.parse(readFileSync(0, 'utf8'));
+// Read as a stream: a synchronous read of a pipe fails with EAGAIN while a large spec is still arriving.
+let spec = '';
+for await (const chunk of process.stdin) spec += chunk;
+const { url, connections, duration, amount, headers = {}, requests } = JSON.parse(spec);
 let client = 0;
 const rotate = (list, by) => [...list.slice(by), ...list.slice(0, by)];
 const offset = () => Math.floor((client++ * requests.length) / connections);

@@ -40,6 +40,7 @@ export function runExternal(url: string, connections: number, durationS: number,
   return new Promise((resolve, reject) => {
     const spec = JSON.stringify({ url, connections, duration: durationS, ...options });
     const child = spawn(process.execPath, [fileURLToPath(new URL('./cannon.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.on('error', reject);
     child.stdin.end(spec);
     let out = '';
     child.stdout.on('data', (d) => (out += d));

@@ -24,6 +24,9 @@ export async function previewVsBare(env: Record<string, string> = {}, options: {
     bare.get('/bare', () => Promise.resolve(sameBody));
     const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
 
+    // One warm-up second each, so both are measured JIT-compiled (the first run would otherwise pay for it).
+    await runExternal(previewUrl, CONNECTIONS, 1);
+    await runExternal(bareUrl, CONNECTIONS, 1);
     const idleRssMb = Math.round(process.memoryUsage.rss() / 1048576);
     const previews = await measured(() => runExternal(previewUrl, CONNECTIONS, DURATION_S));
     const bareRun = await measured(() => runExternal(bareUrl, CONNECTIONS, DURATION_S));
