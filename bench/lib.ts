@@ -24,7 +24,17 @@ export async function startServer(env: Record<string, string> = {}, pgSchema?: s
   const deps = await createDeps(config, { pgSchema });
   const app = await buildApp(deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url, sim, deps, app, close: async () => { await app.close(); await deps.close(); await sim.close(); } };
+  return {
+    url,
+    sim,
+    deps,
+    app,
+    close: async () => {
+      await app.close();
+      await deps.close();
+      await sim.close();
+    },
+  };
 }
 
 export const run = (options: Options): Promise<Result> => autocannon(options);
@@ -39,7 +49,9 @@ export interface LoadOptions {
 export function runExternal(url: string, connections: number, durationS: number, options: LoadOptions = {}): Promise<Result> {
   return new Promise((resolve, reject) => {
     const spec = JSON.stringify({ url, connections, duration: durationS, ...options });
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./cannon.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [fileURLToPath(new URL('./cannon.mjs', import.meta.url))], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     child.stdin.on('error', reject);
     child.stdin.end(spec);
     let out = '';
