@@ -1,40 +1,67 @@
 /**
- * (a) A cached, signed preview versus a bare Fastify JSON route started in the same run and
- * answering the same JSON body.
- * autocannon runs in its own process. Prints JSON: both throughputs and their ratio (target ≥ 0.7).
+ * A cached, signed preview versus a bare Fastify JSON route started in the same run and answering the
+ * same JSON body; autocannon runs in its own process. Figures: both throughputs at 50 connections and
+ * their ratio (target ≥ 0.7), the same with If-None-Match (304s), the server's CPU seconds per 1,000
+ * cached previews, its peak RSS under the load, and throughput vs connections for the chart.
  */
 import Fastify from 'fastify';
-import { runExternal, startServer, summary } from './lib.js';
+import { DURATION_S, measured, round, runExternal, startServer, summary } from './lib.js';
 
-const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
+const CURVE_CONNECTIONS = [1, 10, 50, 100];
 
-const svc = await startServer();
-const previewUrl = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
-// Warm the cache and the receipt; the bare route then serves this very body, so both send the same bytes.
-const sameBody = (await (await fetch(previewUrl)).json()) as unknown;
+export async function previewVsBare(env: Record<string, string> = {}, options: { curve?: boolean; pgSchema?: string } = {}) {
+  const { curve = true, pgSchema } = options;
+  const svc = await startServer(env, pgSchema);
+  const bare = Fastify();
+  try {
+    const previewUrl = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
+    await fetch(previewUrl); // cold: goes upstream
+    const warm = await fetch(previewUrl); // cached: its signed bytes are kept
+    const sameBody = (await warm.json()) as Record<string, unknown>;
+    const etag = warm.headers.get('etag') ?? '';
+    // The bare route serves this very body, so both send the same bytes.
+    bare.get('/bare', () => Promise.resolve(sameBody));
+    const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
 
-const bare = Fastify();
-bare.get('/bare', async () => sameBody);
-const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
-
-const previews = await runExternal(previewUrl, CONNECTIONS, DURATION_S);
-const bareRun = await runExternal(`${bareUrl}/bare`, CONNECTIONS, DURATION_S);
-
-console.log(
-  JSON.stringify(
-    {
-      bench: 'cached signed preview vs bare Fastify route',
-      duration_s: DURATION_S,
+    // One warm-up second each, so both are measured JIT-compiled (the first run would otherwise pay for it).
+    await runExternal(previewUrl, CONNECTIONS, 1);
+    await runExternal(bareUrl, CONNECTIONS, 1);
+    const idleRssMb = Math.round(process.memoryUsage.rss() / 1048576);
+    const previews = await measured(() => runExternal(previewUrl, CONNECTIONS, DURATION_S));
+    const bareRun = await measured(() => runExternal(bareUrl, CONNECTIONS, DURATION_S));
+    const notModified = await runExternal(previewUrl, CONNECTIONS, DURATION_S, { headers: { 'if-none-match': etag } });
+    const cpuUs = (run: typeof bareRun) => (run.cpuS * 1e6) / run.result.requests.total;
+    return {
       connections: CONNECTIONS,
-      preview: summary(previews),
-      bare: summary(bareRun),
-      ratio: Number((previews.requests.average / bareRun.requests.average).toFixed(3)),
+      preview: summary(previews.result),
+      bare: summary(bareRun.result),
+      ratio: round(previews.result.requests.average / bareRun.result.requests.average),
       target_ratio: 0.7,
-    },
-    null,
-    2,
-  ),
-);
-await bare.close();
-await svc.close();
+      // Server CPU per answer does not depend on what else the machine runs: the ratio to read on a busy host.
+      cpu_us_per_request: { preview: round(cpuUs(previews), 1), bare: round(cpuUs(bareRun), 1) },
+      cpu_ratio_bare_vs_preview: round(cpuUs(bareRun) / cpuUs(previews)),
+      if_none_match_304: { ...summary(notModified), status_304: notModified['3xx'] },
+      cpu_s_per_1000_cached_previews: round(cpuUs(previews) / 1000, 4),
+      // The server, simulator and bare route share this process; idle = before the load started.
+      server_rss_mb: { idle: idleRssMb, peak_under_load: previews.peakRssMb, growth_under_load: previews.peakRssMb - idleRssMb },
+      target_rss_mb: 200,
+      ...(curve ? { throughput_vs_connections: await throughputCurve(previewUrl, bareUrl) } : {}),
+    };
+  } finally {
+    await bare.close();
+    await svc.close();
+  }
+}
+
+/** Requests/s of both routes at each connection count, run back to back (shorter runs: it is a shape, not a figure). */
+async function throughputCurve(previewUrl: string, bareUrl: string) {
+  const points = [];
+  for (const connections of CURVE_CONNECTIONS) {
+    const seconds = Math.max(1, Math.round(DURATION_S / 2));
+    const preview = await runExternal(previewUrl, connections, seconds);
+    const bare = await runExternal(bareUrl, connections, seconds);
+    points.push({ connections, preview_rps: Math.round(preview.requests.average), bare_rps: Math.round(bare.requests.average) });
+  }
+  return points;
+}

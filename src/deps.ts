@@ -42,7 +42,7 @@ export interface DepsOptions {
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const clock = options.clock ?? systemClock;
   const store = await createStore({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'svc.db'), schema: options.pgSchema });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
   const cache = createCache(redis, () => clock.now());
   const bus = createBus(redis);
   const metrics = new Metrics();

@@ -15,7 +15,7 @@ export interface Cache {
    * Token bucket: refills `ratePerS` tokens a second up to `capacity` and takes one if it can.
    * Atomic (one Lua script on Redis), so several instances share one bucket.
    */
-  take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState>;
+  take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState>;
   /**
    * Concurrency slots: `holder` takes one of at most `limit` slots under `key`, leased until
    * `nowMs + leaseMs`; expired leases are swept first, so a crashed holder's slots free themselves.
@@ -27,6 +27,13 @@ export interface Cache {
   releaseSlot(key: string, holder: string): Promise<void>;
   /** Slots under `key` with an unexpired lease. */
   countSlots(key: string, nowMs: number): Promise<number>;
+}
+
+/** Counters `take` bumps in the same step (one round trip on Redis): `allowed` or `denied`, created with `ttlMs`. */
+export interface Tally {
+  allowed: string;
+  denied: string;
+  ttlMs: number;
 }
 
 export interface SlotRef {

@@ -1,4 +1,4 @@
-import type { BucketState, Cache, SlotRef } from './index.js';
+import type { BucketState, Cache, SlotRef, Tally } from './index.js';
 import { takeToken, type Bucket } from '../protection/token-bucket.js';
 
 interface Entry {
@@ -45,9 +45,10 @@ export class MemoryCache implements Cache {
     return value;
   }
 
-  async take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState> {
+  async take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState> {
     const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs);
     this.entries.set(key, { value: bucket, expiresAt: this.now() + (capacity / ratePerS) * 1000 + 1000 });
+    if (tally) await this.incr(state.allowed ? tally.allowed : tally.denied, tally.ttlMs);
     return state;
   }
 

@@ -1,7 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { BucketState, Cache, SlotRef } from './index.js';
+import type { BucketState, Cache, SlotRef, Tally } from './index.js';
 
-/** The token-bucket step of protection/token-bucket.ts, atomically in Redis. Returns {allowed, tokens_left}. */
+/**
+ * The token-bucket step of protection/token-bucket.ts, atomically in Redis, then (with KEYS[2] and
+ * KEYS[3]) the allowed or denied counter bumped in the same call. Returns {allowed, tokens_left}.
+ */
 const TAKE_TOKEN = `
 local capacity, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
@@ -11,6 +14,11 @@ local allowed = 0
 if tokens >= 1 then allowed = 1; tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
+if #KEYS == 3 then
+  local counter = KEYS[3 - allowed]
+  redis.call('INCRBY', counter, 1)
+  redis.call('PEXPIRE', counter, ARGV[4], 'NX')
+end
 return {allowed, tostring(tokens)}
 `;
 
@@ -24,9 +32,31 @@ redis.call('PEXPIRE', KEYS[1], math.max(1, expires - now))
 return 1
 `;
 
+/** A counter and its first expiry in one round trip (returns the new value). */
+const INCR_WITH_TTL = `
+local value = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
+return value
+`;
+
+/** The scripts above as EVALSHA commands: each call sends a hash, not the script (rate limiting runs them per request). */
+interface Scripts {
+  svcTakeToken(...keysThenArgs: (string | number)[]): Promise<[number, string]>;
+  svcIncrWithTtl(key: string, by: number, ttlMs: number): Promise<number>;
+  svcAcquireSlot(key: string, holder: string, limit: number, expires: number, nowMs: number): Promise<number>;
+}
+
 /** Redis-backed cache; values are JSON. Expiry is Redis's own (PX), so every instance agrees. */
 export class RedisCache implements Cache {
-  constructor(private readonly redis: Redis) {}
+  private readonly scripts: Scripts;
+
+  constructor(private readonly redis: Redis) {
+    // The key count comes first in each call: 1 (bucket only) or 3 (bucket, allowed and denied counters).
+    redis.defineCommand('svcTakeToken', { lua: TAKE_TOKEN });
+    redis.defineCommand('svcIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
+    redis.defineCommand('svcAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SLOT });
+    this.scripts = redis as unknown as Scripts;
+  }
 
   async get<T>(key: string): Promise<T | undefined> {
     const text = await this.redis.get(`cache:${key}`);
@@ -46,12 +76,12 @@ export class RedisCache implements Cache {
   }
 
   async incr(key: string, ttlMs: number, by = 1): Promise<number> {
-    const [[, value]] = (await this.redis.multi().incrby(`cache:${key}`, by).pexpire(`cache:${key}`, ttlMs, 'NX').exec()) as [[unknown, number]];
-    return value;
+    return this.scripts.svcIncrWithTtl(`cache:${key}`, by, Math.max(1, Math.ceil(ttlMs)));
   }
 
-  async take(key: string, capacity: number, ratePerS: number, nowMs: number): Promise<BucketState> {
-    const [allowed, left] = (await this.redis.eval(TAKE_TOKEN, 1, `bucket:${key}`, capacity, ratePerS, nowMs)) as [number, string];
+  async take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState> {
+    const keys = tally ? [3, `bucket:${key}`, `cache:${tally.allowed}`, `cache:${tally.denied}`] : [1, `bucket:${key}`];
+    const [allowed, left] = await this.scripts.svcTakeToken(...keys, capacity, ratePerS, nowMs, Math.max(1, Math.ceil(tally?.ttlMs ?? 1)));
     const tokens = Number(left);
     return {
       allowed: allowed === 1,
@@ -62,7 +92,7 @@ export class RedisCache implements Cache {
   }
 
   async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {
-    return (await this.redis.eval(ACQUIRE_SLOT, 1, `slots:${key}`, holder, limit, nowMs + leaseMs, nowMs)) === 1;
+    return (await this.scripts.svcAcquireSlot(`slots:${key}`, holder, limit, nowMs + leaseMs, nowMs)) === 1;
   }
 
   async renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void> {

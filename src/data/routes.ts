@@ -6,6 +6,7 @@ import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas
 import type { AppContext } from '../app-context.js';
 import { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { PreviewService, parseAsOf } from './service.js';
+import { HotAnswers } from './hot-answers.js';
 import { resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
@@ -14,11 +15,13 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
   const { deps } = ctx;
   const types = deps.registry.types();
   const previews = new PreviewService(deps.sources, new SourceHistoryRepo(deps.store.db), ctx.cursors, deps.clock);
+  const hot = new HotAnswers(deps.clock, (cacheKey) => deps.sources.generationOf(cacheKey));
 
   app.get(
     '/api/data/preview',
     {
       config: { signed: true },
+      onRequest: hot.serve,
       schema: {
         tags: ['data'],
         summary: 'Free one-row preview of any data type',
@@ -27,7 +30,10 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the ' +
           'last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. ' +
           'Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, ' +
-          'upstream_unavailable, upstream_key_missing, no_data.',
+          'upstream_unavailable, upstream_key_missing, no_data. ' +
+          'A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. ' +
+          'Its signed bytes are reused until the value changes or passes its TTL, so `_receipt.issued_at` is when that body was signed ' +
+          '(at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.',
         querystring: Type.Object({
           type: StringEnum(types, { description: 'data type (see /api/v1/catalog)' }),
           q: Type.Optional(Type.String({ maxLength: 2048, description: 'query in the type’s q shape' })),
@@ -56,11 +62,13 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query;
       const q = query.entity !== undefined ? await ctx.entityToQ(query.type, query.entity, query.q) : query.q;
       const asOf = query.as_of === undefined ? undefined : parseAsOf(query.as_of, unixSeconds(deps.clock));
-      return previews.preview({ type: query.type, q, since: query.since, asOf, maxAgeS: query.max_age });
+      const { body, keepable } = await previews.answer({ type: query.type, q, since: query.since, asOf, maxAgeS: query.max_age });
+      if (keepable) reply.keepAnswer = (bytes) => hot.keep(request.url, bytes, keepable);
+      return body;
     },
   );
 

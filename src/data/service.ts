@@ -5,6 +5,7 @@ import type { Row } from '../sources/define.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { diffRows } from './diff.js';
+import type { Keepable } from './hot-answers.js';
 import { parseUnixSeconds } from '../core/clock.js';
 
 export const PREVIEW_CURSOR = 'svc-cur:';
@@ -55,6 +56,22 @@ export class PreviewService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The preview plus, for a plain one (no since/as_of/max_age) answered from a fresh cached value that no
+   * store replaced meanwhile, what HotAnswers needs to keep its signed bytes.
+   */
+  async answer(input: PreviewInput): Promise<{ body: PreviewBody; keepable?: Keepable }> {
+    if (input.since !== undefined || input.asOf !== undefined || input.maxAgeS !== undefined) return { body: await this.preview(input) };
+    const { descriptor, key } = this.runner.prepare(input.type, input.q);
+    const cacheKey = this.runner.cacheKeyOf(descriptor.type, key);
+    const generation = this.runner.generationOf(cacheKey);
+    const body = await this.preview(input);
+    const freshUntil = Number(body.fetched_at) + descriptor.ttlSeconds * 1000;
+    const unchanged = this.runner.generationOf(cacheKey) === generation;
+    const keep = body.ok && body.cached === true && freshUntil > this.clock.now() && unchanged;
+    return { body, ...(keep ? { keepable: { cacheKey, generation, freshUntil } } : {}) };
+  }
 
   async preview(input: PreviewInput): Promise<PreviewBody> {
     const { descriptor, key } = this.runner.prepare(input.type, input.q);

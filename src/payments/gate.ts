@@ -162,13 +162,11 @@ export class X402Gate implements PaymentGate {
   attach(app: FastifyInstance): void {
     if (this.canSettle) app.addHook('onReady', () => this.readSupported());
     app.decorateRequest('paymentClaim', undefined);
-    app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
       const claim = request.paymentClaim;
-      if (!claim) return payload;
+      if (!claim) return done(null, payload);
       request.paymentClaim = undefined;
-      if (claim.answered && reply.statusCode < 400 && typeof payload === 'string') await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
-      else if (!claim.answered) await this.deps.repo.release(claim.authKey);
-      return payload;
+      this.settleClaim(claim, reply, payload).then(() => done(null, payload), done);
     });
     if (this.settleMode === 'off') {
       const { paymentSettle, payTo } = this.deps.config;
@@ -177,6 +175,12 @@ export class X402Gate implements PaymentGate {
         'x402 payments are verified but never settled (PAYMENT_SETTLE=off, no facilitator, or SVC_PAY_TO is the zero address): paid answers say charged: false',
       );
     }
+  }
+
+  /** Keeps the answer a claim paid for, or releases a claim whose request failed before answering. */
+  private async settleClaim(claim: NonNullable<FastifyRequest['paymentClaim']>, reply: FastifyReply, payload: unknown): Promise<void> {
+    if (claim.answered && reply.statusCode < 400 && typeof payload === 'string') await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
+    else if (!claim.answered) await this.deps.repo.release(claim.authKey);
   }
 
   /** The 402: x402 v1 (and the seed's invoice) in the body, x402 v2 in `PAYMENT-REQUIRED`. */

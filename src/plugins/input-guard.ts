@@ -22,8 +22,9 @@ export function registerInputGuard(app: FastifyInstance): void {
     });
   });
 
-  app.addHook('onRequest', async (request) => {
-    if (request.url.length > MAX_URL_LENGTH) throw new ApiError('uri_too_long', `the request URL is longer than ${MAX_URL_LENGTH} characters`, { limit: MAX_URL_LENGTH });
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.url.length > MAX_URL_LENGTH) return done(new ApiError('uri_too_long', `the request URL is longer than ${MAX_URL_LENGTH} characters`, { limit: MAX_URL_LENGTH }));
+    done();
   });
 
   // Ajv coerces `1e309` and `Infinity` (in a query, or as a string in a body) to a number that passes

@@ -27,8 +27,26 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /** Bound children per label set; bounded like the label space itself (routes × methods × statuses). */
+  private readonly requestChildren = new Map<string, ReturnType<Metrics['requests']['labels']>>();
+  private readonly latencyChildren = new Map<string, ReturnType<Metrics['latency']['labels']>>();
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
+  }
+
+  private series(method: string, route: string, status: number) {
+    const key = `${method} ${route} ${status}`;
+    let child = this.requestChildren.get(key);
+    if (!child) this.requestChildren.set(key, (child = this.requests.labels(method, route, String(status))));
+    return child;
+  }
+
+  private latencySeries(method: string, route: string) {
+    const key = `${method} ${route}`;
+    let child = this.latencyChildren.get(key);
+    if (!child) this.latencyChildren.set(key, (child = this.latency.labels(method, route)));
+    return child;
   }
 
   readonly observeUpstream = (upstream: string, outcome: CallOutcome): void => {
@@ -37,11 +55,13 @@ export class Metrics {
 
   /** With a token, /metrics answers only `Authorization: Bearer <token>`; without one it is open (keep it off the public network). */
   register(app: FastifyInstance, token?: string): void {
-    app.addHook('onResponse', async (request, reply) => {
+    // Callback style and label-bound children: no promise and no label hashing per answer.
+    app.addHook('onResponse', (request, reply, done) => {
       // Unmatched routes share one label so scanners cannot blow up the label space.
       const route = request.routeOptions.url ?? 'unmatched';
-      this.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-      this.latency.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+      this.series(request.method, route, reply.statusCode).inc();
+      this.latencySeries(request.method, route).observe(reply.elapsedTime / 1000);
+      done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       if (token && !sameSecret(bearerToken(request) ?? '', token)) throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <SVC_METRICS_TOKEN>');

@@ -66,7 +66,8 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
 
 export function registerServerLimits(app: FastifyInstance, config: Config): void {
   app.server.maxConnections = config.server.maxConnections;
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 }

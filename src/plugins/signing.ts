@@ -13,6 +13,10 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Data time and upstreams for the receipt; default: the body's `as_of` and `source`, else signing time and none. */
     provenance?: { asOf?: number; sources?: string[] };
+    /** The payload is an answer signed earlier, sent again as-is (see data/hot-answers.ts). */
+    hot: boolean;
+    /** Receives the final signed bytes of a 2xx answer to keep for reuse; returns their ETag. */
+    keepAnswer?: (bytes: string) => string;
   }
 }
 
@@ -51,9 +55,25 @@ function describeRequest(request: FastifyRequest) {
 export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo = false }: SigningOptions): void {
   const reuse = new Map<string, Receipt>();
   app.decorateReply('provenance', undefined);
+  app.decorateReply('hot', false);
+  app.decorateReply('keepAnswer', undefined);
 
-  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, sent: unknown) => {
-    if (!request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof sent !== 'string' || !sent.startsWith('{')) return sent;
+  // Callback style: no promise per answer on the hot path.
+  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, sent: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    if (reply.hot || !request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof sent !== 'string' || !sent.startsWith('{')) {
+      return done(null, sent);
+    }
+    let signed: string;
+    try {
+      signed = signedPayload(request, reply, sent);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (reply.keepAnswer) reply.header('etag', reply.keepAnswer(signed));
+    done(null, signed);
+  });
+
+  function signedPayload(request: FastifyRequest, reply: FastifyReply, sent: string): string {
     const payload = demo ? stampDemo(sent) : sent;
     // Fast path: the same request answered with the same bytes reuses its receipt without re-canonicalizing.
     const provenance = reply.provenance;
@@ -79,5 +99,5 @@ export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo
       reuse.set(fastKey, receipt);
     }
     return payload === '{}' ? `{"_receipt":${JSON.stringify(receipt)}}` : `${payload.slice(0, -1)},"_receipt":${JSON.stringify(receipt)}}`;
-  });
+  }
 }

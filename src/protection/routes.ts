@@ -28,10 +28,10 @@ export function registerProtection(app: FastifyInstance, protection: Protection)
     }
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const kind = abuseKind(request, reply.statusCode);
-    if (kind) await protection.record(request.ip, kind);
-    return payload;
+    if (!kind) return done(null, payload);
+    protection.record(request.ip, kind).then(() => done(null, payload), done);
   });
 }
 

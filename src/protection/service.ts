@@ -20,6 +20,7 @@ export const ABUSE_THRESHOLDS = { invalid_payment: 10, cursor_forgery: 10, clien
 export type AbuseKind = keyof typeof ABUSE_THRESHOLDS;
 export const BLOCK_MS = 10 * 60_000;
 const STATS_WINDOW_MIN = 60;
+const STATS_TTL_MS = (STATS_WINDOW_MIN + 1) * 60_000;
 const STAT_NAMES = ['requests', 'rate_limited', 'blocks', 'abuse_invalid_payment', 'abuse_cursor_forgery', 'abuse_client_error'] as const;
 type StatName = (typeof STAT_NAMES)[number];
 
@@ -90,8 +91,9 @@ export class Protection {
 
   async take(identity: Identity): Promise<BucketState & { limit: number }> {
     const perMin = this.config.ratePerMin[identity.tier];
-    const state = await this.cache.take(`rate:${identity.subject}`, perMin, perMin / 60, this.clock.now());
-    await this.count(state.allowed ? 'requests' : 'rate_limited');
+    const minute = this.minute();
+    const tally = { allowed: `stats:requests:${minute}`, denied: `stats:rate_limited:${minute}`, ttlMs: STATS_TTL_MS };
+    const state = await this.cache.take(`rate:${identity.subject}`, perMin, perMin / 60, this.clock.now(), tally);
     return { ...state, limit: perMin };
   }
 
@@ -122,6 +124,6 @@ export class Protection {
   }
 
   private async count(name: StatName): Promise<void> {
-    await this.cache.incr(`stats:${name}:${this.minute()}`, (STATS_WINDOW_MIN + 1) * 60_000);
+    await this.cache.incr(`stats:${name}:${this.minute()}`, STATS_TTL_MS);
   }
 }

@@ -12,6 +12,8 @@ export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess
 const STALE_FACTOR = 4;
 /** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
 const BACKSTOP_GRACE_MS = 100;
+/** Store generations remembered (as many as the memory cache holds values). */
+const MAX_GENERATIONS = 50_000;
 
 /**
  * Runs a data type: parse q, then cache (TTL + stale-while-revalidate), single-flight, and the
@@ -20,6 +22,9 @@ const BACKSTOP_GRACE_MS = 100;
  */
 export class SourceRunner {
   private readonly inFlight = new Map<string, Promise<SourceResult>>();
+  /** cache key → number of the last store made by this process (bounded; a forgotten key reads undefined). */
+  private readonly generations = new Map<string, number>();
+  private lastGeneration = 0;
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -32,9 +37,18 @@ export class SourceRunner {
     return { descriptor, key: descriptor.keyOf ? descriptor.keyOf(parsed) : (rawQ ?? '').trim() };
   }
 
+  cacheKeyOf(type: string, key: string): string {
+    return `src:${type}:${key}`;
+  }
+
+  /** Changes whenever this process stores a new value under `cacheKey`: answers built on an older one are retired. */
+  generationOf(cacheKey: string): number | undefined {
+    return this.generations.get(cacheKey);
+  }
+
   async run(type: string, rawQ: string | undefined, options: RunOptions = {}): Promise<SourceResult> {
     const { descriptor, key } = this.prepare(type, rawQ);
-    const cacheKey = `src:${descriptor.type}:${key}`;
+    const cacheKey = this.cacheKeyOf(descriptor.type, key);
     const cached = options.maxAgeS === 0 ? undefined : await this.deps.cache.get<CachedValue>(cacheKey);
     if (cached) {
       const ageS = (this.deps.clock.now() - cached.fetched_at) / 1000;
@@ -89,6 +103,9 @@ export class SourceRunner {
 
   private async store(descriptor: SourceDescriptor, key: string, cacheKey: string, value: CachedValue): Promise<SourceSuccess> {
     await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
+    this.generations.delete(cacheKey);
+    this.generations.set(cacheKey, ++this.lastGeneration);
+    if (this.generations.size > MAX_GENERATIONS) this.generations.delete(this.generations.keys().next().value as string);
     const { rows, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
     return this.success(descriptor.type, key, value, false);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { requestHash } from '../../src/receipts/receipt.js';
+import { matchesEtag } from '../../src/data/hot-answers.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.sim.clearOverrides();
+  t.sim.resetHits();
+});
+
+const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
+const verify = (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: body._receipt, response: body } }).then((r) => r.json());
+const price = (btc: number) => ({
+  host: 'coingecko',
+  path: '/api/v3/simple/price',
+  body: { bitcoin: { usd: btc, last_updated_at: 1763812800 } },
+});
+const queryOf = (url: string) => Object.fromEntries(new URLSearchParams(url.split('?')[1]));
+
+describe('hot answers of cached previews', () => {
+  it('signs a cached body once: later hits carry the same bytes, an ETag, and a receipt issued when it was signed', async () => {
+    const url = '/api/data/preview?type=weather&q=51.5,-0.12';
+    expect((await get(`${url}&max_age=0`)).json().cached).toBe(false);
+    t.clock.advance(2_000);
+    const first = await get(url);
+    const signedAt = Math.floor(t.clock.now() / 1000);
+    t.clock.advance(5_000);
+    const again = await get(url);
+    expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.body).toBe(first.body);
+    expect(again.json()._receipt.issued_at).toBe(signedAt);
+    expect(again.json()._receipt.request_hash).toBe(requestHash({ method: 'GET', path: '/api/data/preview', query: queryOf(url), body: null }));
+    expect(await verify(again.json())).toMatchObject({ valid: true, issued_at: signedAt });
+  });
+
+  it('answers a matching If-None-Match with an empty 304, and a stale or foreign ETag with the full body', async () => {
+    const url = '/api/data/preview?type=weather&q=48.85,2.35';
+    await get(url);
+    const full = await get(url);
+    const etag = full.headers.etag as string;
+    const notModified = await get(url, { 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(notModified.body).toBe('');
+    expect(notModified.headers.etag).toBe(etag);
+    expect(notModified.headers['ratelimit-remaining']).toBeDefined();
+    expect((await get(url, { 'if-none-match': `W/"other", ${etag}` })).statusCode).toBe(304);
+    const foreign = await get(url, { 'if-none-match': '"someone-else"' });
+    expect(foreign.statusCode).toBe(200);
+    expect(foreign.body).toBe(full.body);
+  });
+
+  it('never shares a receipt between requests whose request_hash differs, even with equal data', async () => {
+    const plain = '/api/data/preview?type=weather&q=40.71,-74.01';
+    const spaced = '/api/data/preview?type=weather&q=%2040.71,-74.01';
+    await get(plain);
+    const [a, b] = [(await get(plain)).json(), (await get(spaced)).json()];
+    expect(b.q).toBe(a.q);
+    expect(b._receipt.request_hash).not.toBe(a._receipt.request_hash);
+    expect(b._receipt.request_hash).toBe(requestHash({ method: 'GET', path: '/api/data/preview', query: queryOf(spaced), body: null }));
+    expect(await verify(b)).toMatchObject({ valid: true });
+  });
+
+  it('retires the kept answer when a newer value is stored, and when the value passes its TTL', async () => {
+    const url = '/api/data/preview?type=crypto-price&q=bitcoin';
+    t.sim.serve(price(90_000));
+    await get(`${url}&max_age=0`);
+    const old = await get(url);
+    expect(old.json().preview.usd).toBe(90_000);
+    t.sim.serve(price(91_000));
+    await get(`${url}&max_age=0`);
+    const fresh = await get(url);
+    expect(fresh.json().preview.usd).toBe(91_000);
+    expect(fresh.headers.etag).not.toBe(old.headers.etag);
+    expect((await get(url, { 'if-none-match': old.headers.etag as string })).statusCode).toBe(200);
+
+    t.clock.advance(3_600_000);
+    const hits = t.sim.hits('coingecko');
+    expect((await get(url)).json().cached).toBe(false);
+    expect(t.sim.hits('coingecko')).toBe(hits + 1);
+  });
+
+  it('keeps no answer for since, as_of or max_age previews, nor for failures', async () => {
+    const url = '/api/data/preview?type=weather&q=35.68,139.69';
+    await get(url);
+    const withMaxAge = await get(`${url}&max_age=600`);
+    expect(withMaxAge.headers.etag).toBeUndefined();
+    const cursor = (await get(url)).json()._cursor as string;
+    expect((await get(`${url}&since=${encodeURIComponent(cursor)}`)).headers.etag).toBeUndefined();
+  });
+
+  it('still counts every hot answer against the rate limit, and in the protection stats', async () => {
+    const limited = await startTestApp({ env: { SVC_RATE_ANON_PER_MIN: '3' }, redis: true });
+    try {
+      const url = '/api/data/preview?type=weather&q=1,1';
+      const codes = [];
+      for (let i = 0; i < 5; i++) codes.push((await limited.app.inject({ url })).statusCode);
+      expect(codes).toEqual([200, 200, 200, 429, 429]);
+      const stats = (await limited.app.inject({ url: '/api/v1/protection/stats', remoteAddress: '10.9.9.9' })).json();
+      // The stats request itself is the fourth allowed one.
+      expect(stats).toMatchObject({ requests: 4, rate_limited: 2 });
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('reads If-None-Match lists, weak forms and *', () => {
+    expect(matchesEtag('"a", W/"b"', '"b"')).toBe(true);
+    expect(matchesEtag('*', '"b"')).toBe(true);
+    expect(matchesEtag('"a"', '"b"')).toBe(false);
+    expect(matchesEtag(undefined, '"b"')).toBe(false);
+  });
+});
