@@ -4,7 +4,6 @@ import { ApiError } from '../core/errors.js';
 import { unixSeconds } from '../core/clock.js';
 import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { PreviewService, parseAsOf } from './service.js';
 import { HotAnswers } from './hot-answers.js';
 import { resolveQueries, runBundle } from './bundle.js';
@@ -14,7 +13,7 @@ import { sendStoredAnswer } from '../payments/answers.js';
 export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
   const types = deps.registry.types();
-  const previews = new PreviewService(deps.sources, new SourceHistoryRepo(deps.store.db), ctx.cursors, deps.clock);
+  const previews = new PreviewService(deps.sources, deps.repos.sourceHistory, ctx.cursors, deps.clock);
   const hot = new HotAnswers(deps.clock, (cacheKey) => deps.sources.generationOf(cacheKey));
 
   app.get(
