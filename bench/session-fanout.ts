@@ -56,7 +56,13 @@ async function startServer(port: number) {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return { child, base };
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, base };
     await sleep(100);
   }
   child.kill('SIGKILL');
@@ -67,7 +73,9 @@ async function startServer(port: number) {
 function watch(port: number, sessionId: string, arrivals: Map<number, number[]>): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET /api/agent-session/stream?session_id=${sessionId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
+      socket.write(
+        `GET /api/agent-session/stream?session_id=${sessionId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
+      );
     });
     let tail = '';
     let lastSeq = 0;
@@ -100,7 +108,13 @@ async function main() {
   const { child, base } = await startServer(port);
   try {
     const rssIdle = rssMb(child.pid!);
-    const session = (await (await fetch(`${base}/api/agent-session/start`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ label: 'fan-out bench' }) })).json()) as {
+    const session = (await (
+      await fetch(`${base}/api/agent-session/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ label: 'fan-out bench' }),
+      })
+    ).json()) as {
       session_id: string;
       session_token: string;
     };
@@ -150,11 +164,19 @@ async function main() {
           events_seen_by_every_watcher: complete,
           connect_all_ms: Math.round(connectMs),
           post_answer_ms_p50: round(postMs.sort((a, b) => a - b)[Math.floor(postMs.length / 2)]!),
-          delivery_latency_ms: { p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)), max: round(latencies.at(-1) ?? NaN) },
+          delivery_latency_ms: {
+            p50: round(percentile(latencies, 50)),
+            p99: round(percentile(latencies, 99)),
+            max: round(latencies.at(-1) ?? NaN),
+          },
           server_cpu_ms_per_event: { user: Math.round(cpuPerEvent.user), system: Math.round(cpuPerEvent.system) },
           server_cpu_us_per_delivery: Math.round((cpuTotal * 1000) / WATCHERS),
           load_average_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
-          server_rss_mb: { idle: Math.round(rssIdle), with_watchers: Math.round(rssWatched), per_watcher_kb: Math.round(((rssWatched - rssIdle) * 1024) / WATCHERS) },
+          server_rss_mb: {
+            idle: Math.round(rssIdle),
+            with_watchers: Math.round(rssWatched),
+            per_watcher_kb: Math.round(((rssWatched - rssIdle) * 1024) / WATCHERS),
+          },
           client_rss_mb: Math.round(process.memoryUsage().rss / 1048576),
         },
         null,

@@ -19,7 +19,12 @@ const pay = wrapFetchWithPayment(fetch, client);
 const res = await pay(`${base}/api/data/bundle`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ queries: [{ type: 'crypto-price', q: 'bitcoin,ethereum' }, { type: 'economic-indicator', q: 'DGS10' }] }),
+  body: JSON.stringify({
+    queries: [
+      { type: 'crypto-price', q: 'bitcoin,ethereum' },
+      { type: 'economic-indicator', q: 'DGS10' },
+    ],
+  }),
 });
 const settlement = res.headers.get('payment-response') ?? res.headers.get('x-payment-response');
 console.log(res.status, settlement ? Buffer.from(settlement, 'base64').toString('utf8') : '(not settled synchronously)');

@@ -27,13 +27,29 @@ interface ExampleCall {
   payload?: object;
 }
 
-const get = (operationId: string, url: string | ((nowS: number) => string), status = 200): ExampleCall => ({ operationId, status, method: 'GET', url: typeof url === 'string' ? () => url : url });
-const post = (operationId: string, url: string, payload: object, status = 200): ExampleCall => ({ operationId, status, method: 'POST', url: () => url, payload });
+const get = (operationId: string, url: string | ((nowS: number) => string), status = 200): ExampleCall => ({
+  operationId,
+  status,
+  method: 'GET',
+  url: typeof url === 'string' ? () => url : url,
+});
+const post = (operationId: string, url: string, payload: object, status = 200): ExampleCall => ({
+  operationId,
+  status,
+  method: 'POST',
+  url: () => url,
+  payload,
+});
 
 export const EXAMPLE_CALLS: ExampleCall[] = [
   get('getDataPreview', '/api/data/preview?type=crypto-price&q=bitcoin'),
   get('getDataPreview', '/api/data/preview?type=crypto-price&q=Bitcoin%20Cash!', 400),
-  post('postDataBundle', '/api/data/bundle?free=1', { queries: [{ type: 'crypto-price', q: 'bitcoin' }, { type: 'weather', q: '40.7128,-74.0060' }] }),
+  post('postDataBundle', '/api/data/bundle?free=1', {
+    queries: [
+      { type: 'crypto-price', q: 'bitcoin' },
+      { type: 'weather', q: '40.7128,-74.0060' },
+    ],
+  }),
   post('postDataBundle', '/api/data/bundle', { queries: [{ type: 'crypto-price', q: 'bitcoin' }] }, 402),
   get('getEntityResolve', '/api/v1/entity/resolve?q=ethereum&limit=2'),
   get('getEntityById', '/api/v1/entity/svc-ent:cr.ethereum'),
@@ -53,7 +69,8 @@ export async function recordExamples(app: FastifyInstance, nowS: number, baseUrl
   const examples: Examples = {};
   for (const call of EXAMPLE_CALLS) {
     const res = await app.inject({ method: call.method, url: call.url(nowS), ...(call.payload ? { payload: call.payload } : {}) });
-    if (res.statusCode !== call.status) throw new Error(`${call.operationId}: expected ${call.status}, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    if (res.statusCode !== call.status)
+      throw new Error(`${call.operationId}: expected ${call.status}, got ${res.statusCode}: ${res.body.slice(0, 300)}`);
     const body = JSON.parse(res.body.replaceAll(baseUrl, EXAMPLE_BASE_URL)) as unknown;
     (examples[call.operationId] ??= {})[String(call.status)] = trim(body);
   }

@@ -10,7 +10,9 @@ import { loadFixtures, type FixtureOrigin } from '../src/demo/simulator.js';
 const README = new URL('../README.md', import.meta.url);
 
 function keyCell(spec: HostSpec): string {
-  const notes = [spec.userAgent === 'identify' ? 'identifying User-Agent' : spec.userAgent === 'browser' ? 'browser User-Agent' : ''].filter(Boolean);
+  const notes = [
+    spec.userAgent === 'identify' ? 'identifying User-Agent' : spec.userAgent === 'browser' ? 'browser User-Agent' : '',
+  ].filter(Boolean);
   if (!spec.key) return notes.length ? `— (${notes.join(', ')})` : '—';
   return `${spec.key.required ? 'required' : 'optional'} (\`${spec.key.name}\` ${spec.key.in})`;
 }

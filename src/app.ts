@@ -109,8 +109,32 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   // Browser agents pay too: x402 clients send X-Payment / PAYMENT-SIGNATURE and read the payment headers back.
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-payment', 'payment-signature', 'x-svc-pass', 'access-control-expose-headers', 'last-event-id', 'x-request-id'],
-    exposedHeaders: ['x-payment-response', 'payment-response', 'x-payment-required', 'payment-required', 'www-authenticate', 'x-payment-status', 'x-svc-pass', 'x-svc-pass-expires', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'x-request-id'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'x-api-key',
+      'x-payment',
+      'payment-signature',
+      'x-svc-pass',
+      'access-control-expose-headers',
+      'last-event-id',
+      'x-request-id',
+    ],
+    exposedHeaders: [
+      'x-payment-response',
+      'payment-response',
+      'x-payment-required',
+      'payment-required',
+      'www-authenticate',
+      'x-payment-status',
+      'x-svc-pass',
+      'x-svc-pass-expires',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'retry-after',
+      'x-request-id',
+    ],
   });
   registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo });
   deps.metrics.register(app, deps.config.metricsToken);

@@ -19,8 +19,14 @@ export const EnvSchema = Type.Object({
   SVC_PUBLIC_URL: Type.Optional(
     Type.String({ pattern: '^https?://[^/\\s]+$', description: 'public base URL (scheme + host, no path); default http://localhost:PORT' }),
   ),
-  SVC_DATA_DIR: Type.String({ default: './data', minLength: 1, description: 'directory for the SQLite file and the generated signing key' }),
-  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR' })),
+  SVC_DATA_DIR: Type.String({
+    default: './data',
+    minLength: 1,
+    description: 'directory for the SQLite file and the generated signing key',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR' }),
+  ),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL for the shared cache, bus and rate limits' })),
   SVC_REDIS_PREFIX: Type.String({
     default: 'svc:',
@@ -30,17 +36,48 @@ export const EnvSchema = Type.Object({
   SVC_TRUST_PROXY: Type.Optional(
     Type.String({
       pattern: '^([0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',
-      description: 'which proxies may set X-Forwarded-For: a hop count (1 = the nearest proxy) or a comma-separated list of IPs/CIDRs; unset = the socket address is the client',
+      description:
+        'which proxies may set X-Forwarded-For: a hop count (1 = the nearest proxy) or a comma-separated list of IPs/CIDRs; unset = the socket address is the client',
     }),
   ),
-  SVC_METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token required by GET /metrics; unset = /metrics is open (keep it on your private network)' })),
-  SVC_HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 10_000, description: 'time a client has to send the request headers (slowloris guard)' }),
-  SVC_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600_000, default: 30_000, description: 'time a client has to send the whole request, body included' }),
-  SVC_KEEPALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 120_000, default: 5_000, description: 'idle keep-alive time between requests on one connection' }),
-  SVC_MAX_CONNECTIONS: Type.Integer({ minimum: 10, maximum: 1_000_000, default: 20_000, description: 'open connections the server accepts (SSE watchers included); more are refused' }),
+  SVC_METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: 'bearer token required by GET /metrics; unset = /metrics is open (keep it on your private network)',
+    }),
+  ),
+  SVC_HEADERS_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 10_000,
+    description: 'time a client has to send the request headers (slowloris guard)',
+  }),
+  SVC_REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 600_000,
+    default: 30_000,
+    description: 'time a client has to send the whole request, body included',
+  }),
+  SVC_KEEPALIVE_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 5_000,
+    description: 'idle keep-alive time between requests on one connection',
+  }),
+  SVC_MAX_CONNECTIONS: Type.Integer({
+    minimum: 10,
+    maximum: 1_000_000,
+    default: 20_000,
+    description: 'open connections the server accepts (SSE watchers included); more are refused',
+  }),
   SVC_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40, description: 'Ed25519 private key, PKCS#8 PEM or base64 DER' })),
   SVC_DEMO: Flag('1 = serve every upstream from the built-in simulator (offline demo)'),
-  SVC_DEMO_SEED: Type.Integer({ minimum: 0, maximum: 2 ** 31 - 1, default: 1, description: 'seed of the demo price series: one seed, one series' }),
+  SVC_DEMO_SEED: Type.Integer({
+    minimum: 0,
+    maximum: 2 ** 31 - 1,
+    default: 1,
+    description: 'seed of the demo price series: one seed, one series',
+  }),
   SVC_USER_AGENT: Type.String({
     default: 'svc/6.8.0 (+https://github.com/svc-data/svc; ops@example.org)',
     minLength: 8,
@@ -58,21 +95,33 @@ export const EnvSchema = Type.Object({
     description: 'x402 settlement: sync (before answering), async (durable queue), off (record as unsettled)',
   }),
   X402_FACILITATOR_URL: Type.Optional(
-    Type.String({ pattern: '^https?://', description: 'x402 facilitator base URL (GET /supported at start-up, POST /settle); required by sync and async' }),
+    Type.String({
+      pattern: '^https?://',
+      description: 'x402 facilitator base URL (GET /supported at start-up, POST /settle); required by sync and async',
+    }),
   ),
   X402_FACILITATOR_AUTH: Type.Union([Type.Literal('none'), Type.Literal('bearer'), Type.Literal('cdp')], {
     default: 'none',
-    description: 'how svc authenticates to the facilitator: none (x402.org testnet), bearer (X402_FACILITATOR_TOKEN), cdp (a JWT per request from CDP_API_KEY_ID / CDP_API_KEY_SECRET)',
+    description:
+      'how svc authenticates to the facilitator: none (x402.org testnet), bearer (X402_FACILITATOR_TOKEN), cdp (a JWT per request from CDP_API_KEY_ID / CDP_API_KEY_SECRET)',
   }),
   X402_FACILITATOR_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'bearer token for X402_FACILITATOR_AUTH=bearer' })),
-  CDP_API_KEY_ID: Type.Optional(Type.String({ minLength: 1, description: 'Coinbase Developer Platform API key id (X402_FACILITATOR_AUTH=cdp)' })),
+  CDP_API_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Coinbase Developer Platform API key id (X402_FACILITATOR_AUTH=cdp)' }),
+  ),
   CDP_API_KEY_SECRET: Type.Optional(
     Type.String({ minLength: 40, description: 'CDP API key secret: EC private key PEM or base64 Ed25519 key (X402_FACILITATOR_AUTH=cdp)' }),
   ),
-  STRIPE_SECRET_KEY: Type.Optional(Type.String({ pattern: '^(sk|rk)_(live|test)_', description: 'Stripe key for checkout-session payments' })),
+  STRIPE_SECRET_KEY: Type.Optional(
+    Type.String({ pattern: '^(sk|rk)_(live|test)_', description: 'Stripe key for checkout-session payments' }),
+  ),
   STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', description: 'Stripe API base (tests point it at a fake)' })),
   SVC_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for the admin routes (API keys)' })),
-  SVC_RATE_ANON_PER_MIN: Type.Integer({ minimum: 1, default: 120, description: 'requests per minute per IP without a key or pass (token bucket, burst = one minute)' }),
+  SVC_RATE_ANON_PER_MIN: Type.Integer({
+    minimum: 1,
+    default: 120,
+    description: 'requests per minute per IP without a key or pass (token bucket, burst = one minute)',
+  }),
   SVC_RATE_KEY_PER_MIN: Type.Integer({ minimum: 1, default: 600, description: 'requests per minute per standard API key' }),
   SVC_RATE_PRO_PER_MIN: Type.Integer({ minimum: 1, default: 6000, description: 'requests per minute per pro API key' }),
   SVC_RATE_PASS_PER_MIN: Type.Integer({ minimum: 1, default: 1200, description: 'requests per minute per day/week pass' }),
@@ -82,15 +131,39 @@ export const EnvSchema = Type.Object({
   }),
   SVC_STREAM_POLL_S: Type.Integer({ minimum: 5, maximum: 3600, default: 15, description: 'seconds between live stream polls' }),
   SVC_STREAM_MAX_PER_IP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'concurrent anonymous streams per IP' }),
-  SVC_SESSION_TTL_MAX_MIN: Type.Integer({ minimum: 1, maximum: 10080, default: 1440, description: 'largest ttl_minutes an agent session may ask for (inactivity before it expires)' }),
-  SVC_SESSION_RETENTION_H: Type.Integer({ minimum: 1, maximum: 8760, default: 168, description: 'hours an ended or expired agent session stays viewable read-only before it is deleted' }),
-  SVC_SESSION_WATCHERS_PER_IP: Type.Integer({ minimum: 1, maximum: 100000, default: 20, description: 'concurrent agent-session streams per IP, across instances' }),
-  SVC_SESSION_WATCHERS_PER_SESSION: Type.Integer({ minimum: 1, maximum: 1000000, default: 10000, description: 'concurrent watchers of one agent session, across instances' }),
-  SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '1', description: '0 disables background jobs (snapshots, stream poller, viral refresh)' }),
+  SVC_SESSION_TTL_MAX_MIN: Type.Integer({
+    minimum: 1,
+    maximum: 10080,
+    default: 1440,
+    description: 'largest ttl_minutes an agent session may ask for (inactivity before it expires)',
+  }),
+  SVC_SESSION_RETENTION_H: Type.Integer({
+    minimum: 1,
+    maximum: 8760,
+    default: 168,
+    description: 'hours an ended or expired agent session stays viewable read-only before it is deleted',
+  }),
+  SVC_SESSION_WATCHERS_PER_IP: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 20,
+    description: 'concurrent agent-session streams per IP, across instances',
+  }),
+  SVC_SESSION_WATCHERS_PER_SESSION: Type.Integer({
+    minimum: 1,
+    maximum: 1000000,
+    default: 10000,
+    description: 'concurrent watchers of one agent session, across instances',
+  }),
+  SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], {
+    default: '1',
+    description: '0 disables background jobs (snapshots, stream poller, viral refresh)',
+  }),
   SVC_LLM_MODEL: Type.String({
     default: 'gpt-4o-mini',
     minLength: 1,
-    description: 'chat model that plans agent-context goals no built-in rule matches (OpenAI-compatible API at UPSTREAM_LLM_URL; needs UPSTREAM_LLM_KEY)',
+    description:
+      'chat model that plans agent-context goals no built-in rule matches (OpenAI-compatible API at UPSTREAM_LLM_URL; needs UPSTREAM_LLM_KEY)',
   }),
   SVC_FETCH_ALLOWED_PORTS: Type.String({
     pattern: '^[0-9]{1,5}(,[0-9]{1,5})*$',
@@ -98,7 +171,11 @@ export const EnvSchema = Type.Object({
     description: 'ports that fetches of user-given URLs (scrape) may connect to, comma-separated; redirects are held to the same list',
   }),
   SVC_WEBHOOK_ALLOWED_ADDRESSES: Type.Optional(
-    Type.String({ pattern: '^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$', description: 'calib-pro webhooks: IP addresses allowed although not public, comma-separated (tests, or a receiver on a private network); default none' }),
+    Type.String({
+      pattern: '^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$',
+      description:
+        'calib-pro webhooks: IP addresses allowed although not public, comma-separated (tests, or a receiver on a private network); default none',
+    }),
   ),
   SVC_MODELS: Type.Optional(
     Type.String({
@@ -107,23 +184,58 @@ export const EnvSchema = Type.Object({
         'language models by role: a JSON array (or the path of a JSON file) of {id, vendor, model, base_url?, key_env?, price_in_per_mtok?, price_out_per_mtok?, roles?, vision?}; see README "Models"',
     }),
   ),
-  SVC_MODEL_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 300000, default: 30000, description: 'deadline of one model call (a structured answer’s repair retry included)' }),
-  SVC_MODEL_BUDGET_USD_PER_DAY: Type.Optional(Type.Number({ minimum: 0, description: 'spend cap per UTC day across all models; reached → 503 model_budget_exhausted' })),
-  SVC_SECRET_KEY: Type.Optional(Type.String({ pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$', description: '32-byte key (64 hex or base64) that encrypts stored secrets (Plaid access tokens) with AES-256-GCM' })),
-  SVC_SECRET_KEY_PREVIOUS: Type.Optional(Type.String({ description: 'former SVC_SECRET_KEY values, comma-separated: still decrypt, never encrypt (key rotation)' })),
-  PLAID_CLIENT_ID: Type.Optional(Type.String({ minLength: 1, description: 'Plaid client id (portfolio account linking); needs PLAID_SECRET and SVC_SECRET_KEY' })),
+  SVC_MODEL_DEADLINE_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 300000,
+    default: 30000,
+    description: 'deadline of one model call (a structured answer’s repair retry included)',
+  }),
+  SVC_MODEL_BUDGET_USD_PER_DAY: Type.Optional(
+    Type.Number({ minimum: 0, description: 'spend cap per UTC day across all models; reached → 503 model_budget_exhausted' }),
+  ),
+  SVC_SECRET_KEY: Type.Optional(
+    Type.String({
+      pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
+      description: '32-byte key (64 hex or base64) that encrypts stored secrets (Plaid access tokens) with AES-256-GCM',
+    }),
+  ),
+  SVC_SECRET_KEY_PREVIOUS: Type.Optional(
+    Type.String({ description: 'former SVC_SECRET_KEY values, comma-separated: still decrypt, never encrypt (key rotation)' }),
+  ),
+  PLAID_CLIENT_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Plaid client id (portfolio account linking); needs PLAID_SECRET and SVC_SECRET_KEY' }),
+  ),
   PLAID_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'Plaid secret for PLAID_ENV' })),
   PLAID_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { default: 'sandbox', description: 'Plaid environment' }),
-  PLAID_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'Plaid API base URL; overrides PLAID_ENV (tests point it at the loopback fake)' })),
+  PLAID_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'Plaid API base URL; overrides PLAID_ENV (tests point it at the loopback fake)',
+    }),
+  ),
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
-  SVC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'svc-mcp (stdio): a running svc to talk to over HTTP; unset = run the service in-process' })),
-  SVC_MCP_PASS: Type.Optional(Type.String({ pattern: '^svc-pass_', description: 'svc-mcp (stdio): day/week pass used for paid tool calls' })),
-  SVC_MCP_AGENT_KEY: Type.Optional(Type.String({ pattern: '^svc-ak_', description: 'svc-mcp (stdio): agent key used for agent-authenticated tools (record_claim)' })),
-  SVC_MCP_API_KEY: Type.Optional(Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' })),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-    description: 'pino log level',
-  }),
+  SVC_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'svc-mcp (stdio): a running svc to talk to over HTTP; unset = run the service in-process',
+    }),
+  ),
+  SVC_MCP_PASS: Type.Optional(
+    Type.String({ pattern: '^svc-pass_', description: 'svc-mcp (stdio): day/week pass used for paid tool calls' }),
+  ),
+  SVC_MCP_AGENT_KEY: Type.Optional(
+    Type.String({ pattern: '^svc-ak_', description: 'svc-mcp (stdio): agent key used for agent-authenticated tools (record_claim)' }),
+  ),
+  SVC_MCP_API_KEY: Type.Optional(
+    Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' }),
+  ),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+      description: 'pino log level',
+    },
+  ),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -208,23 +320,32 @@ function readUpstreams(env: NodeJS.ProcessEnv, problems: string[]): Record<HostN
 
 /** Pure: env → Config. Throws ConfigError naming every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.fromEntries(Object.keys(EnvSchema.properties).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])));
+  const known = Object.fromEntries(
+    Object.keys(EnvSchema.properties).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])),
+  );
   const parsed = Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env;
-  const problems = [...Value.Errors(EnvSchema, parsed)].map((e) => `${e.instancePath.slice(1) || e.schemaPath}: ${e.message} (got "${String(known[e.instancePath.slice(1)] ?? '')}")`);
+  const problems = [...Value.Errors(EnvSchema, parsed)].map(
+    (e) => `${e.instancePath.slice(1) || e.schemaPath}: ${e.message} (got "${String(known[e.instancePath.slice(1)] ?? '')}")`,
+  );
   const upstreams = readUpstreams(env, problems);
-  for (const entry of parsed.SVC_TRUST_PROXY?.includes('.') || parsed.SVC_TRUST_PROXY?.includes(':') ? parsed.SVC_TRUST_PROXY.split(',') : []) {
+  for (const entry of parsed.SVC_TRUST_PROXY?.includes('.') || parsed.SVC_TRUST_PROXY?.includes(':')
+    ? parsed.SVC_TRUST_PROXY.split(',')
+    : []) {
     if (!isAddressOrCidr(entry.trim())) problems.push(`SVC_TRUST_PROXY: "${entry.trim()}" is neither an IP address nor a CIDR range`);
   }
   if (parsed.SVC_HEADERS_TIMEOUT_MS > parsed.SVC_REQUEST_TIMEOUT_MS) {
     problems.push(`SVC_HEADERS_TIMEOUT_MS: must not exceed SVC_REQUEST_TIMEOUT_MS (${parsed.SVC_REQUEST_TIMEOUT_MS})`);
   }
   const fetchAllowedPorts = parsed.SVC_FETCH_ALLOWED_PORTS.split(',').map(Number);
-  if (fetchAllowedPorts.some((port) => port < 1 || port > 65535)) problems.push(`SVC_FETCH_ALLOWED_PORTS: ports are 1 to 65535 (got "${parsed.SVC_FETCH_ALLOWED_PORTS}")`);
+  if (fetchAllowedPorts.some((port) => port < 1 || port > 65535))
+    problems.push(`SVC_FETCH_ALLOWED_PORTS: ports are 1 to 65535 (got "${parsed.SVC_FETCH_ALLOWED_PORTS}")`);
   if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL) {
     problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
   }
   const models = readModels(parsed, env, upstreams.llm, problems);
-  const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) => (k?.trim() ? [readSecretKey(k.trim(), problems)] : []));
+  const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) =>
+    k?.trim() ? [readSecretKey(k.trim(), problems)] : [],
+  );
   const plaid = readPlaid(parsed, secretKeys, problems);
   if (parsed.PAYMENT_SETTLE !== 'off' && /^0x0{40}$/.test(parsed.SVC_PAY_TO)) {
     problems.push(`SVC_PAY_TO: PAYMENT_SETTLE="${parsed.PAYMENT_SETTLE}" would settle payments to the zero address; set your USDC address`);
@@ -283,8 +404,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: parsed.STRIPE_SECRET_KEY,
     stripeApiUrl: parsed.STRIPE_API_URL,
     adminToken: parsed.SVC_ADMIN_TOKEN,
-    ratePerMin: { anonymous: parsed.SVC_RATE_ANON_PER_MIN, standard: parsed.SVC_RATE_KEY_PER_MIN, pro: parsed.SVC_RATE_PRO_PER_MIN, pass: parsed.SVC_RATE_PASS_PER_MIN },
-    mcpClient: { baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''), pass: parsed.SVC_MCP_PASS, agentKey: parsed.SVC_MCP_AGENT_KEY, apiKey: parsed.SVC_MCP_API_KEY },
+    ratePerMin: {
+      anonymous: parsed.SVC_RATE_ANON_PER_MIN,
+      standard: parsed.SVC_RATE_KEY_PER_MIN,
+      pro: parsed.SVC_RATE_PRO_PER_MIN,
+      pass: parsed.SVC_RATE_PASS_PER_MIN,
+    },
+    mcpClient: {
+      baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
+      pass: parsed.SVC_MCP_PASS,
+      agentKey: parsed.SVC_MCP_AGENT_KEY,
+      apiKey: parsed.SVC_MCP_API_KEY,
+    },
   };
 }
 
@@ -326,7 +457,9 @@ function readPlaid(parsed: Env, secretKeys: Buffer[], problems: string[]): Confi
   if (!clientId && !secret) return undefined;
   if (!clientId || !secret) problems.push('PLAID_CLIENT_ID and PLAID_SECRET: set both or neither');
   if (secretKeys.length === 0) problems.push('SVC_SECRET_KEY: required with PLAID_CLIENT_ID (Plaid access tokens are stored encrypted)');
-  return clientId && secret ? { clientId, secret, baseUrl: (parsed.PLAID_BASE_URL ?? PLAID_HOSTS[parsed.PLAID_ENV]).replace(/\/+$/, '') } : undefined;
+  return clientId && secret
+    ? { clientId, secret, baseUrl: (parsed.PLAID_BASE_URL ?? PLAID_HOSTS[parsed.PLAID_ENV]).replace(/\/+$/, '') }
+    : undefined;
 }
 
 /** The facilitator auth mode with the secrets it needs; a missing secret is a problem named by its variable. */
@@ -338,7 +471,8 @@ function readFacilitatorAuth(parsed: Env, problems: string[]): FacilitatorAuth {
       if (!parsed.X402_FACILITATOR_TOKEN) problems.push('X402_FACILITATOR_TOKEN: required by X402_FACILITATOR_AUTH=bearer');
       return { kind: 'bearer', token: parsed.X402_FACILITATOR_TOKEN ?? '' };
     case 'cdp':
-      if (!parsed.CDP_API_KEY_ID || !parsed.CDP_API_KEY_SECRET) problems.push('CDP_API_KEY_ID, CDP_API_KEY_SECRET: both required by X402_FACILITATOR_AUTH=cdp');
+      if (!parsed.CDP_API_KEY_ID || !parsed.CDP_API_KEY_SECRET)
+        problems.push('CDP_API_KEY_ID, CDP_API_KEY_SECRET: both required by X402_FACILITATOR_AUTH=cdp');
       return { kind: 'cdp', keyId: parsed.CDP_API_KEY_ID ?? '', keySecret: parsed.CDP_API_KEY_SECRET ?? '' };
   }
 }

@@ -41,15 +41,29 @@ export interface DepsOptions {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const clock = options.clock ?? systemClock;
-  const store = await createStore({ databaseUrl: config.databaseUrl, sqlitePath: join(config.dataDir, 'svc.db'), schema: options.pgSchema });
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
+  const store = await createStore({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: join(config.dataDir, 'svc.db'),
+    schema: options.pgSchema,
+  });
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true })
+    : undefined;
   const cache = createCache(redis, () => clock.now());
   const bus = createBus(redis);
   const metrics = new Metrics();
   const upstream = new UpstreamClient(config, metrics.observeUpstream);
   const registry = options.registry ?? defaultRegistry;
   const repos = createRepos(store.db);
-  const sources = new SourceRunner({ registry, upstream, cache, history: repos.sourceHistory, clock, config, deadlineCapMs: options.deadlineCapMs });
+  const sources = new SourceRunner({
+    registry,
+    upstream,
+    cache,
+    history: repos.sourceHistory,
+    clock,
+    config,
+    deadlineCapMs: options.deadlineCapMs,
+  });
   return {
     config,
     clock,

@@ -19,7 +19,11 @@ async function main(): Promise<void> {
 
   const deps = await createDeps(config);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
-  if (demo) app.log.warn({ simulator: demo.url }, 'SVC_DEMO=1: every upstream is served by the demo simulator; answers and receipts say source_mode "demo"');
+  if (demo)
+    app.log.warn(
+      { simulator: demo.url },
+      'SVC_DEMO=1: every upstream is served by the demo simulator; answers and receipts say source_mode "demo"',
+    );
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

@@ -72,7 +72,11 @@ const needs = (what: string, example: string) =>
 
 function contractOf(f: GoalFacts): string {
   const address = f.address ?? (f.entity?.contracts ? Object.values(f.entity.contracts)[0] : undefined);
-  if (!address) throw needs('a contract address (0x…) in the goal or an entity with a contract', 'is 0xdac17f958d2ee523a2206206994597c13d831ec7 safe to hold?');
+  if (!address)
+    throw needs(
+      'a contract address (0x…) in the goal or an entity with a contract',
+      'is 0xdac17f958d2ee523a2206206994597c13d831ec7 safe to hold?',
+    );
   return `${f.chain}:${address.toLowerCase()}`;
 }
 
@@ -82,7 +86,8 @@ const mevExposure = (f: GoalFacts): Step[] => (f.chain === 'ethereum' ? [{ type:
 function cryptoOf(f: GoalFacts): Entity {
   const e = f.entity;
   const asset = e?.type === 'crypto' || e?.type === 'stablecoin' ? e : undefined;
-  if (!asset?.ids.coingecko || !asset.ids.symbol) throw needs('a crypto asset (for example BTC or ETH, or entity=svc-ent:cr.bitcoin)', 'should I buy BTC this week?');
+  if (!asset?.ids.coingecko || !asset.ids.symbol)
+    throw needs('a crypto asset (for example BTC or ETH, or entity=svc-ent:cr.bitcoin)', 'should I buy BTC this week?');
   return asset;
 }
 
@@ -104,7 +109,10 @@ function cryptoTrade(f: GoalFacts) {
   };
 }
 
-const tradeCaveats = ['Indicators lag; size positions for being wrong.', 'funding_rate and fear_greed_value are crowd measures, not forecasts.'];
+const tradeCaveats = [
+  'Indicators lag; size positions for being wrong.',
+  'funding_rate and fear_greed_value are crowd measures, not forecasts.',
+];
 
 const RULES: Rule[] = [
   {
@@ -177,7 +185,10 @@ const RULES: Rule[] = [
         subject: at,
         primary: [{ type: 'weather', q: at }],
         supporting: [
-          { type: 'agriculture-prices', q: /\b(wheat)\b/i.test(f.text) ? 'wheat' : /\b(soy|soybeans?)\b/i.test(f.text) ? 'soybeans' : 'corn' },
+          {
+            type: 'agriculture-prices',
+            q: /\b(wheat)\b/i.test(f.text) ? 'wheat' : /\b(soy|soybeans?)\b/i.test(f.text) ? 'soybeans' : 'corn',
+          },
           { type: 'energy-oil', q: 'WTI' },
           { type: 'air-quality', q: at },
         ],
@@ -186,7 +197,10 @@ const RULES: Rule[] = [
     recipe: {
       outcomes: ['material', 'watch', 'immaterial'],
       rules: [
-        { when: 'weather precipitation or wind is extreme for the place (storm, flood, heat, frost)', then: 'material: expect supply effects on the crops and energy listed' },
+        {
+          when: 'weather precipitation or wind is extreme for the place (storm, flood, heat, frost)',
+          then: 'material: expect supply effects on the crops and energy listed',
+        },
         { when: 'the price rows already moved more than 3% over the period', then: 'watch: the market may have priced it' },
         { when: 'otherwise', then: 'immaterial' },
       ],
@@ -254,7 +268,8 @@ const RULES: Rule[] = [
     category: 'stock_decision',
     matches: (f) => f.entity?.type === 'equity' || /\b(stock|stocks|shares|equity|equities)\b/i.test(f.text),
     plan: (f) => {
-      if (f.entity?.type !== 'equity' || !f.entity.ids.ticker) throw needs('a stock ticker (for example AAPL, or entity=svc-ent:eq.aapl)', 'should I buy AAPL?');
+      if (f.entity?.type !== 'equity' || !f.entity.ids.ticker)
+        throw needs('a stock ticker (for example AAPL, or entity=svc-ent:eq.aapl)', 'should I buy AAPL?');
       return {
         subject: f.entity.id,
         primary: [{ type: 'stock-quote', q: f.entity.ids.ticker }],
@@ -301,12 +316,18 @@ const RULES: Rule[] = [
   },
 ];
 
-const STOP_WORDS = /\b(news|headlines?|brief|briefing|about|on|the|latest|what|is|are|happening|happened|events?|me|give|a|of|in|today|for)\b/gi;
+const STOP_WORDS =
+  /\b(news|headlines?|brief|briefing|about|on|the|latest|what|is|are|happening|happened|events?|me|give|a|of|in|today|for)\b/gi;
 
 /** The topic of a news goal: the entity's name, else the goal without its filler words. */
 function newsTopic(f: GoalFacts): string {
   if (f.entity) return f.entity.name.split(/\s+/)[0]!.toLowerCase();
-  const words = f.text.replace(STOP_WORDS, ' ').replace(/[^\p{L}\p{N} ]/gu, ' ').trim().split(/\s+/).filter(Boolean);
+  const words = f.text
+    .replace(STOP_WORDS, ' ')
+    .replace(/[^\p{L}\p{N} ]/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   return words.slice(0, 3).join(' ').toLowerCase() || 'markets';
 }
 

@@ -13,7 +13,10 @@ export const GoalPlanSchema = Type.Object({
   supporting: Type.Array(StepSchema, { maxItems: 6 }),
   decision_recipe: Type.Object({
     outcomes: Type.Array(Type.String({ maxLength: 120 }), { minItems: 1, maxItems: 8 }),
-    rules: Type.Array(Type.Object({ when: Type.String({ maxLength: 300 }), then: Type.String({ maxLength: 200 }) }), { minItems: 1, maxItems: 10 }),
+    rules: Type.Array(Type.Object({ when: Type.String({ maxLength: 300 }), then: Type.String({ maxLength: 200 }) }), {
+      minItems: 1,
+      maxItems: 10,
+    }),
     caveats: Type.Array(Type.String({ maxLength: 300 }), { maxItems: 6 }),
   }),
 });
@@ -40,16 +43,32 @@ export function systemPrompt(descriptors: SourceDescriptor[]): string {
  * dropped (`isValid`), so a model mistake costs a fetch, never a 500.
  */
 export function validSteps(plan: Static<typeof GoalPlanSchema>, isValid: (step: Step) => boolean): ModelPlan | undefined {
-  const valid = (steps: Step[]) => steps.map(({ type, q }) => ({ type, q })).filter(isValid).slice(0, MAX_STEPS);
+  const valid = (steps: Step[]) =>
+    steps
+      .map(({ type, q }) => ({ type, q }))
+      .filter(isValid)
+      .slice(0, MAX_STEPS);
   const primary = valid(plan.primary);
   if (primary.length === 0) return undefined;
   return { primary, supporting: valid(plan.supporting), decision_recipe: plan.decision_recipe };
 }
 
-export async function planWithModel(goal: string, o: { models: Models; descriptors: SourceDescriptor[]; isValid: (step: Step) => boolean }): Promise<ModelPlan> {
-  const answer = await o.models.structured(o.models.pick('planner'), { instructions: systemPrompt(o.descriptors), prompt: goal, schema: GoalPlanSchema, name: 'goal_plan' });
+export async function planWithModel(
+  goal: string,
+  o: { models: Models; descriptors: SourceDescriptor[]; isValid: (step: Step) => boolean },
+): Promise<ModelPlan> {
+  const answer = await o.models.structured(o.models.pick('planner'), {
+    instructions: systemPrompt(o.descriptors),
+    prompt: goal,
+    schema: GoalPlanSchema,
+    name: 'goal_plan',
+  });
   const failed = (reason: string, message: string) =>
-    new ApiError('upstream_unavailable', `no built-in rule matches this goal and the language-model planner failed: ${message}`, { field: 'goal', reason, model: answer.model });
+    new ApiError('upstream_unavailable', `no built-in rule matches this goal and the language-model planner failed: ${message}`, {
+      field: 'goal',
+      reason,
+      model: answer.model,
+    });
   if (!answer.ok) throw failed(answer.reason, answer.message);
   const plan = validSteps(answer.value, o.isValid);
   if (!plan) throw failed('invalid_output', 'it proposed no valid fetch');

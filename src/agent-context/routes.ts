@@ -14,12 +14,18 @@ import { subjectOf } from './subject.js';
 import { sendStoredAnswer } from '../payments/answers.js';
 import { TierParam, requestedTier } from '../payments/tier.js';
 
-const StepResult = FreeObject('{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}; unpaid supporting steps are {type, q} only');
+const StepResult = FreeObject(
+  '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}; unpaid supporting steps are {type, q} only',
+);
 
 /** What the language-model planner's answers are filed under. */
 const OTHER = 'other';
 
-type Planned = Omit<Plan, 'goal_category'> & { goal_category: Plan['goal_category'] | typeof OTHER; planner: 'rules' | 'language_model'; model?: ModelRef };
+type Planned = Omit<Plan, 'goal_category'> & {
+  goal_category: Plan['goal_category'] | typeof OTHER;
+  planner: 'rules' | 'language_model';
+  model?: ModelRef;
+};
 
 interface AgentContextBody {
   goal: string;
@@ -46,101 +52,125 @@ function checkSteps(runner: SourceRunner, steps: Step[]): Step[] {
     try {
       return { type: step.type, q: runner.prepare(step.type, step.q).key };
     } catch (e) {
-      if (e instanceof ApiError) throw new ApiError('validation_failed', `the goal leads to ${step.type} "${step.q}", which is not valid: ${e.message}`, { field: 'goal', type: step.type });
+      if (e instanceof ApiError)
+        throw new ApiError('validation_failed', `the goal leads to ${step.type} "${step.q}", which is not valid: ${e.message}`, {
+          field: 'goal',
+          type: step.type,
+        });
       throw e;
     }
   });
 }
 
-export const agentContextRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const { deps } = ctx;
-  const models = await modelsFor(app, deps);
+export const agentContextRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps } = ctx;
+    const models = await modelsFor(app, deps);
 
-  /** The built-in rules first; the language model only for goals none of them matches. */
-  async function planFor(goal: string, entity: Entity | undefined): Promise<Planned> {
-    const ruled = planGoal(goalFacts(goal, entity));
-    if (ruled) return { ...ruled, planner: 'rules' };
-    if (!models.has('planner')) {
-      throw new ApiError('goal_unmatched', 'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)', {
-        field: 'goal',
-        goal_categories: [...GOAL_CATEGORIES],
-        language_model: 'not configured (SVC_MODELS has no planner)',
-      });
+    /** The built-in rules first; the language model only for goals none of them matches. */
+    async function planFor(goal: string, entity: Entity | undefined): Promise<Planned> {
+      const ruled = planGoal(goalFacts(goal, entity));
+      if (ruled) return { ...ruled, planner: 'rules' };
+      if (!models.has('planner')) {
+        throw new ApiError(
+          'goal_unmatched',
+          'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)',
+          {
+            field: 'goal',
+            goal_categories: [...GOAL_CATEGORIES],
+            language_model: 'not configured (SVC_MODELS has no planner)',
+          },
+        );
+      }
+      const modelPlan = await planWithModel(goal, { models, descriptors: deps.registry.all(), isValid: isValidStep(deps.sources) });
+      return { goal_category: OTHER, planner: 'language_model', subject: entity?.id ?? null, ...modelPlan };
     }
-    const modelPlan = await planWithModel(goal, { models, descriptors: deps.registry.all(), isValid: isValidStep(deps.sources) });
-    return { goal_category: OTHER, planner: 'language_model', subject: entity?.id ?? null, ...modelPlan };
-  }
 
-  app.get(
-    '/api/v1/agent-context',
-    {
-      config: { signed: true },
-      schema: {
-        tags: ['agent-context'],
-        summary: 'Goal → the data that answers it, plus a decision recipe',
-        description:
-          `Built-in rules map a free-text goal to data fetches. Goal categories, first match wins: ${GOAL_CATEGORIES.join(', ')}. ` +
-          'The subject comes from `entity=` or from the goal’s words (`$AAPL`, `BTC`, `bitcoin`, a 0x address, "<lat>,<lon>"). ' +
-          'Unpaid (no X-Payment, or free=1): each primary fetch with one row, and the supporting fetches listed as {type, q} for the agent to run itself. ' +
-          `Paid (a verified X-Payment or PAYMENT-SIGNATURE of ${PRICES.agentContext} USDC atomic units, or a pass; tier=paid answers 402 until paid): primary and supporting fetches with all rows; ` +
-          'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add. A goal no rule matches is ' +
-          `planned by the \`planner\` model of SVC_MODELS (goal_category "${OTHER}", planner "language_model"; the goal is its question, the catalog its instructions; ` +
-          'invalid steps it proposes are dropped), else 422 goal_unmatched; a failing model is a 503 upstream_unavailable naming the reason, a spent daily model budget 503 model_budget_exhausted.',
-        querystring: Type.Object({
-          goal: Type.String({ minLength: 3, maxLength: 500, description: 'what the agent wants to decide, in plain words' }),
-          entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
-          free: FreeFlag,
-          tier: TierParam,
-        }),
-        response: {
-          200: Type.Object({
-            goal: Type.String(),
-            goal_category: StringEnum([...GOAL_CATEGORIES, OTHER]),
-            planner: StringEnum(['rules', 'language_model'] as const),
-            model: Type.Optional(
-              Type.Object({ id: Type.String(), vendor: Type.String(), model: Type.String() }, { description: 'the model that planned (planner "language_model" only); model "demo" in the demo' }),
-            ),
-            subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
-            paid: Type.Boolean(),
-            context: Type.Object({
-              primary: Type.Array(StepResult),
-              supporting: Type.Array(StepResult),
-              decision_recipe: Type.Object({
-                outcomes: Type.Array(Type.String()),
-                rules: Type.Array(Type.Object({ when: Type.String(), then: Type.String() })),
-                caveats: Type.Array(Type.String()),
+    app.get(
+      '/api/v1/agent-context',
+      {
+        config: { signed: true },
+        schema: {
+          tags: ['agent-context'],
+          summary: 'Goal → the data that answers it, plus a decision recipe',
+          description:
+            `Built-in rules map a free-text goal to data fetches. Goal categories, first match wins: ${GOAL_CATEGORIES.join(', ')}. ` +
+            'The subject comes from `entity=` or from the goal’s words (`$AAPL`, `BTC`, `bitcoin`, a 0x address, "<lat>,<lon>"). ' +
+            'Unpaid (no X-Payment, or free=1): each primary fetch with one row, and the supporting fetches listed as {type, q} for the agent to run itself. ' +
+            `Paid (a verified X-Payment or PAYMENT-SIGNATURE of ${PRICES.agentContext} USDC atomic units, or a pass; tier=paid answers 402 until paid): primary and supporting fetches with all rows; ` +
+            'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add. A goal no rule matches is ' +
+            `planned by the \`planner\` model of SVC_MODELS (goal_category "${OTHER}", planner "language_model"; the goal is its question, the catalog its instructions; ` +
+            'invalid steps it proposes are dropped), else 422 goal_unmatched; a failing model is a 503 upstream_unavailable naming the reason, a spent daily model budget 503 model_budget_exhausted.',
+          querystring: Type.Object({
+            goal: Type.String({ minLength: 3, maxLength: 500, description: 'what the agent wants to decide, in plain words' }),
+            entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
+            free: FreeFlag,
+            tier: TierParam,
+          }),
+          response: {
+            200: Type.Object({
+              goal: Type.String(),
+              goal_category: StringEnum([...GOAL_CATEGORIES, OTHER]),
+              planner: StringEnum(['rules', 'language_model'] as const),
+              model: Type.Optional(
+                Type.Object(
+                  { id: Type.String(), vendor: Type.String(), model: Type.String() },
+                  { description: 'the model that planned (planner "language_model" only); model "demo" in the demo' },
+                ),
+              ),
+              subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
+              paid: Type.Boolean(),
+              context: Type.Object({
+                primary: Type.Array(StepResult),
+                supporting: Type.Array(StepResult),
+                decision_recipe: Type.Object({
+                  outcomes: Type.Array(Type.String()),
+                  rules: Type.Array(Type.Object({ when: Type.String(), then: Type.String() })),
+                  caveats: Type.Array(Type.String()),
+                }),
               }),
             }),
-          }),
-          ...errorResponses(400, 402, 404, 422, 503),
+            ...errorResponses(400, 402, 404, 422, 503),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { goal, entity: entityId } = request.query;
-      const entity = entityId !== undefined ? ctx.entities.entity(entityId, 'entity') : subjectOf(goal, ctx.entities.resolver);
-      const plan = await planFor(goal, entity);
-      const primary = checkSteps(deps.sources, plan.primary);
-      const supporting = checkSteps(deps.sources, plan.supporting);
-      const requirement = { amount: PRICES.agentContext, resource: `${deps.config.publicUrl}/api/v1/agent-context`, description: 'svc agent-context with every fetch in full' };
-      const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
-      if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
+      async (request, reply) => {
+        const { goal, entity: entityId } = request.query;
+        const entity = entityId !== undefined ? ctx.entities.entity(entityId, 'entity') : subjectOf(goal, ctx.entities.resolver);
+        const plan = await planFor(goal, entity);
+        const primary = checkSteps(deps.sources, plan.primary);
+        const supporting = checkSteps(deps.sources, plan.supporting);
+        const requirement = {
+          amount: PRICES.agentContext,
+          resource: `${deps.config.publicUrl}/api/v1/agent-context`,
+          description: 'svc agent-context with every fetch in full',
+        };
+        const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
+        if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
 
-      const paid = Boolean(grant);
-      const results = await runBundle(deps.sources, paid ? [...primary, ...supporting] : primary, !paid);
-      const body: AgentContextBody = {
-        goal,
-        goal_category: plan.goal_category,
-        planner: plan.planner,
-        ...(plan.model ? { model: plan.model } : {}),
-        subject: plan.subject,
-        paid,
-        context: { primary: results.slice(0, primary.length), supporting: paid ? results.slice(primary.length) : supporting, decision_recipe: plan.decision_recipe },
-      };
-      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: results.some((r) => r.ok) }));
-      const answered = results.flatMap((r) => (r.ok ? [r.data] : []));
-      reply.provenance = { asOf: answered.length ? Math.min(...answered.map((d) => Number(d.as_of))) : undefined, sources: answered.map((d) => String(d.source)) };
-      return body;
-    },
-  );
-};
+        const paid = Boolean(grant);
+        const results = await runBundle(deps.sources, paid ? [...primary, ...supporting] : primary, !paid);
+        const body: AgentContextBody = {
+          goal,
+          goal_category: plan.goal_category,
+          planner: plan.planner,
+          ...(plan.model ? { model: plan.model } : {}),
+          subject: plan.subject,
+          paid,
+          context: {
+            primary: results.slice(0, primary.length),
+            supporting: paid ? results.slice(primary.length) : supporting,
+            decision_recipe: plan.decision_recipe,
+          },
+        };
+        if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: results.some((r) => r.ok) }));
+        const answered = results.flatMap((r) => (r.ok ? [r.data] : []));
+        reply.provenance = {
+          asOf: answered.length ? Math.min(...answered.map((d) => Number(d.as_of))) : undefined,
+          sources: answered.map((d) => String(d.source)),
+        };
+        return body;
+      },
+    );
+  };

@@ -129,7 +129,8 @@ class SessionFeed {
   receive(message: SessionMessage): void {
     void this.enqueue(async () => {
       if (message.seq <= this.lastSeq) return;
-      if (message.seq > this.lastSeq + 1) for (const missed of await this.load(this.sessionId, this.lastSeq, message.seq - 1)) this.broadcast(missed);
+      if (message.seq > this.lastSeq + 1)
+        for (const missed of await this.load(this.sessionId, this.lastSeq, message.seq - 1)) this.broadcast(missed);
       this.broadcast(message);
     });
   }

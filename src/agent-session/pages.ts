@@ -59,5 +59,14 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, file: As
 /** No inline script or style, nothing from other origins but the service's own public address. */
 export function pageCsp(publicUrl: string): string {
   const self = `'self' ${new URL(publicUrl).origin}`;
-  return [`default-src 'none'`, `script-src 'self'`, `style-src 'self'`, `img-src ${self}`, `connect-src ${self}`, `base-uri 'none'`, `form-action 'none'`, `frame-ancestors 'none'`].join('; ');
+  return [
+    `default-src 'none'`,
+    `script-src 'self'`,
+    `style-src 'self'`,
+    `img-src ${self}`,
+    `connect-src ${self}`,
+    `base-uri 'none'`,
+    `form-action 'none'`,
+    `frame-ancestors 'none'`,
+  ].join('; ');
 }

@@ -9,7 +9,17 @@ import { openEventStream } from '../stream/sse.js';
 import { MAX_BUFFERED_BYTES } from './fanout.js';
 import { loadPages, pageCsp, sendAsset } from './pages.js';
 import {
-  EVENT_KINDS, EndBody, EventBody, FRESH_REPLAY, SCREENSHOT_MAX_BYTES, SessionId, SessionInfo, StartBody, StartResponse, StreamQuery, TEXT_MAX_BYTES,
+  EVENT_KINDS,
+  EndBody,
+  EventBody,
+  FRESH_REPLAY,
+  SCREENSHOT_MAX_BYTES,
+  SessionId,
+  SessionInfo,
+  StartBody,
+  StartResponse,
+  StreamQuery,
+  TEXT_MAX_BYTES,
 } from './schemas.js';
 import { AgentSessionService, PULSE_MS } from './service.js';
 
@@ -28,197 +38,224 @@ function resumeAfter(request: FastifyRequest, fromQuery: number | undefined): nu
   return typeof header === 'string' && /^\d{1,15}$/.test(header.trim()) ? Number(header.trim()) : fromQuery;
 }
 
-export const agentSessionRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const { deps } = ctx;
-  const settings = { publicUrl: deps.config.publicUrl, ...deps.config.session };
-  const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
-  const sessions = new AgentSessionService(deps.repos.agentSessions, deps.bus, limiter, deps.clock, settings);
-  const pages = loadPages();
-  const csp = pageCsp(deps.config.publicUrl);
-  const retentionH = settings.retentionMs / 3_600_000;
-  ctx.jobs.push({ name: 'agent-session-sweep', everyMs: SWEEP_EVERY_MS, run: async () => void (await sessions.sweep()) });
-  const pulse = setInterval(() => void sessions.pulse().catch((err: unknown) => app.log.warn({ err }, 'session pulse failed')), PULSE_MS).unref();
-  // Before the server waits for open connections to finish: end the streams so it need not wait forever.
-  app.addHook('preClose', async () => {
-    clearInterval(pulse);
-    await sessions.close();
-  });
-  app.addHook('onClose', async () => limiter.close());
-  const tags = ['sessions'];
-
-  app.post(
-    '/api/agent-session/start',
-    {
-      schema: {
-        tags,
-        summary: 'Start a live agent session',
-        description:
-          'Returns the public `watch_url` and `stream_url` and a `session_token` (shown once, stored hashed) that authorizes events and end. ' +
-          `A session without events for \`ttl_minutes\` (default 60, at most ${settings.ttlMaxMin}) expires; ended and expired sessions stay viewable read-only for ${retentionH} h, then are deleted. ` +
-          'Rate-limited per client like every request.',
-        body: StartBody(settings.ttlMaxMin),
-        response: { 200: StartResponse, ...errorResponses(400, 429) },
-      },
-      // The body is optional: no body means every default.
-      preValidation: async (request) => {
-        request.body ??= {};
-      },
-    },
-    async (request) => sessions.start(request.body),
-  );
-
-  app.post(
-    '/api/agent-session/event',
-    {
-      bodyLimit: EVENT_BODY_LIMIT,
-      schema: {
-        security: SECURITY.session,
-        tags,
-        summary: 'Post what the agent did (session token required)',
-        description:
-          '`Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. ' +
-          `Kinds: ${EVENT_KINDS.join(', ')} (\`end\` is the service's own). \`text\` at most ${TEXT_MAX_BYTES} bytes; \`screenshot_b64\` a PNG, JPEG or WebP by its magic bytes ` +
-          `(415 otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413), stored once by SHA-256 and streamed as \`screenshot_url\`. ` +
-          '`ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl.',
-        body: EventBody,
-        response: { 200: Type.Object({ ok: Type.Literal(true), seq: Type.Integer() }), ...errorResponses(400, 401, 403, 404, 410, 413, 415, 429) },
-      },
-    },
-    async (request) => {
-      const { session_id: sessionId, ...event } = request.body;
-      await sessions.authorize(sessionId, bearer(request));
-      return sessions.post(sessionId, event);
-    },
-  );
-
-  app.post(
-    '/api/agent-session/end',
-    {
-      schema: {
-        security: SECURITY.session,
-        tags,
-        summary: 'End a session (session token required)',
-        description: `Same token rules as event; 410 when it already ended or expired. Watchers get a final \`event: end\`; the session stays viewable for ${retentionH} h.`,
-        body: EndBody,
-        response: {
-          200: Type.Object({ ok: Type.Literal(true), status: Type.Literal('ended'), ended_at: Type.Integer({ description: 'Unix ms' }), delete_at: Type.Integer({ description: 'Unix ms' }) }),
-          ...errorResponses(400, 401, 403, 404, 410),
-        },
-      },
-    },
-    async (request) => {
-      await sessions.authorize(request.body.session_id, bearer(request));
-      return sessions.end(request.body.session_id);
-    },
-  );
-
-  app.get(
-    '/api/agent-session/session',
-    {
-      schema: {
-        tags,
-        summary: 'State of a session (public)',
-        querystring: Type.Object({ session_id: SessionId }),
-        response: { 200: SessionInfo, ...errorResponses(400, 404) },
-      },
-    },
-    async (request) => {
-      const info = await sessions.info(request.query.session_id);
-      if (!info) throw new ApiError('not_found', 'no such session', { field: 'session_id' });
-      return info;
-    },
-  );
-
-  app.get(
-    '/api/agent-session/stream',
-    {
-      schema: {
-        tags,
-        summary: 'Follow a session live (server-sent events, public)',
-        description:
-          'First an id-less `event: session` with the session state. Then one message per event: `id: <seq>`, `event: <kind>`, `data: {session_id, seq, kind, text, ts, screenshot_url}`, ' +
-          `in seq order with no gaps or repeats. A fresh stream starts with the latest ${FRESH_REPLAY} events; with \`Last-Event-ID\` (or \`last_event_id\`) it replays every later event from the store, then continues live. ` +
-          `A comment heartbeat and an id-less \`event: watchers\` ({watchers}) come every ${PULSE_MS / 1000} s. When the session ends or expires a final \`event: end\` (text ended|expired) closes the stream; ` +
-          'reconnecting after it answers 204 (EventSource then stops). ' +
-          `At most ${settings.watchersPerIp} streams per IP and ${settings.watchersPerSession} per session, counted across instances (429). ` +
-          `A watcher more than ${MAX_BUFFERED_BYTES / 1024} KiB behind is disconnected and resumes with Last-Event-ID.`,
-        querystring: StreamQuery,
-        response: {
-          200: EventStream(
-            Type.Object(
-              {
-                session_id: Type.String(),
-                seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
-                kind: Type.String({ description: 'click, search, fetch, screenshot, navigate, type, scroll, thought, log, error' }),
-                text: Type.String(),
-                ts: Type.Integer({ description: 'Unix ms' }),
-                screenshot_url: Type.Union([Type.String(), Type.Null()]),
-              },
-              { title: 'SessionEvent', description: 'one posted event as streamed' },
-            ),
-            'The session’s events as server-sent events',
-          ),
-          204: Type.Null({ description: 'the session ended and the client has its final event' }),
-          ...errorResponses(400, 404, 429),
-        },
-      },
-    },
-    async (request, reply) => {
-      const after = resumeAfter(request, request.query.last_event_id);
-      const streaming = await sessions.watch(request.query.session_id, request.ip, after, () => openEventStream(reply));
-      if (!streaming) return reply.code(204).send(null);
-    },
-  );
-
-  app.get(
-    '/api/agent-session/screenshot/:sha256',
-    {
-      schema: {
-        tags,
-        summary: 'A posted screenshot, by its SHA-256',
-        description: 'Immutable: served with a year-long cache lifetime and the hash as ETag.',
-        params: Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
-        response: { 200: Binary('image/png, image/jpeg or image/webp'), 304: NotModified, ...errorResponses(400, 404) },
-      },
-    },
-    async (request, reply) => {
-      const etag = `"${request.params.sha256}"`;
-      reply.header('cache-control', 'public, max-age=31536000, immutable').header('etag', etag).header('x-content-type-options', 'nosniff');
-      if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
-      const shot = await sessions.screenshot(request.params.sha256);
-      if (!shot) throw new ApiError('not_found', 'no such screenshot');
-      reply.header('content-security-policy', "default-src 'none'").header('cross-origin-resource-policy', 'cross-origin');
-      return reply.type(shot.mime).send(Buffer.from(shot.data_b64, 'base64'));
-    },
-  );
-
-  app.get(
-    '/watch/:session_id',
-    {
-      schema: {
-        tags,
-        summary: 'Watch page of a session (HTML)',
-        description: 'A static page that follows the stream; unknown sessions get a 404 page. Strict CSP: no inline script or style, no third-party origins.',
-        params: Type.Object({ session_id: Type.String({ maxLength: 100 }) }),
-        produces: ['text/html'],
-        response: { 200: Type.String({ description: 'the watch page' }), 404: Type.String({ description: 'a page saying the session is unknown' }) },
-      },
-    },
-    async (request, reply) => {
-      reply.header('content-security-policy', csp).header('referrer-policy', 'no-referrer');
-      const info = /^as_[A-Za-z0-9_-]{22,64}$/.test(request.params.session_id) ? await sessions.info(request.params.session_id) : undefined;
-      if (!info) return sendAsset(request, reply, pages.notFoundPage, 404);
-      if (info.visibility === 'unlisted') reply.header('x-robots-tag', 'noindex, nofollow');
-      return sendAsset(request, reply, pages.watchPage);
-    },
-  );
-
-  const staticRoute = (path: string, summary: string, file: (typeof pages)[keyof typeof pages], crossOrigin = false) =>
-    app.get(path, { schema: { tags, summary, response: { 200: Type.String() } } }, async (request, reply) => {
-      if (crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
-      return sendAsset(request, reply, file);
+export const agentSessionRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps } = ctx;
+    const settings = { publicUrl: deps.config.publicUrl, ...deps.config.session };
+    const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
+    const sessions = new AgentSessionService(deps.repos.agentSessions, deps.bus, limiter, deps.clock, settings);
+    const pages = loadPages();
+    const csp = pageCsp(deps.config.publicUrl);
+    const retentionH = settings.retentionMs / 3_600_000;
+    ctx.jobs.push({ name: 'agent-session-sweep', everyMs: SWEEP_EVERY_MS, run: async () => void (await sessions.sweep()) });
+    const pulse = setInterval(
+      () => void sessions.pulse().catch((err: unknown) => app.log.warn({ err }, 'session pulse failed')),
+      PULSE_MS,
+    ).unref();
+    // Before the server waits for open connections to finish: end the streams so it need not wait forever.
+    app.addHook('preClose', async () => {
+      clearInterval(pulse);
+      await sessions.close();
     });
-  staticRoute('/assets/watch.js', 'Watch page script', pages.watchScript);
-  staticRoute('/assets/watch.css', 'Watch page styles', pages.watchStyles);
-  staticRoute('/widget/watch.js', 'Embeddable session widget: <script src=".../widget/watch.js" data-session="as_…">', pages.widgetScript, true);
-};
+    app.addHook('onClose', async () => limiter.close());
+    const tags = ['sessions'];
+
+    app.post(
+      '/api/agent-session/start',
+      {
+        schema: {
+          tags,
+          summary: 'Start a live agent session',
+          description:
+            'Returns the public `watch_url` and `stream_url` and a `session_token` (shown once, stored hashed) that authorizes events and end. ' +
+            `A session without events for \`ttl_minutes\` (default 60, at most ${settings.ttlMaxMin}) expires; ended and expired sessions stay viewable read-only for ${retentionH} h, then are deleted. ` +
+            'Rate-limited per client like every request.',
+          body: StartBody(settings.ttlMaxMin),
+          response: { 200: StartResponse, ...errorResponses(400, 429) },
+        },
+        // The body is optional: no body means every default.
+        preValidation: async (request) => {
+          request.body ??= {};
+        },
+      },
+      async (request) => sessions.start(request.body),
+    );
+
+    app.post(
+      '/api/agent-session/event',
+      {
+        bodyLimit: EVENT_BODY_LIMIT,
+        schema: {
+          security: SECURITY.session,
+          tags,
+          summary: 'Post what the agent did (session token required)',
+          description:
+            '`Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. ' +
+            `Kinds: ${EVENT_KINDS.join(', ')} (\`end\` is the service's own). \`text\` at most ${TEXT_MAX_BYTES} bytes; \`screenshot_b64\` a PNG, JPEG or WebP by its magic bytes ` +
+            `(415 otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413), stored once by SHA-256 and streamed as \`screenshot_url\`. ` +
+            '`ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl.',
+          body: EventBody,
+          response: {
+            200: Type.Object({ ok: Type.Literal(true), seq: Type.Integer() }),
+            ...errorResponses(400, 401, 403, 404, 410, 413, 415, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { session_id: sessionId, ...event } = request.body;
+        await sessions.authorize(sessionId, bearer(request));
+        return sessions.post(sessionId, event);
+      },
+    );
+
+    app.post(
+      '/api/agent-session/end',
+      {
+        schema: {
+          security: SECURITY.session,
+          tags,
+          summary: 'End a session (session token required)',
+          description: `Same token rules as event; 410 when it already ended or expired. Watchers get a final \`event: end\`; the session stays viewable for ${retentionH} h.`,
+          body: EndBody,
+          response: {
+            200: Type.Object({
+              ok: Type.Literal(true),
+              status: Type.Literal('ended'),
+              ended_at: Type.Integer({ description: 'Unix ms' }),
+              delete_at: Type.Integer({ description: 'Unix ms' }),
+            }),
+            ...errorResponses(400, 401, 403, 404, 410),
+          },
+        },
+      },
+      async (request) => {
+        await sessions.authorize(request.body.session_id, bearer(request));
+        return sessions.end(request.body.session_id);
+      },
+    );
+
+    app.get(
+      '/api/agent-session/session',
+      {
+        schema: {
+          tags,
+          summary: 'State of a session (public)',
+          querystring: Type.Object({ session_id: SessionId }),
+          response: { 200: SessionInfo, ...errorResponses(400, 404) },
+        },
+      },
+      async (request) => {
+        const info = await sessions.info(request.query.session_id);
+        if (!info) throw new ApiError('not_found', 'no such session', { field: 'session_id' });
+        return info;
+      },
+    );
+
+    app.get(
+      '/api/agent-session/stream',
+      {
+        schema: {
+          tags,
+          summary: 'Follow a session live (server-sent events, public)',
+          description:
+            'First an id-less `event: session` with the session state. Then one message per event: `id: <seq>`, `event: <kind>`, `data: {session_id, seq, kind, text, ts, screenshot_url}`, ' +
+            `in seq order with no gaps or repeats. A fresh stream starts with the latest ${FRESH_REPLAY} events; with \`Last-Event-ID\` (or \`last_event_id\`) it replays every later event from the store, then continues live. ` +
+            `A comment heartbeat and an id-less \`event: watchers\` ({watchers}) come every ${PULSE_MS / 1000} s. When the session ends or expires a final \`event: end\` (text ended|expired) closes the stream; ` +
+            'reconnecting after it answers 204 (EventSource then stops). ' +
+            `At most ${settings.watchersPerIp} streams per IP and ${settings.watchersPerSession} per session, counted across instances (429). ` +
+            `A watcher more than ${MAX_BUFFERED_BYTES / 1024} KiB behind is disconnected and resumes with Last-Event-ID.`,
+          querystring: StreamQuery,
+          response: {
+            200: EventStream(
+              Type.Object(
+                {
+                  session_id: Type.String(),
+                  seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
+                  kind: Type.String({ description: 'click, search, fetch, screenshot, navigate, type, scroll, thought, log, error' }),
+                  text: Type.String(),
+                  ts: Type.Integer({ description: 'Unix ms' }),
+                  screenshot_url: Type.Union([Type.String(), Type.Null()]),
+                },
+                { title: 'SessionEvent', description: 'one posted event as streamed' },
+              ),
+              'The session’s events as server-sent events',
+            ),
+            204: Type.Null({ description: 'the session ended and the client has its final event' }),
+            ...errorResponses(400, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const after = resumeAfter(request, request.query.last_event_id);
+        const streaming = await sessions.watch(request.query.session_id, request.ip, after, () => openEventStream(reply));
+        if (!streaming) return reply.code(204).send(null);
+      },
+    );
+
+    app.get(
+      '/api/agent-session/screenshot/:sha256',
+      {
+        schema: {
+          tags,
+          summary: 'A posted screenshot, by its SHA-256',
+          description: 'Immutable: served with a year-long cache lifetime and the hash as ETag.',
+          params: Type.Object({ sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }) }),
+          response: { 200: Binary('image/png, image/jpeg or image/webp'), 304: NotModified, ...errorResponses(400, 404) },
+        },
+      },
+      async (request, reply) => {
+        const etag = `"${request.params.sha256}"`;
+        reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('etag', etag)
+          .header('x-content-type-options', 'nosniff');
+        if (request.headers['if-none-match'] === etag) return reply.code(304).send(null);
+        const shot = await sessions.screenshot(request.params.sha256);
+        if (!shot) throw new ApiError('not_found', 'no such screenshot');
+        reply.header('content-security-policy', "default-src 'none'").header('cross-origin-resource-policy', 'cross-origin');
+        return reply.type(shot.mime).send(Buffer.from(shot.data_b64, 'base64'));
+      },
+    );
+
+    app.get(
+      '/watch/:session_id',
+      {
+        schema: {
+          tags,
+          summary: 'Watch page of a session (HTML)',
+          description:
+            'A static page that follows the stream; unknown sessions get a 404 page. Strict CSP: no inline script or style, no third-party origins.',
+          params: Type.Object({ session_id: Type.String({ maxLength: 100 }) }),
+          produces: ['text/html'],
+          response: {
+            200: Type.String({ description: 'the watch page' }),
+            404: Type.String({ description: 'a page saying the session is unknown' }),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('content-security-policy', csp).header('referrer-policy', 'no-referrer');
+        const info = /^as_[A-Za-z0-9_-]{22,64}$/.test(request.params.session_id)
+          ? await sessions.info(request.params.session_id)
+          : undefined;
+        if (!info) return sendAsset(request, reply, pages.notFoundPage, 404);
+        if (info.visibility === 'unlisted') reply.header('x-robots-tag', 'noindex, nofollow');
+        return sendAsset(request, reply, pages.watchPage);
+      },
+    );
+
+    const staticRoute = (path: string, summary: string, file: (typeof pages)[keyof typeof pages], crossOrigin = false) =>
+      app.get(path, { schema: { tags, summary, response: { 200: Type.String() } } }, async (request, reply) => {
+        if (crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+        return sendAsset(request, reply, file);
+      });
+    staticRoute('/assets/watch.js', 'Watch page script', pages.watchScript);
+    staticRoute('/assets/watch.css', 'Watch page styles', pages.watchStyles);
+    staticRoute(
+      '/widget/watch.js',
+      'Embeddable session widget: <script src=".../widget/watch.js" data-session="as_…">',
+      pages.widgetScript,
+      true,
+    );
+  };

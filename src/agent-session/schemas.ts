@@ -15,15 +15,29 @@ export const TTL_DEFAULT_MIN = 60;
 export const FRESH_REPLAY = 200;
 
 export const SessionId = Type.String({ pattern: '^as_[A-Za-z0-9_-]{22,64}$', description: '`as_` + 128 random bits, base64url' });
-export const SessionStatus = StringEnum(['live', 'ended', 'expired'] as const, { description: 'live → ended (POST /end) or expired (no event for ttl_minutes)' });
+export const SessionStatus = StringEnum(['live', 'ended', 'expired'] as const, {
+  description: 'live → ended (POST /end) or expired (no event for ttl_minutes)',
+});
 
 export const StartBody = (ttlMaxMin: number) =>
   Type.Object(
     {
       label: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'shown as the watch page title' })),
       agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'who is acting, e.g. openai:browser-agent' })),
-      visibility: Type.Optional(StringEnum(['public', 'unlisted'] as const, { default: 'public', description: 'unlisted watch pages answer with X-Robots-Tag: noindex' })),
-      ttl_minutes: Type.Optional(Type.Integer({ minimum: 1, maximum: ttlMaxMin, default: TTL_DEFAULT_MIN, description: `minutes without an event before the session expires (1–${ttlMaxMin})` })),
+      visibility: Type.Optional(
+        StringEnum(['public', 'unlisted'] as const, {
+          default: 'public',
+          description: 'unlisted watch pages answer with X-Robots-Tag: noindex',
+        }),
+      ),
+      ttl_minutes: Type.Optional(
+        Type.Integer({
+          minimum: 1,
+          maximum: ttlMaxMin,
+          default: TTL_DEFAULT_MIN,
+          description: `minutes without an event before the session expires (1–${ttlMaxMin})`,
+        }),
+      ),
     },
     { additionalProperties: false },
   );
@@ -40,10 +54,16 @@ export const EventBody = Type.Object(
   {
     session_id: SessionId,
     kind: StringEnum(EVENT_KINDS, { description: `one of ${EVENT_KINDS.join(', ')}` }),
-    text: Type.Optional(Type.String({ maxLength: TEXT_MAX_BYTES, description: `what happened, at most ${TEXT_MAX_BYTES} bytes of UTF-8; shown as plain text` })),
+    text: Type.Optional(
+      Type.String({
+        maxLength: TEXT_MAX_BYTES,
+        description: `what happened, at most ${TEXT_MAX_BYTES} bytes of UTF-8; shown as plain text`,
+      }),
+    ),
     screenshot_b64: Type.Optional(
       Type.Union([Type.String(), Type.Null()], {
-        description: 'PNG, JPEG or WebP (checked by magic bytes), base64, at most 1 MiB decoded (413 beyond); required when kind is screenshot',
+        description:
+          'PNG, JPEG or WebP (checked by magic bytes), base64, at most 1 MiB decoded (413 beyond); required when kind is screenshot',
       }),
     ),
     ts: Type.Optional(Type.Integer({ description: 'Unix ms of the action; default now; within the last hour or the next 5 minutes' })),
@@ -55,7 +75,9 @@ export const EndBody = Type.Object({ session_id: SessionId }, { additionalProper
 
 export const StreamQuery = Type.Object({
   session_id: SessionId,
-  last_event_id: Type.Optional(Type.Integer({ minimum: 0, description: 'same as the Last-Event-ID header, for clients that cannot set it' })),
+  last_event_id: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'same as the Last-Event-ID header, for clients that cannot set it' }),
+  ),
 });
 
 export const SessionInfo = Type.Object({

@@ -9,7 +9,15 @@ import { sameSecret } from '../core/secrets.js';
 import type { ConcurrencyLimiter } from '../protection/concurrency.js';
 import type { AgentSessionsRepo, EventRow, ScreenshotRow, SessionRow } from '../store/repos/agent-sessions.js';
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';
-import { FRESH_REPLAY, SCREENSHOT_MAX_BYTES, TEXT_MAX_BYTES, TS_FUTURE_MS, TS_PAST_MS, TTL_DEFAULT_MIN, type EventKind } from './schemas.js';
+import {
+  FRESH_REPLAY,
+  SCREENSHOT_MAX_BYTES,
+  TEXT_MAX_BYTES,
+  TS_FUTURE_MS,
+  TS_PAST_MS,
+  TTL_DEFAULT_MIN,
+  type EventKind,
+} from './schemas.js';
 
 export interface SessionSettings {
   publicUrl: string;
@@ -47,12 +55,18 @@ export async function decodeScreenshot(text: string): Promise<Omit<ScreenshotRow
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw invalid('screenshot_b64 is not base64');
   const decodedBytes = Math.floor((b64.length * 3) / 4) - (b64.match(/=+$/)?.[0].length ?? 0);
   if (decodedBytes > SCREENSHOT_MAX_BYTES) {
-    throw new ApiError('payload_too_large', `screenshot is ${decodedBytes} bytes; at most ${SCREENSHOT_MAX_BYTES}`, { field: 'screenshot_b64', max_bytes: SCREENSHOT_MAX_BYTES });
+    throw new ApiError('payload_too_large', `screenshot is ${decodedBytes} bytes; at most ${SCREENSHOT_MAX_BYTES}`, {
+      field: 'screenshot_b64',
+      max_bytes: SCREENSHOT_MAX_BYTES,
+    });
   }
   const bytes = Buffer.from(b64, 'base64');
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !IMAGE_TYPES.has(type.mime)) {
-    throw new ApiError('unsupported_media_type', `screenshot must be PNG, JPEG or WebP (found ${type?.mime ?? 'unknown bytes'})`, { field: 'screenshot_b64', allowed: [...IMAGE_TYPES] });
+    throw new ApiError('unsupported_media_type', `screenshot must be PNG, JPEG or WebP (found ${type?.mime ?? 'unknown bytes'})`, {
+      field: 'screenshot_b64',
+      allowed: [...IMAGE_TYPES],
+    });
   }
   return { sha256: sha256Hex(bytes), mime: type.mime, data_b64: bytes.toString('base64') };
 }
@@ -72,7 +86,11 @@ export class AgentSessionService {
     private readonly clock: Clock,
     private readonly settings: SessionSettings,
   ) {
-    this.feeds = new Feeds(bus, async (id) => (await this.repo.get(id))?.last_seq ?? 0, (id, after, upto) => this.messages(id, after, upto));
+    this.feeds = new Feeds(
+      bus,
+      async (id) => (await this.repo.get(id))?.last_seq ?? 0,
+      (id, after, upto) => this.messages(id, after, upto),
+    );
   }
 
   async start(input: StartInput) {
@@ -105,11 +123,14 @@ export class AgentSessionService {
 
   /** The live session `token` may write to: 401 without a token, 404 unknown, 403 wrong token, 410 no longer live. */
   async authorize(sessionId: string, token: string | undefined): Promise<SessionRow> {
-    if (!token) throw new ApiError('unauthorized', 'send the session token as Authorization: Bearer <session_token>', { field: 'Authorization' });
+    if (!token)
+      throw new ApiError('unauthorized', 'send the session token as Authorization: Bearer <session_token>', { field: 'Authorization' });
     const session = await this.repo.get(sessionId);
     if (!session) throw new ApiError('not_found', 'no such session', { field: 'session_id' });
-    if (!sameSecret(sha256Hex(token), session.token_hash)) throw new ApiError('forbidden', 'this token does not belong to the session', { field: 'Authorization' });
-    if (session.status !== 'live') throw new ApiError('session_ended', `the session is ${session.status}; it is read-only now`, { status: session.status });
+    if (!sameSecret(sha256Hex(token), session.token_hash))
+      throw new ApiError('forbidden', 'this token does not belong to the session', { field: 'Authorization' });
+    if (session.status !== 'live')
+      throw new ApiError('session_ended', `the session is ${session.status}; it is read-only now`, { status: session.status });
     return session;
   }
 
@@ -117,13 +138,27 @@ export class AgentSessionService {
     const now = this.clock.now();
     const text = input.text ?? '';
     const ts = input.ts ?? now;
-    if (Buffer.byteLength(text) > TEXT_MAX_BYTES) throw new ApiError('validation_failed', `text must be at most ${TEXT_MAX_BYTES} bytes of UTF-8`, { field: 'text', max_bytes: TEXT_MAX_BYTES });
+    if (Buffer.byteLength(text) > TEXT_MAX_BYTES)
+      throw new ApiError('validation_failed', `text must be at most ${TEXT_MAX_BYTES} bytes of UTF-8`, {
+        field: 'text',
+        max_bytes: TEXT_MAX_BYTES,
+      });
     if (ts < now - TS_PAST_MS || ts > now + TS_FUTURE_MS) {
-      throw new ApiError('validation_failed', 'ts must be Unix ms within the last hour or the next 5 minutes', { field: 'ts', min: now - TS_PAST_MS, max: now + TS_FUTURE_MS });
+      throw new ApiError('validation_failed', 'ts must be Unix ms within the last hour or the next 5 minutes', {
+        field: 'ts',
+        min: now - TS_PAST_MS,
+        max: now + TS_FUTURE_MS,
+      });
     }
-    if (input.kind === 'screenshot' && !input.screenshot_b64) throw new ApiError('validation_failed', 'a screenshot event needs screenshot_b64', { field: 'screenshot_b64' });
+    if (input.kind === 'screenshot' && !input.screenshot_b64)
+      throw new ApiError('validation_failed', 'a screenshot event needs screenshot_b64', { field: 'screenshot_b64' });
     const screenshot = input.screenshot_b64 ? { ...(await decodeScreenshot(input.screenshot_b64)), created_at: now } : undefined;
-    const row = await this.repo.append(sessionId, { kind: input.kind, text, ts, screenshot_sha256: screenshot?.sha256 ?? null }, now, screenshot);
+    const row = await this.repo.append(
+      sessionId,
+      { kind: input.kind, text, ts, screenshot_sha256: screenshot?.sha256 ?? null },
+      now,
+      screenshot,
+    );
     if (!row) throw new ApiError('session_ended', 'the session ended while this event was posted', {});
     await this.publish(row);
     return { ok: true, seq: row.seq };
@@ -164,7 +199,12 @@ export class AgentSessionService {
       { key: watchersKey(sessionId), limit: this.settings.watchersPerSession },
     ];
     const slot = await this.limiter.acquire(caps);
-    if ('full' in slot) throw new ApiError('rate_limited', `at most ${slot.full.limit} concurrent ${slot.full === caps[0] ? 'streams per IP' : 'watchers of this session'}`, { limit: slot.full.limit });
+    if ('full' in slot)
+      throw new ApiError(
+        'rate_limited',
+        `at most ${slot.full.limit} concurrent ${slot.full === caps[0] ? 'streams per IP' : 'watchers of this session'}`,
+        { limit: slot.full.limit },
+      );
     const out = open();
     const from = afterSeq ?? Math.max(0, info.events - FRESH_REPLAY);
     const watcher = new Watcher(out, from);
@@ -176,7 +216,7 @@ export class AgentSessionService {
     out.write(`retry: 3000\nevent: session\ndata: ${JSON.stringify({ ...info, watchers: info.watchers + 1 })}\n\n`);
     leave = await this.feeds.join(sessionId, watcher);
     if (watcher.isClosed) leave(); // the client left while we joined
-    for (let after = from; !watcher.isClosed; ) {
+    for (let after = from; !watcher.isClosed;) {
       const page = await this.messages(sessionId, after, Number.MAX_SAFE_INTEGER, REPLAY_PAGE);
       await watcher.replay(page);
       if (page.length < REPLAY_PAGE) break;
@@ -218,7 +258,9 @@ export class AgentSessionService {
   }
 
   private toMessage(row: EventRow): SessionMessage {
-    const screenshot_url = row.screenshot_sha256 ? `${this.settings.publicUrl}/api/agent-session/screenshot/${row.screenshot_sha256}` : null;
+    const screenshot_url = row.screenshot_sha256
+      ? `${this.settings.publicUrl}/api/agent-session/screenshot/${row.screenshot_sha256}`
+      : null;
     return { session_id: row.session_id, seq: row.seq, kind: row.kind, text: row.text, ts: row.ts, screenshot_url };
   }
 

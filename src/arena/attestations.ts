@@ -11,4 +11,5 @@ export const attestationId = (strategy: string, asset: string, entryTs: number, 
 /** How an attestation is cited in records: `arena-att:<id>`. */
 export const attestationRef = (id: string): string => `arena-att:${id}`;
 
-export const ATTESTATION_FORMULA = 'id = first 24 hex characters of SHA-256("<strategy>|<asset>|<entry_ts>|enter"), entry_ts in Unix ms; the exit attestation uses "|exit"';
+export const ATTESTATION_FORMULA =
+  'id = first 24 hex characters of SHA-256("<strategy>|<asset>|<entry_ts>|enter"), entry_ts in Unix ms; the exit attestation uses "|exit"';

@@ -3,7 +3,18 @@ import type { TradeRow } from '../store/repos/arena.js';
 import { indicatorSeries } from '../core/indicators.js';
 import { DIVERGENCE_LOOKBACK, MAX_HOLD_CANDLES, litSignals, predictedP, rulesOf, type AnyStrategy, type ExitReason } from './strategies.js';
 
-export { ASSETS, CHART_CONSENSUS, MAX_HOLD_CANDLES, STRATEGIES, predictedP, type AnyStrategy, type Asset, type ChartStrategy, type ExitReason, type Strategy } from './strategies.js';
+export {
+  ASSETS,
+  CHART_CONSENSUS,
+  MAX_HOLD_CANDLES,
+  STRATEGIES,
+  predictedP,
+  type AnyStrategy,
+  type Asset,
+  type ChartStrategy,
+  type ExitReason,
+  type Strategy,
+} from './strategies.js';
 
 export interface PaperTrade {
   /** Unix ms of the close of the candle that triggered the trade (the fill price is that close). */
@@ -64,7 +75,11 @@ export function simulate(strategy: AnyStrategy, candles: readonly Candle[], inte
       const take = rules.takeProfitPct === undefined ? Infinity : open.entry_price * (1 + rules.takeProfitPct / 100);
       const held = Math.round((closeTs - open.entry_ts) / (intervalS * 1000));
       const reason: ExitReason | undefined =
-        candle.l <= stop ? 'stop_loss' : candle.h >= take ? 'take_profit' : rules.target(now, past) ?? (held >= MAX_HOLD_CANDLES ? 'max_hold' : undefined);
+        candle.l <= stop
+          ? 'stop_loss'
+          : candle.h >= take
+            ? 'take_profit'
+            : (rules.target(now, past) ?? (held >= MAX_HOLD_CANDLES ? 'max_hold' : undefined));
       if (reason) {
         const fill = reason === 'stop_loss' ? Math.min(stop, candle.o) : reason === 'take_profit' ? Math.max(take, candle.o) : now.close;
         trades.push({ ...open, exit_ts: closeTs, exit_price: fill, exit_reason: reason });
@@ -74,7 +89,15 @@ export function simulate(strategy: AnyStrategy, candles: readonly Candle[], inte
     }
     if (closeTs <= (resume.decideAfterMs ?? -Infinity) || !rules.enter(now, past)) return;
     const signals = litSignals(now, past);
-    open = { entry_ts: closeTs, entry_price: now.close, predicted_p: predictedP(signals.length), signals_lit: signals, exit_ts: null, exit_price: null, exit_reason: null };
+    open = {
+      entry_ts: closeTs,
+      entry_price: now.close,
+      predicted_p: predictedP(signals.length),
+      signals_lit: signals,
+      exit_ts: null,
+      exit_price: null,
+      exit_reason: null,
+    };
   });
   if (open) trades.push(open);
   return trades;
@@ -86,16 +109,35 @@ export function resumeAfter(recorded: readonly TradeRow[]): Resume {
   if (!last) return {};
   if (last.exit_ts === null) {
     const signals = JSON.parse(last.signals_lit_json) as string[];
-    return { open: { entry_ts: last.entry_ts, entry_price: last.entry_price, predicted_p: last.predicted_p, signals_lit: signals, exit_ts: null, exit_price: null, exit_reason: null } };
+    return {
+      open: {
+        entry_ts: last.entry_ts,
+        entry_price: last.entry_price,
+        predicted_p: last.predicted_p,
+        signals_lit: signals,
+        exit_ts: null,
+        exit_price: null,
+        exit_reason: null,
+      },
+    };
   }
   return { decideAfterMs: last.exit_ts };
 }
 
-export const pnlPct = (t: PaperTrade): number | null => (t.exit_price === null ? null : ((t.exit_price - t.entry_price) / t.entry_price) * 100);
+export const pnlPct = (t: PaperTrade): number | null =>
+  t.exit_price === null ? null : ((t.exit_price - t.entry_price) / t.entry_price) * 100;
 
 /** The closed form of a trade (duration, pnl, outcome); undefined while it is open. */
 export function settle(t: PaperTrade): ClosedTrade | undefined {
   if (t.exit_ts === null || t.exit_price === null || t.exit_reason === null) return undefined;
   const pnl = pnlPct(t)!;
-  return { ...t, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, duration_s: Math.round((t.exit_ts - t.entry_ts) / 1000), pnl_pct: pnl, outcome: pnl > 0 ? 1 : 0 };
+  return {
+    ...t,
+    exit_ts: t.exit_ts,
+    exit_price: t.exit_price,
+    exit_reason: t.exit_reason,
+    duration_s: Math.round((t.exit_ts - t.entry_ts) / 1000),
+    pnl_pct: pnl,
+    outcome: pnl > 0 ? 1 : 0,
+  };
 }

@@ -32,7 +32,13 @@ export class ArenaService {
   constructor(private readonly deps: ArenaDeps) {}
 
   /** `replay`: the candles are history being backfilled, so every trade is `backfill` whatever its age. */
-  async ingest(strategy: Strategy, asset: Asset, candles: Candle[], intervalS: number, { replay = false } = {}): Promise<{ entered: number; exited: number }> {
+  async ingest(
+    strategy: Strategy,
+    asset: Asset,
+    candles: Candle[],
+    intervalS: number,
+    { replay = false } = {},
+  ): Promise<{ entered: number; exited: number }> {
     let entered = 0;
     let exited = 0;
     // Continue from what is already recorded, so a sliding window never invents trades a continuous history would not take.
@@ -59,7 +65,9 @@ export class ArenaService {
     for (const row of (await this.deps.repo.trades(strategy, asset)).filter((t) => t.exit_ts === null)) {
       const open = resumeAfter([row]).open!;
       const after = candles.filter((c) => c.t * 1000 >= row.entry_ts);
-      const exited = simulate(strategy, after, intervalS, { open }).map(settle).find((t) => t !== undefined);
+      const exited = simulate(strategy, after, intervalS, { open })
+        .map(settle)
+        .find((t) => t !== undefined);
       if (exited && (await this.exit(strategy, asset, exited))) closed.push(exited);
     }
     return closed;
@@ -74,19 +82,44 @@ export class ArenaService {
       agent_id: agentId,
       kind: 'trade',
       predicted_p: trade.predicted_p,
-      payload: { strategy, asset, mode, entry_ts: trade.entry_ts, entry_price: trade.entry_price, signals_lit: trade.signals_lit,
-        ...record },
+      payload: {
+        strategy,
+        asset,
+        mode,
+        entry_ts: trade.entry_ts,
+        entry_price: trade.entry_price,
+        signals_lit: trade.signals_lit,
+        ...record,
+      },
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: Math.ceil(((MAX_HOLD_CANDLES + 2) * intervalS) / 3600) + 1,
     });
     const inserted = await this.deps.repo.insertEntry({
-      strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price, predicted_p: trade.predicted_p,
-      signals_lit_json: JSON.stringify(trade.signals_lit), claim_id, exit_ts: null, exit_price: null, exit_reason: null, pnl_pct: null, mode,
+      strategy,
+      asset,
+      entry_ts: trade.entry_ts,
+      entry_price: trade.entry_price,
+      predicted_p: trade.predicted_p,
+      signals_lit_json: JSON.stringify(trade.signals_lit),
+      claim_id,
+      exit_ts: null,
+      exit_price: null,
+      exit_reason: null,
+      pnl_pct: null,
+      mode,
     });
     if (inserted) {
       await this.attest(attestationId(strategy, asset, trade.entry_ts, 'enter'), trade.entry_ts, {
-        event: 'enter', mode, agent_id: agentId, strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
-        predicted_p: trade.predicted_p, signals_lit: trade.signals_lit, claim_id,
+        event: 'enter',
+        mode,
+        agent_id: agentId,
+        strategy,
+        asset,
+        entry_ts: trade.entry_ts,
+        entry_price: trade.entry_price,
+        predicted_p: trade.predicted_p,
+        signals_lit: trade.signals_lit,
+        claim_id,
         ...record,
       });
     }
@@ -95,14 +128,36 @@ export class ArenaService {
 
   private async exit(strategy: AnyStrategy, asset: Asset, trade: PaperTrade): Promise<boolean> {
     const pnl = pnlPct(trade)!;
-    const closed = await this.deps.repo.close(strategy, asset, trade.entry_ts, { exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl });
+    const closed = await this.deps.repo.close(strategy, asset, trade.entry_ts, {
+      exit_ts: trade.exit_ts,
+      exit_price: trade.exit_price,
+      exit_reason: trade.exit_reason,
+      pnl_pct: pnl,
+    });
     if (!closed) return false;
     const row = (await this.deps.repo.get(strategy, asset, trade.entry_ts))!;
     const outcome = pnl > 0 ? 1 : 0;
-    if (row.claim_id) await this.deps.calib.recordOutcome(row.claim_id, outcome, { pnl_pct: pnl, exit_reason: trade.exit_reason, exit_price: trade.exit_price }, 'verified');
+    if (row.claim_id)
+      await this.deps.calib.recordOutcome(
+        row.claim_id,
+        outcome,
+        { pnl_pct: pnl, exit_reason: trade.exit_reason, exit_price: trade.exit_price },
+        'verified',
+      );
     await this.attest(attestationId(strategy, asset, trade.entry_ts, 'exit'), trade.exit_ts!, {
-      event: 'exit', mode: row.mode, agent_id: agentIdOf(strategy, asset), strategy, asset, entry_ts: trade.entry_ts, entry_price: trade.entry_price,
-      exit_ts: trade.exit_ts, exit_price: trade.exit_price, exit_reason: trade.exit_reason, pnl_pct: pnl, outcome, claim_id: row.claim_id,
+      event: 'exit',
+      mode: row.mode,
+      agent_id: agentIdOf(strategy, asset),
+      strategy,
+      asset,
+      entry_ts: trade.entry_ts,
+      entry_price: trade.entry_price,
+      exit_ts: trade.exit_ts,
+      exit_price: trade.exit_price,
+      exit_reason: trade.exit_reason,
+      pnl_pct: pnl,
+      outcome,
+      claim_id: row.claim_id,
       entry_attestation: `arena-att:${attestationId(strategy, asset, trade.entry_ts, 'enter')}`,
     });
     return true;

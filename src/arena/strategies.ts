@@ -14,7 +14,8 @@ export type Signal = (typeof SIGNALS)[number];
  * macd_cross_down: MACD below its signal; bb_mid_target: close at or above the middle band;
  * trend_exit: EMA20 below EMA50), stop_loss, take_profit (chart-consensus), or max_hold after MAX_HOLD_CANDLES.
  */
-export type ExitReason = 'rsi2_target' | 'rsi14_target' | 'macd_cross_down' | 'bb_mid_target' | 'trend_exit' | 'stop_loss' | 'take_profit' | 'max_hold';
+export type ExitReason =
+  'rsi2_target' | 'rsi14_target' | 'macd_cross_down' | 'bb_mid_target' | 'trend_exit' | 'stop_loss' | 'take_profit' | 'max_hold';
 
 /** Indicator snapshots of the current candle and the ones just before it (oldest first). */
 export type Decide<T> = (now: Snapshot, past: readonly Snapshot[]) => T;
@@ -36,7 +37,12 @@ export const MAX_HOLD_CANDLES = 72;
 export const DIVERGENCE_LOOKBACK = 20;
 
 const crossedUp = (prev: Snapshot | undefined, now: Snapshot) =>
-  prev?.ema20 !== undefined && prev.ema50 !== undefined && now.ema20 !== undefined && now.ema50 !== undefined && prev.ema20 <= prev.ema50 && now.ema20 > now.ema50;
+  prev?.ema20 !== undefined &&
+  prev.ema50 !== undefined &&
+  now.ema20 !== undefined &&
+  now.ema50 !== undefined &&
+  prev.ema20 <= prev.ema50 &&
+  now.ema20 > now.ema50;
 
 /** Price makes a lower low than anything in the lookback while the MACD histogram makes a higher low, and the histogram is turning up. */
 function bullishDivergence(now: Snapshot, past: readonly Snapshot[]): boolean {
@@ -44,7 +50,12 @@ function bullishDivergence(now: Snapshot, past: readonly Snapshot[]): boolean {
   const prev = past.at(-1);
   if (now.macdHistogram === undefined || prev?.macdHistogram === undefined || window.length < DIVERGENCE_LOOKBACK) return false;
   const lowest = window.reduce((min, s) => (s.close < min.close ? s : min));
-  return now.close < lowest.close && lowest.macdHistogram !== undefined && now.macdHistogram > lowest.macdHistogram && now.macdHistogram > prev.macdHistogram;
+  return (
+    now.close < lowest.close &&
+    lowest.macdHistogram !== undefined &&
+    now.macdHistogram > lowest.macdHistogram &&
+    now.macdHistogram > prev.macdHistogram
+  );
 }
 
 const closedBelowLowerBand = (s: Snapshot | undefined) => s?.bbLower !== undefined && s.close <= s.bbLower;

@@ -36,7 +36,14 @@ export function downsample<T>(points: readonly T[], max: number): T[] {
  * backfill_trade_count always count the closed trades of each mode, so a reader sees how much of a
  * record was replayed over history.
  */
-export function trackRecord(strategy: string, asset: string, trades: readonly TradeRow[], links: Links, nowMs: number, mode: ModeFilter = 'all') {
+export function trackRecord(
+  strategy: string,
+  asset: string,
+  trades: readonly TradeRow[],
+  links: Links,
+  nowMs: number,
+  mode: ModeFilter = 'all',
+) {
   const allClosed = trades.filter((t) => t.exit_ts !== null && t.pnl_pct !== null);
   const closed = allClosed.filter((t) => mode === 'all' || t.mode === mode).sort((a, b) => a.entry_ts - b.entry_ts);
   let cumulative = 0;
@@ -81,7 +88,10 @@ export function trackRecord(strategy: string, asset: string, trades: readonly Tr
     peak_pnl_pct: peak,
     current_drawdown: peak - cumulative,
     chain: chain.slice(-CHAIN_LENGTH).reverse(),
-    cumulative_pnl_curve: downsample(chain.map((c) => [c.exit_ts, c.cumulative_pnl_pct] as [number, number]), CURVE_POINTS),
+    cumulative_pnl_curve: downsample(
+      chain.map((c) => [c.exit_ts, c.cumulative_pnl_pct] as [number, number]),
+      CURVE_POINTS,
+    ),
     verifiable_via: `GET ${links.baseUrl}/api/v1/arena/attestation/<id> returns each entry's and exit's signed record; verify its _receipt with ${links.baseUrl}/.well-known/svc-receipt-pubkey.json or POST ${links.baseUrl}/api/v1/receipt/verify`,
     attestation_id_formula: ATTESTATION_FORMULA,
     calibration_card_url: links.cardUrl,

@@ -24,61 +24,69 @@ const Candle = Type.Object(
   { title: 'Candle', description: 'One OHLCV candle' },
 );
 
-export const backtestRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const { deps } = ctx;
-  const backtests = new BacktestService(deps.upstream, ctx.cursors, deps.clock);
+export const backtestRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps } = ctx;
+    const backtests = new BacktestService(deps.upstream, ctx.cursors, deps.clock);
 
-  app.get(
-    '/api/v1/backtest',
-    {
-      config: { signed: true },
-      schema: {
-        tags: ['data'],
-        summary: 'Historical OHLCV candles for backtests',
-        description:
-          `Candles \`{t,o,h,l,c,v}\` (t = open time, Unix s) sorted ascending, one per t, never after \`to\` or after now (a candle still forming is left out). ` +
-          `crypto-price: Binance klines (q = BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
-          `stock-quote: Yahoo charts (${intervalsOf('stock-quote').join(', ')}). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter ` +
-          `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
-          'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
-          `Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range, with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
-          `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
-          '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
-        querystring: Type.Object({
-          type: StringEnum(BACKTEST_TYPES),
-          q: Type.String({ minLength: 1, maxLength: 40 }),
-          from: Type.Integer({ minimum: 0, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
-          to: Type.Integer({ minimum: 1, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
-          interval: Type.Optional(StringEnum(INTERVALS, { default: '1h' })),
-          cursor: Type.Optional(Type.String({ maxLength: 1024, description: 'continue a range (svc-bt-cur:…) with the same type, q, interval and to' })),
-          free: FreeFlag,
-          tier: TierParam,
-        }),
-        response: {
-          200: Type.Object({
-            type: Type.String(),
-            q: Type.String(),
-            interval: Type.String(),
-            count: Type.Integer(),
-            paid: Type.Boolean(),
-            source: Type.String(),
-            as_of: Type.Integer(),
-            data: Type.Array(Candle),
-            _cursor: Type.Optional(Type.String()),
+    app.get(
+      '/api/v1/backtest',
+      {
+        config: { signed: true },
+        schema: {
+          tags: ['data'],
+          summary: 'Historical OHLCV candles for backtests',
+          description:
+            `Candles \`{t,o,h,l,c,v}\` (t = open time, Unix s) sorted ascending, one per t, never after \`to\` or after now (a candle still forming is left out). ` +
+            `crypto-price: Binance klines (q = BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
+            `stock-quote: Yahoo charts (${intervalsOf('stock-quote').join(', ')}). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter ` +
+            `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
+            'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
+            `Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range, with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
+            `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
+            '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
+          querystring: Type.Object({
+            type: StringEnum(BACKTEST_TYPES),
+            q: Type.String({ minLength: 1, maxLength: 40 }),
+            from: Type.Integer({ minimum: 0, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
+            to: Type.Integer({ minimum: 1, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
+            interval: Type.Optional(StringEnum(INTERVALS, { default: '1h' })),
+            cursor: Type.Optional(
+              Type.String({ maxLength: 1024, description: 'continue a range (svc-bt-cur:…) with the same type, q, interval and to' }),
+            ),
+            free: FreeFlag,
+            tier: TierParam,
           }),
-          ...errorResponses(400, 402, 503),
+          response: {
+            200: Type.Object({
+              type: Type.String(),
+              q: Type.String(),
+              interval: Type.String(),
+              count: Type.Integer(),
+              paid: Type.Boolean(),
+              source: Type.String(),
+              as_of: Type.Integer(),
+              data: Type.Array(Candle),
+              _cursor: Type.Optional(Type.String()),
+            }),
+            ...errorResponses(400, 402, 503),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const { type, q, to, interval = '1h', cursor } = request.query;
-      const from = cursor ? backtests.resume(cursor, { type, q, to, interval }) : request.query.from;
-      const requirement = { amount: PRICES.backtest, resource: `${deps.config.publicUrl}/api/v1/backtest`, description: 'svc paid backtest (up to 10,000 candles)' };
-      const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
-      if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
-      const result = await backtests.candles({ type, q, from, to, interval, paid: Boolean(grant) });
-      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: result.count > 0 }));
-      return result;
-    },
-  );
-};
+      async (request, reply) => {
+        const { type, q, to, interval = '1h', cursor } = request.query;
+        const from = cursor ? backtests.resume(cursor, { type, q, to, interval }) : request.query.from;
+        const requirement = {
+          amount: PRICES.backtest,
+          resource: `${deps.config.publicUrl}/api/v1/backtest`,
+          description: 'svc paid backtest (up to 10,000 candles)',
+        };
+        const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
+        if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
+        const result = await backtests.candles({ type, q, from, to, interval, paid: Boolean(grant) });
+        if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: result.count > 0 }));
+        return result;
+      },
+    );
+  };

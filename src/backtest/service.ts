@@ -40,7 +40,8 @@ export class BacktestService {
   resume(cursor: string, query: Omit<CursorPayload, 'from'>): number {
     const payload = this.cursors.decode<CursorPayload>(BACKTEST_CURSOR, cursor);
     const differs = (['type', 'q', 'interval', 'to'] as const).find((k) => payload[k] !== query[k]);
-    if (differs) throw new ApiError('validation_failed', `cursor was issued for another ${differs}`, { field: 'cursor', rule: 'same_query', differs });
+    if (differs)
+      throw new ApiError('validation_failed', `cursor was issued for another ${differs}`, { field: 'cursor', rule: 'same_query', differs });
     return payload.from;
   }
 
@@ -54,7 +55,9 @@ export class BacktestService {
     // Unpaid: the last 100 candles of the range, so only that tail is fetched.
     const from = input.paid ? input.from : Math.max(input.from, Math.min(input.to, nowS) - step * (FREE_CANDLES + 1));
     checkLookback(provider.lookbackS?.[input.interval], from, nowS, input.interval);
-    const raw = await this.fetch(provider.host, (http, deadline) => provider.fetch(http, symbol, input.interval, from, input.to, limit + 1, deadline));
+    const raw = await this.fetch(provider.host, (http, deadline) =>
+      provider.fetch(http, symbol, input.interval, from, input.to, limit + 1, deadline),
+    );
     const all = normalizeCandles(raw, { from, to: input.to, nowS, intervalS: step });
     const data = input.paid ? all.slice(0, limit) : all.slice(-limit);
     const last = data[data.length - 1];
@@ -88,6 +91,9 @@ export class BacktestService {
 function checkLookback(lookbackS: number | undefined, from: number, nowS: number, interval: Interval): void {
   if (lookbackS === undefined || from >= nowS - lookbackS) return;
   throw new ApiError('validation_failed', `${interval} candles reach back ${lookbackS / 86_400} days only; from is earlier`, {
-    field: 'from', rule: 'lookback', interval, earliest: nowS - lookbackS,
+    field: 'from',
+    rule: 'lookback',
+    interval,
+    earliest: nowS - lookbackS,
   });
 }

@@ -43,7 +43,11 @@ const rawBodies = new WeakMap<FastifyRequest, Buffer>();
  * Route-level preParsing hook: keeps the exact body bytes of signed requests (the signature covers
  * them), capped at the route's body limit, and hands the parser the same bytes.
  */
-export async function keepRawBodyOfSignedRequests(request: FastifyRequest, _reply: FastifyReply, payload: AsyncIterable<Buffer> & NodeJS.ReadableStream) {
+export async function keepRawBodyOfSignedRequests(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: AsyncIterable<Buffer> & NodeJS.ReadableStream,
+) {
   if (request.headers[SIGNATURE_HEADER] === undefined) return payload;
   const limit = request.routeOptions.bodyLimit ?? 1_048_576;
   const chunks: Buffer[] = [];
@@ -73,18 +77,36 @@ export class AgentAuth {
    */
   async authorize(request: FastifyRequest, agentId: string, { mayCreate }: { mayCreate: boolean }): Promise<Grant> {
     if (isReserved(agentId)) {
-      throw new ApiError('forbidden', `the namespace ${namespaceOf(agentId)}: is reserved for svc's own agents`, { field: 'agent_id', namespace: namespaceOf(agentId) });
+      throw new ApiError('forbidden', `the namespace ${namespaceOf(agentId)}: is reserved for svc's own agents`, {
+        field: 'agent_id',
+        namespace: namespaceOf(agentId),
+      });
     }
     const credential = await this.repo.credential(agentId);
     if (!credential && mayCreate) {
       const agentKey = newAgentKey();
-      return { status: 'new', agentKey, credential: { agent_id: agentId, key_hash: hashAgentKey(agentKey), public_jwk: null, created_at: this.clock.now(), rotated_at: null } };
+      return {
+        status: 'new',
+        agentKey,
+        credential: {
+          agent_id: agentId,
+          key_hash: hashAgentKey(agentKey),
+          public_jwk: null,
+          created_at: this.clock.now(),
+          rotated_at: null,
+        },
+      };
     }
     const proof = request.headers.authorization ?? request.headers[SIGNATURE_HEADER];
     if (proof === undefined) {
-      throw new ApiError('unauthorized', `agent ${agentId} exists: send Authorization: Bearer <agent_key> or an agent signature`, { agent_id: agentId });
+      throw new ApiError('unauthorized', `agent ${agentId} exists: send Authorization: Bearer <agent_key> or an agent signature`, {
+        agent_id: agentId,
+      });
     }
-    if (!credential) throw new ApiError('forbidden', `agent ${agentId} has no credentials (it never recorded a claim or registered)`, { agent_id: agentId });
+    if (!credential)
+      throw new ApiError('forbidden', `agent ${agentId} has no credentials (it never recorded a claim or registered)`, {
+        agent_id: agentId,
+      });
     if (request.headers.authorization !== undefined) this.checkBearer(request.headers.authorization, credential);
     else await this.checkSignature(request, credential);
     return { status: 'existing', credential };
@@ -110,9 +132,11 @@ export class AgentAuth {
     const signature = Buffer.from(String(request.headers[SIGNATURE_HEADER]), 'base64url');
     const message = signedString(request.method, request.url, credential.agent_id, timestamp, rawBodies.get(request) ?? Buffer.alloc(0));
     const key = createPublicKey({ key: JSON.parse(credential.public_jwk) as { kty: string; crv: string; x: string }, format: 'jwk' });
-    if (signature.length !== 64 || !verify(null, Buffer.from(message), key, signature)) throw refuse('bad_signature', 'the signature does not verify with the registered public key');
+    if (signature.length !== 64 || !verify(null, Buffer.from(message), key, signature))
+      throw refuse('bad_signature', 'the signature does not verify with the registered public key');
     const expiresAt = (Number(timestamp) + SIGNATURE_WINDOW_S + 1) * 1000;
-    if (!(await this.repo.useSignature(sha256Hex(signature), credential.agent_id, expiresAt))) throw refuse('signature_replayed', 'this signature was already used');
+    if (!(await this.repo.useSignature(sha256Hex(signature), credential.agent_id, expiresAt)))
+      throw refuse('signature_replayed', 'this signature was already used');
   }
 
   /** Drops used signatures that left the timestamp window (they would be refused as out of window anyway). */

@@ -95,7 +95,8 @@ export function curve(aggregates: readonly BinAggregate[]): Curve {
   const bins = EDGES.slice(0, BIN_COUNT).map((low, k) => reliabilityBin(low, EDGES[k + 1]!, byIndex.get(k) ?? emptyAggregate(k)));
   const total = bins.reduce((sum, b) => sum + b.count, 0);
   if (total === 0) return { bins, ece: null, brier: null, signed_gap: null, resolved: 0 };
-  const weighted = (f: (b: ReliabilityBin) => number) => bins.filter((b) => b.count > 0).reduce((sum, b) => sum + (b.count / total) * f(b), 0);
+  const weighted = (f: (b: ReliabilityBin) => number) =>
+    bins.filter((b) => b.count > 0).reduce((sum, b) => sum + (b.count / total) * f(b), 0);
   return {
     bins,
     ece: weighted((b) => Math.abs(b.success_rate! - b.avg_p!)),
@@ -108,7 +109,15 @@ export function curve(aggregates: readonly BinAggregate[]): Curve {
 function reliabilityBin(low: number, high: number, a: BinAggregate): ReliabilityBin {
   const n = a.count;
   const s = a.success_count;
-  return { low, high, count: n, success_count: s, success_rate: n ? s / n : null, smoothed_rate: (s + 1) / (n + 2), avg_p: n ? a.sum_p / n : null };
+  return {
+    low,
+    high,
+    count: n,
+    success_count: s,
+    success_rate: n ? s / n : null,
+    smoothed_rate: (s + 1) / (n + 2),
+    avg_p: n ? a.sum_p / n : null,
+  };
 }
 
 /** The bin's historical success rate; with no resolved claims in that bin, predicted_p itself. */
@@ -139,7 +148,7 @@ export function chanceEce(c: Curve): number {
   if (c.resolved === 0) return 0;
   return c.bins
     .filter((b) => b.count > 0)
-    .reduce((sum, b) => sum + (b.count / c.resolved) * Math.sqrt((2 / Math.PI) * (b.avg_p! * (1 - b.avg_p!)) / b.count), 0);
+    .reduce((sum, b) => sum + (b.count / c.resolved) * Math.sqrt(((2 / Math.PI) * (b.avg_p! * (1 - b.avg_p!))) / b.count), 0);
 }
 
 export type Miscalibration = 'insufficient_data' | 'well_calibrated' | 'overconfident' | 'underconfident' | 'mixed';

@@ -6,7 +6,10 @@ export const AgentId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,191}$',
   description: '<namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC',
 });
-export const AgentKey = Type.String({ pattern: '^svc-ak_[A-Za-z0-9_-]{32}$', description: 'svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key>' });
+export const AgentKey = Type.String({
+  pattern: '^svc-ak_[A-Za-z0-9_-]{32}$',
+  description: 'svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key>',
+});
 export const PublicJwk = Type.Object(
   {
     kty: Type.Literal('OKP'),
@@ -15,7 +18,12 @@ export const PublicJwk = Type.Object(
   },
   { description: 'an Ed25519 public key as an RFC 8037 JWK; other members are ignored', additionalProperties: true },
 );
-export const Kind = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$', description: 'free-form claim category' });
+export const Kind = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$',
+  description: 'free-form claim category',
+});
 export const Probability = Type.Number({ minimum: 0, maximum: 1 });
 
 export const ClaimBody = Type.Object({
@@ -25,10 +33,16 @@ export const ClaimBody = Type.Object({
   payload: FreeObject(),
   outcome_resolver: Type.Object(
     {
-      type: StringEnum(RESOLVER_TYPES, { description: 'who decides the outcome: manual (the agent, self-reported) or one of svc\'s resolvers (verified)' }),
-      config: FreeObject('the resolver\'s settings; its schema is listed per type in outcome_resolver\'s description (400 naming the field when it does not fit)'),
+      type: StringEnum(RESOLVER_TYPES, {
+        description: "who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)",
+      }),
+      config: FreeObject(
+        "the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit)",
+      ),
     },
-    { description: `How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.\n\n${RESOLVER_DOCS}` },
+    {
+      description: `How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.\n\n${RESOLVER_DOCS}`,
+    },
   ),
   ttl_hours: Type.Integer({ minimum: 1, maximum: 8760 }),
 });
@@ -66,7 +80,9 @@ export const CurveResponse = Type.Object({
 /** The paid product tag where the spec puts it (record_claim and agent_card answers). */
 export const ProductFields = {
   product: Type.String({ description: 'calib-pro while the agent is on the paid tier, else free' }),
-  pro_until: Type.Union([Type.Integer(), Type.Null()], { description: 'Unix s when calib-pro ends (past for a lapsed agent); null if it never paid' }),
+  pro_until: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Unix s when calib-pro ends (past for a lapsed agent); null if it never paid',
+  }),
 };
 
 export const AgentCard = Type.Object({
@@ -86,7 +102,10 @@ export const AgentCard = Type.Object({
       self_reported_outcomes: Type.Integer(),
       ece: Nullable('null without resolved claims'),
       brier: Nullable('null without resolved claims'),
-      miscalibration: Type.String({ description: 'insufficient_data (< 30 resolved); well_calibrated (ECE minus the ECE chance alone would give ≤ 0.05); overconfident / underconfident (Σ n_b/N·(avg_p − success_rate) above / below 0 by more than 2 standard errors); mixed (miscalibrated with no net direction)' }),
+      miscalibration: Type.String({
+        description:
+          'insufficient_data (< 30 resolved); well_calibrated (ECE minus the ECE chance alone would give ≤ 0.05); overconfident / underconfident (Σ n_b/N·(avg_p − success_rate) above / below 0 by more than 2 standard errors); mixed (miscalibrated with no net direction)',
+      }),
     }),
   ),
 });

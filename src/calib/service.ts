@@ -41,7 +41,9 @@ export class CalibrationService {
     const expectedResolutionAt = nowS + input.ttl_hours * 3600;
     return this.repo.transaction(async (repo, agents) => {
       if (newAgent && !(await agents.create(newAgent))) {
-        throw new ApiError('unauthorized', `agent ${input.agent_id} was just created by another request: send its agent_key`, { agent_id: input.agent_id });
+        throw new ApiError('unauthorized', `agent ${input.agent_id} was just created by another request: send its agent_key`, {
+          agent_id: input.agent_id,
+        });
       }
       await repo.insertClaim({
         claim_id: claimId,
@@ -76,20 +78,32 @@ export class CalibrationService {
    * Resolves a claim once. `self_reported` outcomes (record_outcome over HTTP) are only taken for
    * manual claims: a claim that names a resolver is svc's to check, so an agent cannot grade it itself.
    */
-  async recordOutcome(claimId: string, outcome: 0 | 1, evidence: Record<string, unknown>, source: OutcomeSource, { seal }: WriteOptions = {}) {
+  async recordOutcome(
+    claimId: string,
+    outcome: 0 | 1,
+    evidence: Record<string, unknown>,
+    source: OutcomeSource,
+    { seal }: WriteOptions = {},
+  ) {
     return this.repo.transaction(async (repo) => {
       const claim = await repo.getClaim(claimId);
       if (claim?.status === 'unresolved' && source === 'self_reported') {
         const resolver = JSON.parse(claim.resolver_json) as ClaimInput['outcome_resolver'];
         if (resolverOf(resolver.type)?.resolve) {
-          throw new ApiError('conflict', `this claim is resolved by svc's ${resolver.type} resolver at expected_resolution_at, not by record_outcome`, { resolver: resolver.type });
+          throw new ApiError(
+            'conflict',
+            `this claim is resolved by svc's ${resolver.type} resolver at expected_resolution_at, not by record_outcome`,
+            { resolver: resolver.type },
+          );
         }
       }
       const result = await repo.resolve(claimId, outcome, source, JSON.stringify(evidence), this.clock.now(), binIndex);
       if (result.status === 'not_found') throw new ApiError('not_found', 'claim not found', { field: 'claim_id' });
       if (result.status === 'already_resolved') {
         const expired = result.claim.status === 'expired';
-        throw new ApiError('already_resolved', expired ? 'claim expired without an outcome' : 'claim already resolved', { status: result.claim.status });
+        throw new ApiError('already_resolved', expired ? 'claim expired without an outcome' : 'claim already resolved', {
+          status: result.claim.status,
+        });
       }
       const { calibrated_p } = calibrate(result.claim.predicted_p, await repo.bins(result.claim.agent_id, result.claim.kind));
       const response = { claim_id: claimId, status: 'resolved' as const, outcome, calibrated_p, outcome_source: source };
@@ -124,7 +138,16 @@ export class CalibrationService {
     const [bins, counts] = await Promise.all([binsOf ?? this.repo.allBins(agentId), this.repo.claimCounts(agentId)]);
     const kinds = counts.map(({ kind, n, verified, self_reported }) => {
       const c = curve(bins.filter((b) => b.kind === kind));
-      return { kind, claims: n, resolved: c.resolved, verified_outcomes: verified, self_reported_outcomes: self_reported, ece: c.ece, brier: c.brier, miscalibration: miscalibration(c) };
+      return {
+        kind,
+        claims: n,
+        resolved: c.resolved,
+        verified_outcomes: verified,
+        self_reported_outcomes: self_reported,
+        ece: c.ece,
+        brier: c.brier,
+        miscalibration: miscalibration(c),
+      };
     });
     const total = (pick: (k: (typeof counts)[number]) => number) => counts.reduce((sum, k) => sum + pick(k), 0);
     return {
@@ -148,7 +171,14 @@ export class CalibrationService {
       // A resolver that throws counts as data unavailable, so one bad claim cannot stall the others.
       const resolution = await resolve?.(config, { runner: this.runner, claim }).catch(() => undefined);
       if (resolution) {
-        await this.repo.resolve(claim.claim_id, resolution.outcome, 'verified', JSON.stringify(resolution.evidence), this.clock.now(), binIndex);
+        await this.repo.resolve(
+          claim.claim_id,
+          resolution.outcome,
+          'verified',
+          JSON.stringify(resolution.evidence),
+          this.clock.now(),
+          binIndex,
+        );
         resolved++;
       } else if (!resolve || nowS > claim.expected_resolution_at + RESOLVER_GRACE_S) {
         await this.repo.expire(claim.claim_id);

@@ -19,23 +19,25 @@ const CAMS = curatedFile(
   Type.Object({ version: Type.Literal(1), origin: Origin, as_of: Type.Integer(), source_note: Type.String(), cams: Type.Array(Cam) }),
 )();
 
-export const camsRoutes = (_ctx: AppContext): FastifyPluginAsync => async (app) => {
-  app.get(
-    '/api/v1/cams',
-    {
-      schema: {
-        tags: ['data'],
-        summary: 'Four curated public live-camera embeds',
-        response: {
-          200: Type.Object({
-            count: Type.Integer(),
-            as_of: Type.Integer(),
-            source: Type.String({ description: 'the curated list\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' }),
-            cams: Type.Array(Cam),
-          }),
+export const camsRoutes =
+  (_ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.get(
+      '/api/v1/cams',
+      {
+        schema: {
+          tags: ['data'],
+          summary: 'Four curated public live-camera embeds',
+          response: {
+            200: Type.Object({
+              count: Type.Integer(),
+              as_of: Type.Integer(),
+              source: Type.String({ description: "the curated list's origin: `curated: <publisher>; <urls>; retrieved <date>`" }),
+              cams: Type.Array(Cam),
+            }),
+          },
         },
       },
-    },
-    async () => ({ count: CAMS.cams.length, as_of: CAMS.as_of, source: `curated: ${citation(CAMS.origin)}`, cams: CAMS.cams }),
-  );
-};
+      async () => ({ count: CAMS.cams.length, as_of: CAMS.as_of, source: `curated: ${citation(CAMS.origin)}`, cams: CAMS.cams }),
+    );
+  };

@@ -8,35 +8,40 @@ export const CatalogEntry = Type.Object({
   example: Type.String({ description: 'a sample q; empty when the type takes none' }),
   desc: Type.String(),
   upstreams: Type.Array(Type.String(), {
-    description: 'where rows come from, primary first: upstream hosts, then `curated` for a data file that cites its origin; a type with none answers ok:false (no_upstream)',
+    description:
+      'where rows come from, primary first: upstream hosts, then `curated` for a data file that cites its origin; a type with none answers ok:false (no_upstream)',
   }),
-  live_stream: Type.Boolean({ description: 'whether /api/data/stream carries ticks of this type (the SVC_STREAM_WATCH list); false = no live feed' }),
+  live_stream: Type.Boolean({
+    description: 'whether /api/data/stream carries ticks of this type (the SVC_STREAM_WATCH list); false = no live feed',
+  }),
 });
 
-export const catalogRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
-  const streamed = new Set(deps.config.streamWatch.map((w) => w.type));
-  const body = {
-    count: deps.registry.all().length,
-    data_types: deps.registry.all().map((d) => ({
-      type: d.type,
-      categories: [...d.categories],
-      example: d.example,
-      desc: d.desc,
-      upstreams: [...Object.keys(d.upstreams), ...(d.curated ? ['curated'] : [])],
-      live_stream: streamed.has(d.type),
-    })),
-    landing: `${deps.config.publicUrl}/`,
-  };
+export const catalogRoutes =
+  ({ deps }: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const streamed = new Set(deps.config.streamWatch.map((w) => w.type));
+    const body = {
+      count: deps.registry.all().length,
+      data_types: deps.registry.all().map((d) => ({
+        type: d.type,
+        categories: [...d.categories],
+        example: d.example,
+        desc: d.desc,
+        upstreams: [...Object.keys(d.upstreams), ...(d.curated ? ['curated'] : [])],
+        live_stream: streamed.has(d.type),
+      })),
+      landing: `${deps.config.publicUrl}/`,
+    };
 
-  app.get(
-    '/api/v1/catalog',
-    {
-      schema: {
-        tags: ['data'],
-        summary: 'Machine-readable catalog of the data types',
-        response: { 200: Type.Object({ count: Type.Integer(), data_types: Type.Array(CatalogEntry), landing: Type.String() }) },
+    app.get(
+      '/api/v1/catalog',
+      {
+        schema: {
+          tags: ['data'],
+          summary: 'Machine-readable catalog of the data types',
+          response: { 200: Type.Object({ count: Type.Integer(), data_types: Type.Array(CatalogEntry), landing: Type.String() }) },
+        },
       },
-    },
-    async () => body,
-  );
-};
+      async () => body,
+    );
+  };

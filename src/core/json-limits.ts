@@ -20,7 +20,9 @@ export function findJsonProblem(value: unknown): JsonProblem | undefined {
   let members = 0;
   const visit = (node: unknown, path: string, depth: number): JsonProblem | undefined => {
     if (typeof node === 'string') {
-      return LONE_SURROGATE.test(node) ? { path, rule: 'well_formed_utf16', message: 'string contains a lone UTF-16 surrogate' } : undefined;
+      return LONE_SURROGATE.test(node)
+        ? { path, rule: 'well_formed_utf16', message: 'string contains a lone UTF-16 surrogate' }
+        : undefined;
     }
     if (typeof node === 'number') {
       return Number.isFinite(node) ? undefined : { path, rule: 'finite_number', message: 'number is outside the double range' };
@@ -29,10 +31,12 @@ export function findJsonProblem(value: unknown): JsonProblem | undefined {
     if (depth >= JSON_LIMITS.maxDepth) return { path, rule: 'max_depth', message: `nesting deeper than ${JSON_LIMITS.maxDepth} levels` };
     const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
     members += entries.length;
-    if (members > JSON_LIMITS.maxMembers) return { path, rule: 'max_members', message: `more than ${JSON_LIMITS.maxMembers} members in all` };
+    if (members > JSON_LIMITS.maxMembers)
+      return { path, rule: 'max_members', message: `more than ${JSON_LIMITS.maxMembers} members in all` };
     for (const [key, child] of entries) {
       const childPath = pointer(path, key);
-      if (typeof key === 'string' && LONE_SURROGATE.test(key)) return { path: childPath, rule: 'well_formed_utf16', message: 'key contains a lone UTF-16 surrogate' };
+      if (typeof key === 'string' && LONE_SURROGATE.test(key))
+        return { path: childPath, rule: 'well_formed_utf16', message: 'key contains a lone UTF-16 surrogate' };
       const problem = visit(child, childPath, depth + 1);
       if (problem) return problem;
     }

@@ -37,9 +37,14 @@ export const CursorSchema = Type.String({
 });
 
 /** A normalized data row: snake_case fields plus `source` and `as_of`. */
-export const RowSchema = Type.Object({}, { title: 'Row', additionalProperties: true, description: 'normalized row; always has source and as_of' });
+export const RowSchema = Type.Object(
+  {},
+  { title: 'Row', additionalProperties: true, description: 'normalized row; always has source and as_of' },
+);
 
-export const FreeFlag = Type.Optional(Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description: 'free preview; the only allowed value is 1' }));
+export const FreeFlag = Type.Optional(
+  Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description: 'free preview; the only allowed value is 1' }),
+);
 
 /** The 402 body: the seed's invoice fields plus the standard x402 v1 `x402Version` and `accepts[]` (x402 v2 comes in the `PAYMENT-REQUIRED` header). */
 export const PaymentChallengeSchema = Type.Object(
@@ -56,16 +61,26 @@ export const PaymentChallengeSchema = Type.Object(
       expires: Type.String({ description: 'ISO 8601' }),
     }),
     x402Version: Type.Integer(),
-    accepts: Type.Array(Type.Object({}, { additionalProperties: true, description: 'x402 v1 PaymentRequirements; empty when the facilitator settles only x402 v2' })),
+    accepts: Type.Array(
+      Type.Object(
+        {},
+        { additionalProperties: true, description: 'x402 v1 PaymentRequirements; empty when the facilitator settles only x402 v2' },
+      ),
+    ),
   },
-  { title: 'PaymentChallenge', additionalProperties: true, description: 'HTTP 402 body; the same JSON is in the X-Payment-Required header' },
+  {
+    title: 'PaymentChallenge',
+    additionalProperties: true,
+    description: 'HTTP 402 body; the same JSON is in the X-Payment-Required header',
+  },
 );
 
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, s === 402 ? PaymentChallengeSchema : ErrorSchema]));
 
 /** A free-form JSON object (OpenAPI 3.0 has no patternProperties, so not Type.Record). */
-export const FreeObject = (description = 'free-form object') => Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description });
+export const FreeObject = (description = 'free-form object') =>
+  Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description });
 
 /** A string enum as OpenAPI 3.0 spells it. */
 export const StringEnum = <T extends string>(values: readonly T[], options: Record<string, unknown> = {}) =>

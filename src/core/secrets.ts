@@ -6,4 +6,5 @@ export const sameSecret = (given: string, expected: string): boolean =>
   timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 
 /** The token of an `Authorization: Bearer <token>` header, if any. */
-export const bearerToken = (request: FastifyRequest): string | undefined => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+export const bearerToken = (request: FastifyRequest): string | undefined =>
+  /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];

@@ -60,7 +60,10 @@ function readCall(wire: Wire, path: string, body: Json, headers: IncomingMessage
     return {
       wire,
       model: String(body.model),
-      system: messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.text).join('\n'),
+      system: messages
+        .filter((m) => m.role === 'system' || m.role === 'developer')
+        .map((m) => m.text)
+        .join('\n'),
       messages: messages.filter((m) => m.role !== 'system' && m.role !== 'developer'),
       ...(schema ? { schema: schema.schema as Json, schemaName: String(schema.name), structuredVia: 'response_format' as const } : {}),
       headers,
@@ -139,7 +142,8 @@ function encode(call: FakeCall, reply: FakeReply): Json {
 
 function errorBody(wire: Wire, status: number): Json {
   const message = `simulated error ${status}`;
-  if (wire === 'openai-chat') return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null } };
+  if (wire === 'openai-chat')
+    return { error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', param: null, code: null } };
   if (wire === 'anthropic-messages') return { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } };
   return { error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } };
 }
@@ -194,8 +198,22 @@ export class ModelFakes {
   /** One spec per vendor family, all served here; the demo's panel of four distinct vendors. */
   specs(model = 'demo'): ModelSpec[] {
     const at = (path: string) => `${this.url}${path}`;
-    const spec = (id: string, vendor: ModelSpec['vendor'], baseUrl: string): ModelSpec => ({ id, vendor, model, baseUrl, apiKey: 'fake-key', priceIn: 0, priceOut: 0, roles: [...ROLES] });
-    return [spec('demo-openai', 'openai', at('/v1')), spec('demo-anthropic', 'anthropic', at('/v1')), spec('demo-google', 'google', at('/v1beta')), spec('demo-mistral', 'mistral', at('/v1'))];
+    const spec = (id: string, vendor: ModelSpec['vendor'], baseUrl: string): ModelSpec => ({
+      id,
+      vendor,
+      model,
+      baseUrl,
+      apiKey: 'fake-key',
+      priceIn: 0,
+      priceOut: 0,
+      roles: [...ROLES],
+    });
+    return [
+      spec('demo-openai', 'openai', at('/v1')),
+      spec('demo-anthropic', 'anthropic', at('/v1')),
+      spec('demo-google', 'google', at('/v1beta')),
+      spec('demo-mistral', 'mistral', at('/v1')),
+    ];
   }
 
   async close(): Promise<void> {
@@ -206,7 +224,9 @@ export class ModelFakes {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
     const wire = wireOfPath(req.method ?? 'GET', path);
     if (!wire) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no such endpoint: ${req.method} ${path}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `no such endpoint: ${req.method} ${path}` } }));
       return;
     }
     const call = readCall(wire, path, await readJson(req), req.headers);
@@ -215,7 +235,9 @@ export class ModelFakes {
     if (reply.delayMs) await new Promise((r) => setTimeout(r, reply.delayMs));
     if (res.destroyed) return;
     const status = reply.status ?? 200;
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': id('req_') }).end(JSON.stringify(status === 200 ? encode(call, reply) : errorBody(wire, status)));
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'request-id': id('req_') })
+      .end(JSON.stringify(status === 200 ? encode(call, reply) : errorBody(wire, status)));
   }
 }
 
@@ -259,23 +281,45 @@ const DEMO_ANSWERS: Record<string, (call: FakeCall) => unknown> = {
   goal_plan: (call) => {
     const goal = words(call.messages.at(-1)?.text ?? '');
     const lines = [...call.system.matchAll(/^- ([a-z0-9-]+): q = .*?, e\.g\. "(.*?)"; (.*)$/gm)];
-    const scored = lines.map(([, type, example, desc]) => ({ type: type!, q: example!, score: [...words(`${type} ${desc}`)].filter((w) => goal.has(w)).length }));
-    const best = scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).slice(0, 3);
+    const scored = lines.map(([, type, example, desc]) => ({
+      type: type!,
+      q: example!,
+      score: [...words(`${type} ${desc}`)].filter((w) => goal.has(w)).length,
+    }));
+    const best = scored
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, 3);
     return {
       primary: (best.length ? best : scored.slice(0, 1)).map(({ type, q }) => ({ type, q })),
       supporting: [],
-      decision_recipe: { outcomes: ['act', 'wait'], rules: [{ when: 'the primary rows support the goal', then: 'act' }, { when: 'otherwise', then: 'wait' }], caveats: ['Demo planner: keyword overlap with the catalog, not a language model.'] },
+      decision_recipe: {
+        outcomes: ['act', 'wait'],
+        rules: [
+          { when: 'the primary rows support the goal', then: 'act' },
+          { when: 'otherwise', then: 'wait' },
+        ],
+        caveats: ['Demo planner: keyword overlap with the catalog, not a language model.'],
+      },
     };
   },
   /** olympics: the uninformed forecast, said as such (a minimal instance would claim certainty with p = 0). */
-  olympics_forecast: () => ({ p: 0.5, rationale: 'Demo model (no language model is configured): it answers 0.5, the uninformed forecast.' }),
+  olympics_forecast: () => ({
+    p: 0.5,
+    rationale: 'Demo model (no language model is configured): it answers 0.5, the uninformed forecast.',
+  }),
   /** portfolio ask: the concentration figures of the quoted insights, cited by their receipt. */
   portfolio_answer: (call) => {
     const insights = quotedData(call).find((d) => d.label === 'portfolio insights')?.value;
     const top = (insights?.concentration as Json | undefined)?.top_holding as Json | undefined;
-    if (!insights || !top) return { answerable: false, answer: 'The demo model found no portfolio insights to answer from.', citations: [] };
+    if (!insights || !top)
+      return { answerable: false, answer: 'The demo model found no portfolio insights to answer from.', citations: [] };
     const claim = `Your largest holding is ${String(top.symbol)} at ${String(top.share_pct)}% of market value.`;
-    return { answerable: true, answer: `${claim} (Demo model: it reads the computed insights and does not reason about your question.)`, citations: [{ claim, source_type: 'portfolio-insights', receipt_id: String(insights.receipt_id) }] };
+    return {
+      answerable: true,
+      answer: `${claim} (Demo model: it reads the computed insights and does not reason about your question.)`,
+      citations: [{ claim, source_type: 'portfolio-insights', receipt_id: String(insights.receipt_id) }],
+    };
   },
 };
 

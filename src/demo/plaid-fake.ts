@@ -53,10 +53,45 @@ const security = (s: Partial<Security> & Pick<Security, 'security_id' | 'name' |
 });
 
 export const SANDBOX_SECURITIES: Security[] = [
-  security({ security_id: 'sec-aapl', name: 'Apple Inc.', type: 'equity', ticker_symbol: 'AAPL', isin: 'US0378331005', cusip: '037833100', close_price: 225.0, close_price_as_of: '2026-11-20', market_identifier_code: 'XNAS', sector: 'Electronic Technology', industry: 'Telecommunications Equipment' }),
-  security({ security_id: 'sec-btc', name: 'Bitcoin', type: 'cryptocurrency', ticker_symbol: 'BTC', close_price: 66000, close_price_as_of: '2026-11-20', iso_currency_code: 'USD' }),
-  security({ security_id: 'sec-camyx', name: 'Cambiar International Equity Instl', type: 'mutual fund', ticker_symbol: 'CAMYX', close_price: 8.5, close_price_as_of: '2026-11-20' }),
-  security({ security_id: 'sec-usd', name: 'U S Dollar', type: 'cash', ticker_symbol: 'CUR:USD', is_cash_equivalent: true, close_price: 1, close_price_as_of: null }),
+  security({
+    security_id: 'sec-aapl',
+    name: 'Apple Inc.',
+    type: 'equity',
+    ticker_symbol: 'AAPL',
+    isin: 'US0378331005',
+    cusip: '037833100',
+    close_price: 225.0,
+    close_price_as_of: '2026-11-20',
+    market_identifier_code: 'XNAS',
+    sector: 'Electronic Technology',
+    industry: 'Telecommunications Equipment',
+  }),
+  security({
+    security_id: 'sec-btc',
+    name: 'Bitcoin',
+    type: 'cryptocurrency',
+    ticker_symbol: 'BTC',
+    close_price: 66000,
+    close_price_as_of: '2026-11-20',
+    iso_currency_code: 'USD',
+  }),
+  security({
+    security_id: 'sec-camyx',
+    name: 'Cambiar International Equity Instl',
+    type: 'mutual fund',
+    ticker_symbol: 'CAMYX',
+    close_price: 8.5,
+    close_price_as_of: '2026-11-20',
+  }),
+  security({
+    security_id: 'sec-usd',
+    name: 'U S Dollar',
+    type: 'cash',
+    ticker_symbol: 'CUR:USD',
+    is_cash_equivalent: true,
+    close_price: 1,
+    close_price_as_of: null,
+  }),
 ];
 
 const IRA = 'acc-ira';
@@ -74,9 +109,21 @@ const holding = (security_id: string, quantity: number, institution_price: numbe
   unofficial_currency_code: null,
 });
 
-export const SANDBOX_HOLDINGS: Holding[] = [holding('sec-aapl', 10, 225.0, 1500), holding('sec-btc', 0.05, 66000, 2000), holding('sec-camyx', 100, 8.5, 900), holding('sec-usd', 1200, 1, 1200)];
+export const SANDBOX_HOLDINGS: Holding[] = [
+  holding('sec-aapl', 10, 225.0, 1500),
+  holding('sec-btc', 0.05, 66000, 2000),
+  holding('sec-camyx', 100, 8.5, 900),
+  holding('sec-usd', 1200, 1, 1200),
+];
 
-const account = (account_id: string, name: string, type: AccountType, subtype: AccountSubtype, current: number, available: number | null): AccountBase => ({
+const account = (
+  account_id: string,
+  name: string,
+  type: AccountType,
+  subtype: AccountSubtype,
+  current: number,
+  available: number | null,
+): AccountBase => ({
   account_id,
   balances: { available, current, limit: null, iso_currency_code: 'USD', unofficial_currency_code: null },
   mask: account_id === IRA ? '5555' : '0000',
@@ -152,10 +199,14 @@ export class PlaidFake {
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Json;
     const path = new URL(req.url ?? '/', 'http://plaid').pathname;
     this.requests.push({ path, body });
-    const send = (status: number, payload: Json) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ ...payload, request_id: randomUUID().slice(0, 15) }));
+    const send = (status: number, payload: Json) =>
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ...payload, request_id: randomUUID().slice(0, 15) }));
     const clientId = req.headers['plaid-client-id'] ?? body.client_id;
     const secret = req.headers['plaid-secret'] ?? body.secret;
-    if (clientId !== this.clientId || secret !== this.secret) return void send(400, plaidError(PlaidErrorType.InvalidInput, 'INVALID_API_KEYS', 'invalid client_id or secret provided'));
+    if (clientId !== this.clientId || secret !== this.secret)
+      return void send(400, plaidError(PlaidErrorType.InvalidInput, 'INVALID_API_KEYS', 'invalid client_id or secret provided'));
     const route = ROUTES[path];
     if (!route) return void send(404, plaidError(PlaidErrorType.InvalidRequest, 'UNKNOWN_FIELDS', `unknown endpoint ${path}`));
     const [status, payload] = route(this, body);
@@ -184,7 +235,10 @@ export class PlaidFake {
   linkTokenCreate(body: Json): [number, Json] {
     const user = body.user as Json | undefined;
     if (!user?.client_user_id || !Array.isArray(body.products) || typeof body.client_name !== 'string') {
-      return [400, plaidError(PlaidErrorType.InvalidRequest, 'MISSING_FIELDS', 'client_name, user.client_user_id and products are required')];
+      return [
+        400,
+        plaidError(PlaidErrorType.InvalidRequest, 'MISSING_FIELDS', 'client_name, user.client_user_id and products are required'),
+      ];
     }
     return [200, { link_token: `link-sandbox-${randomUUID()}`, expiration: new Date(Date.now() + 4 * 3_600_000).toISOString() }];
   }
@@ -197,7 +251,11 @@ export class PlaidFake {
 
   publicTokenExchange(body: Json): [number, Json] {
     const token = String(body.public_token);
-    if (!this.publicTokens.delete(token)) return [400, plaidError(PlaidErrorType.InvalidInput, 'INVALID_PUBLIC_TOKEN', 'provided public token is in an invalid format or expired')];
+    if (!this.publicTokens.delete(token))
+      return [
+        400,
+        plaidError(PlaidErrorType.InvalidInput, 'INVALID_PUBLIC_TOKEN', 'provided public token is in an invalid format or expired'),
+      ];
     if (token === DEMO_PUBLIC_TOKEN) this.publicTokens.add(token);
     const access = `access-sandbox-${randomUUID()}`;
     const item = { item_id: randomUUID().replace(/-/g, ''), removed: false };
@@ -208,7 +266,10 @@ export class PlaidFake {
   holdingsGet(body: Json): [number, Json] {
     const item = this.item(body);
     if (!item) return invalidAccessToken();
-    return [200, { accounts: [SANDBOX_ACCOUNTS[0]], holdings: SANDBOX_HOLDINGS, securities: SANDBOX_SECURITIES, item: this.itemBody(item) }];
+    return [
+      200,
+      { accounts: [SANDBOX_ACCOUNTS[0]], holdings: SANDBOX_HOLDINGS, securities: SANDBOX_SECURITIES, item: this.itemBody(item) },
+    ];
   }
 
   balanceGet(body: Json): [number, Json] {
@@ -221,9 +282,22 @@ export class PlaidFake {
     const item = this.item(body);
     if (!item) return invalidAccessToken();
     const { start_date: start, end_date: end } = body as { start_date?: string; end_date?: string };
-    if (!start || !end || start > end) return [400, plaidError(PlaidErrorType.InvalidRequest, 'INVALID_FIELD', 'start_date and end_date (YYYY-MM-DD, start first) are required')];
+    if (!start || !end || start > end)
+      return [
+        400,
+        plaidError(PlaidErrorType.InvalidRequest, 'INVALID_FIELD', 'start_date and end_date (YYYY-MM-DD, start first) are required'),
+      ];
     const transactions = sandboxTransactions(end).filter((t) => t.date >= start);
-    return [200, { accounts: [SANDBOX_ACCOUNTS[0]], securities: SANDBOX_SECURITIES, investment_transactions: transactions, total_investment_transactions: transactions.length, item: this.itemBody(item) }];
+    return [
+      200,
+      {
+        accounts: [SANDBOX_ACCOUNTS[0]],
+        securities: SANDBOX_SECURITIES,
+        investment_transactions: transactions,
+        total_investment_transactions: transactions.length,
+        item: this.itemBody(item),
+      },
+    ];
   }
 
   itemRemove(body: Json): [number, Json] {
@@ -245,8 +319,19 @@ const ROUTES: Record<string, (fake: PlaidFake, body: Json) => [number, Json]> = 
 };
 
 function plaidError(type: PlaidErrorType, code: string, message: string): Json {
-  const error: PlaidError = { error_type: type, error_code: code, error_message: message, display_message: null, causes: [], status: 400, documentation_url: 'https://plaid.com/docs/errors/' };
+  const error: PlaidError = {
+    error_type: type,
+    error_code: code,
+    error_message: message,
+    display_message: null,
+    causes: [],
+    status: 400,
+    documentation_url: 'https://plaid.com/docs/errors/',
+  };
   return error as unknown as Json;
 }
 
-const invalidAccessToken = (): [number, Json] => [400, plaidError(PlaidErrorType.InvalidInput, 'INVALID_ACCESS_TOKEN', 'provided access token is in an invalid format or has been removed')];
+const invalidAccessToken = (): [number, Json] => [
+  400,
+  plaidError(PlaidErrorType.InvalidInput, 'INVALID_ACCESS_TOKEN', 'provided access token is in an invalid format or has been removed'),
+];

@@ -16,7 +16,17 @@ const JITTER = 0.002;
 
 /** Plausible levels for the usual demo symbols; others get a seeded level between 1 and 1,000. */
 const LEVELS: Record<string, number> = {
-  BTC: 90_000, ETH: 3_000, SOL: 140, BNB: 600, XRP: 0.6, DOGE: 0.15, AAPL: 230, MSFT: 420, NVDA: 140, TSLA: 250, SPY: 590,
+  BTC: 90_000,
+  ETH: 3_000,
+  SOL: 140,
+  BNB: 600,
+  XRP: 0.6,
+  DOGE: 0.15,
+  AAPL: 230,
+  MSFT: 420,
+  NVDA: 140,
+  TSLA: 250,
+  SPY: 590,
 };
 /** USD per unit, for currency pairs; unknown currencies get a seeded value. */
 const USD_VALUE: Record<string, number> = { USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067, CHF: 1.13, CAD: 0.73, AUD: 0.66, CNY: 0.14 };
@@ -45,7 +55,10 @@ export class DemoSeries {
 
   /** The price of `symbol` at Unix second `t`, starting from `level`. */
   price(symbol: string, t: number, level = this.level(symbol)): number {
-    const waves = WAVES.reduce((sum, w, k) => sum + w.amplitude * Math.sin((2 * Math.PI * t) / w.periodS + unit(this.seed, `${symbol}:${k}`) * 2 * Math.PI), 0);
+    const waves = WAVES.reduce(
+      (sum, w, k) => sum + w.amplitude * Math.sin((2 * Math.PI * t) / w.periodS + unit(this.seed, `${symbol}:${k}`) * 2 * Math.PI),
+      0,
+    );
     const jitter = JITTER * (unit(this.seed, `${symbol}@${Math.floor(t / 60)}`) - 0.5);
     return level * Math.exp(waves + jitter);
   }

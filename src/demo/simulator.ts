@@ -36,9 +36,7 @@ export interface Exchange {
  * Where a fixture's upstream shape comes from: a real response (`recorded`, with when and what was asked) or a
  * response written from documentation (`from-docs`, with the page it follows; `note` says when that is not official).
  */
-export type FixtureOrigin =
-  | { kind: 'recorded'; date: string; request: string }
-  | { kind: 'from-docs'; url: string; note?: string };
+export type FixtureOrigin = { kind: 'recorded'; date: string; request: string } | { kind: 'from-docs'; url: string; note?: string };
 
 export interface Fixture {
   type: string;
@@ -153,7 +151,10 @@ export class Simulator {
 
   /** Upstream settings pointing every host at this simulator (keys kept). */
   pointAt(upstreams: Record<HostName, UpstreamSetting>): Record<HostName, UpstreamSetting> {
-    return Object.fromEntries(Object.entries(upstreams).map(([name, s]) => [name, { ...s, baseUrl: `${this.url}/${name}` }])) as Record<HostName, UpstreamSetting>;
+    return Object.fromEntries(Object.entries(upstreams).map(([name, s]) => [name, { ...s, baseUrl: `${this.url}/${name}` }])) as Record<
+      HostName,
+      UpstreamSetting
+    >;
   }
 
   /** Environment variables that point every host here and give keyed hosts a dummy key. */
@@ -249,7 +250,12 @@ export class Simulator {
     if (fault?.kind === 'malformed') text = `{"oops": ${text.slice(0, 20)}`;
     if (fault?.kind === 'truncated') text = text.slice(0, Math.floor(text.length / 2));
     if (fault?.kind === 'oversize') text = `${text}${' '.repeat(fault.bytes)}`;
-    const contentType = typeof body === 'string' ? (text.trimStart().startsWith('<') ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8') : 'application/json';
+    const contentType =
+      typeof body === 'string'
+        ? text.trimStart().startsWith('<')
+          ? 'text/html; charset=utf-8'
+          : 'text/plain; charset=utf-8'
+        : 'application/json';
     res.writeHead(exchange.status ?? 200, { 'content-type': contentType, ...exchange.headers }).end(text);
   }
 }

@@ -23,10 +23,16 @@ export function shiftTimes(text: string, days: number): string {
     .replace(/(?<![\d.])(1[78]\d{11})(?![\d.])/g, (ms) => String(Number(ms) + s * 1000))
     .replace(/(?<![\d.])(1[78]\d{8})(?![\d.])/g, (sec) => String(Number(sec) + s))
     .replace(/\b(20\d\d)-(\d\d)-(\d\d)(?!\d)/g, (_m, y: string, mo: string, d: string) => moved(y, mo, d, days).toISOString().slice(0, 10))
-    .replace(/\b(20\d\d)(\d\d)(\d\d)(T\d{6}Z)/g, (_m, y: string, mo: string, d: string, rest: string) =>
-      `${moved(y, mo, d, days).toISOString().slice(0, 10).replace(/-/g, '')}${rest}`)
-    .replace(/\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (20\d\d)\b/g, (_m, d: string, mon: string, y: string) => {
-      const date = moved(y, String(MONTHS.indexOf(mon) + 1), d, days);
-      return `${WEEKDAYS[date.getUTCDay()]}, ${pad(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
-    });
+    .replace(
+      /\b(20\d\d)(\d\d)(\d\d)(T\d{6}Z)/g,
+      (_m, y: string, mo: string, d: string, rest: string) =>
+        `${moved(y, mo, d, days).toISOString().slice(0, 10).replace(/-/g, '')}${rest}`,
+    )
+    .replace(
+      /\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\d{1,2}) (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) (20\d\d)\b/g,
+      (_m, d: string, mon: string, y: string) => {
+        const date = moved(y, String(MONTHS.indexOf(mon) + 1), d, days);
+        return `${WEEKDAYS[date.getUTCDay()]}, ${pad(date.getUTCDate())} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}`;
+      },
+    );
 }

@@ -1,5 +1,14 @@
 import type { SourceDescriptor } from '../sources/define.js';
-import { BUNDLE_TIERS, FREE_BUNDLE_QUERIES, MAX_BUNDLE_QUERIES, PASS_HOURS, PRICES, bundleSavingPct, singleQueryPrice, usd } from '../payments/pricing.js';
+import {
+  BUNDLE_TIERS,
+  FREE_BUNDLE_QUERIES,
+  MAX_BUNDLE_QUERIES,
+  PASS_HOURS,
+  PRICES,
+  bundleSavingPct,
+  singleQueryPrice,
+  usd,
+} from '../payments/pricing.js';
 import { API_VERSION } from '../plugins/openapi.js';
 
 /**
@@ -22,7 +31,8 @@ export interface McpToolInfo {
   annotations?: unknown;
 }
 
-export const ATTRIBUTION = 'Data and metadata are licensed CC-BY-4.0 (https://creativecommons.org/licenses/by/4.0/). Attribute as "Data via svc", naming the upstream given in each row\'s `source`.';
+export const ATTRIBUTION =
+  'Data and metadata are licensed CC-BY-4.0 (https://creativecommons.org/licenses/by/4.0/). Attribute as "Data via svc", naming the upstream given in each row\'s `source`.';
 
 const tierLines = () => {
   let from = 1;
@@ -43,7 +53,8 @@ const priceLines = () => [
   `week pass: $${usd(PRICES.weekPass)} (${PASS_HOURS.week} h, unlimited bundles)`,
 ];
 
-const typeLine = (d: SourceDescriptor) => `- ${d.type} [${d.categories.join(', ')}]: q = ${d.qShape || '(empty)'}; ${d.desc.replace(/^`[^`]*`;?\s*/, '')}`;
+const typeLine = (d: SourceDescriptor) =>
+  `- ${d.type} [${d.categories.join(', ')}]: q = ${d.qShape || '(empty)'}; ${d.desc.replace(/^`[^`]*`;?\s*/, '')}`;
 
 export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
   return `# svc
@@ -61,7 +72,9 @@ export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
 - Agent rules: ${baseUrl}/AGENTS.md
 
 ## Prices (USD, paid in USDC on Base via x402)
-${priceLines().map((l) => `- ${l}`).join('\n')}
+${priceLines()
+  .map((l) => `- ${l}`)
+  .join('\n')}
 - free: preview of any type; free bundles of at most ${FREE_BUNDLE_QUERIES} queries, one row each
 
 ## Data types (${sources.length})
@@ -88,7 +101,9 @@ Base URL: ${baseUrl}
 8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data): do not retry a 4xx; back off on upstream_rate_limited.
 
 ## Prices
-${priceLines().map((l) => `- ${l}`).join('\n')}
+${priceLines()
+  .map((l) => `- ${l}`)
+  .join('\n')}
 
 ## Licence
 ${ATTRIBUTION}
@@ -103,10 +118,19 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
     networks: ['base'],
     asset: { symbol: 'USDC', decimals: 6 },
     endpoints: [
-      { method: 'POST', resource: `${baseUrl}/api/data/bundle`, tiers: BUNDLE_TIERS.map((t) => ({ max_queries: t.maxQueries, amount: t.price.toString() })) },
+      {
+        method: 'POST',
+        resource: `${baseUrl}/api/data/bundle`,
+        tiers: BUNDLE_TIERS.map((t) => ({ max_queries: t.maxQueries, amount: t.price.toString() })),
+      },
       { method: 'GET', resource: `${baseUrl}/api/v1/backtest`, amount: PRICES.backtest.toString() },
       { method: 'GET', resource: `${baseUrl}/api/v1/agent-context`, amount: PRICES.agentContext.toString() },
-      { method: 'POST', resource: `${baseUrl}/api/v1/calib/record_claim`, query: { product: 'calib-pro' }, amount: PRICES.calibProClaim.toString() },
+      {
+        method: 'POST',
+        resource: `${baseUrl}/api/v1/calib/record_claim`,
+        query: { product: 'calib-pro' },
+        amount: PRICES.calibProClaim.toString(),
+      },
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/day`, amount: PRICES.dayPass.toString() },
       { method: 'POST', resource: `${baseUrl}/api/v1/pass/week`, amount: PRICES.weekPass.toString() },
     ],
@@ -132,7 +156,8 @@ export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
     ],
     authentication: {
       optional: true,
-      paid_tools: 'without payment they return the x402 challenge as a structured result; pay it and call again with `payment`, or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
+      paid_tools:
+        'without payment they return the x402 challenge as a structured result; pay it and call again with `payment`, or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
       agent_key: '`Authorization: Bearer svc-ak_…` (SVC_MCP_AGENT_KEY for stdio) for agent-authenticated tools',
     },
     capabilities: { tools: true, resources: true, prompts: true },
@@ -175,17 +200,55 @@ export function agentCard({ baseUrl, sources }: DiscoveryInput) {
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
-    skills: sources.map((d) => ({ id: d.type, name: d.type, description: d.desc.replace(/`/g, ''), tags: [...d.categories], examples: d.example ? [d.example] : [] })),
+    skills: sources.map((d) => ({
+      id: d.type,
+      name: d.type,
+      description: d.desc.replace(/`/g, ''),
+      tags: [...d.categories],
+      examples: d.example ? [d.example] : [],
+    })),
   };
 }
 
 /** Rows of the machine-readable comparison: one per way an agent could get the data. */
 export function comparison({ sources }: DiscoveryInput) {
   return [
-    { option: 'svc bundle', data_types: sources.length, calls_for_20_queries: 1, cost_usd_20_queries: usd(BUNDLE_TIERS[3].price), signed_receipts: true, normalized_rows: true, api_keys_to_manage: 0 },
-    { option: 'svc per call', data_types: sources.length, calls_for_20_queries: 20, cost_usd_20_queries: usd(singleQueryPrice() * 20n), signed_receipts: true, normalized_rows: true, api_keys_to_manage: 0 },
-    { option: 'direct upstream APIs', data_types: sources.length, calls_for_20_queries: 20, cost_usd_20_queries: 'varies (free tiers, paid plans)', signed_receipts: false, normalized_rows: false, api_keys_to_manage: 'one per keyed upstream' },
-    { option: 'web scraping by the agent', data_types: 'any', calls_for_20_queries: '20+', cost_usd_20_queries: 'tokens for raw HTML', signed_receipts: false, normalized_rows: false, api_keys_to_manage: 0 },
+    {
+      option: 'svc bundle',
+      data_types: sources.length,
+      calls_for_20_queries: 1,
+      cost_usd_20_queries: usd(BUNDLE_TIERS[3].price),
+      signed_receipts: true,
+      normalized_rows: true,
+      api_keys_to_manage: 0,
+    },
+    {
+      option: 'svc per call',
+      data_types: sources.length,
+      calls_for_20_queries: 20,
+      cost_usd_20_queries: usd(singleQueryPrice() * 20n),
+      signed_receipts: true,
+      normalized_rows: true,
+      api_keys_to_manage: 0,
+    },
+    {
+      option: 'direct upstream APIs',
+      data_types: sources.length,
+      calls_for_20_queries: 20,
+      cost_usd_20_queries: 'varies (free tiers, paid plans)',
+      signed_receipts: false,
+      normalized_rows: false,
+      api_keys_to_manage: 'one per keyed upstream',
+    },
+    {
+      option: 'web scraping by the agent',
+      data_types: 'any',
+      calls_for_20_queries: '20+',
+      cost_usd_20_queries: 'tokens for raw HTML',
+      signed_receipts: false,
+      normalized_rows: false,
+      api_keys_to_manage: 0,
+    },
   ];
 }
 
@@ -196,13 +259,18 @@ const page = (title: string, body: string) => `<!doctype html>
 
 export function savesMoneyPage(input: DiscoveryInput): string {
   const rows = comparison(input)
-    .map((r) => `<tr><td>${r.option}</td><td>${r.calls_for_20_queries}</td><td>${r.cost_usd_20_queries}</td><td>${r.signed_receipts ? 'yes' : 'no'}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${r.option}</td><td>${r.calls_for_20_queries}</td><td>${r.cost_usd_20_queries}</td><td>${r.signed_receipts ? 'yes' : 'no'}</td></tr>`,
+    )
     .join('');
   return page(
     'How svc saves agents money',
     `<h1>How svc saves agents money</h1>
 <p>An agent that needs twenty facts usually makes twenty calls to twenty APIs, manages keys for each, and pays in tokens to read raw responses. svc answers all twenty in one bundle of normalized rows for $${usd(BUNDLE_TIERS[3].price)}.</p>
-<ul>${priceLines().map((l) => `<li>${l}</li>`).join('')}</ul>
+<ul>${priceLines()
+      .map((l) => `<li>${l}</li>`)
+      .join('')}</ul>
 <p>Cursors make polling cheap: <code>since=&lt;cursor&gt;</code> answers <code>{"changed":false}</code> when nothing moved.</p>
 <table><tr><th>option</th><th>calls for 20 queries</th><th>cost (USD)</th><th>signed</th></tr>${rows}</table>`,
   );
@@ -211,16 +279,27 @@ export function savesMoneyPage(input: DiscoveryInput): string {
 export function whyPage({ baseUrl, sources }: DiscoveryInput): string {
   const qa = [
     ['What is svc?', `One endpoint for ${sources.length} data types with one query shape.`],
-    ['Can I prove where the data came from?', 'Every data response carries an Ed25519 receipt over the request and the response, verifiable offline.'],
+    [
+      'Can I prove where the data came from?',
+      'Every data response carries an Ed25519 receipt over the request and the response, verifiable offline.',
+    ],
     ['Do I need an account?', `No. Previews are free; bundles are paid per call with x402 (USDC on Base) or with a day or week pass.`],
-    ['What happens when an upstream fails?', 'You get ok:false with a reason inside a deadline, never a hang; fallback upstreams answer where they exist.'],
+    [
+      'What happens when an upstream fails?',
+      'You get ok:false with a reason inside a deadline, never a hang; fallback upstreams answer where they exist.',
+    ],
     ['Where do I start?', `${baseUrl}/api/v1/catalog and ${baseUrl}/llms.txt.`],
   ];
   return page('Why agents pick svc', `<h1>Why agents pick svc</h1>${qa.map(([q, a]) => `<h2>${q}</h2><p>${a}</p>`).join('')}`);
 }
 
 export function landingPage({ baseUrl, sources }: DiscoveryInput): string {
-  const list = sources.map((d) => `<li><a href="${baseUrl}/api/data/preview?type=${d.type}&amp;q=${encodeURIComponent(d.example)}"><code>${d.type}</code></a> ${d.desc.replace(/`[^`]*`;?\s*/, '')}</li>`).join('');
+  const list = sources
+    .map(
+      (d) =>
+        `<li><a href="${baseUrl}/api/data/preview?type=${d.type}&amp;q=${encodeURIComponent(d.example)}"><code>${d.type}</code></a> ${d.desc.replace(/`[^`]*`;?\s*/, '')}</li>`,
+    )
+    .join('');
   return page(
     'svc: data for AI agents',
     `<h1>svc</h1><p>${sources.length} data types for AI agents behind one query shape, with signed receipts.</p>

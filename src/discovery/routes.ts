@@ -24,25 +24,31 @@ const DOCS: Doc[] = [
  * Discovery files depend only on the registry, prices, base URL and the MCP tools; they are built
  * once, on first request, when the OpenAPI document the tools derive from is complete.
  */
-export const discoveryRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
-  const built = new Map<string, string>();
-  const input = () => ({ baseUrl: deps.config.publicUrl, sources: deps.registry.all(), tools: buildTools(app.swagger() as unknown as OpenApiDoc).map((t) => t.definition) });
-  const textOf = (doc: Doc) => {
-    if (!built.size) {
-      const shared = input();
-      for (const d of DOCS) {
-        const value = d.build(shared);
-        built.set(d.path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+export const discoveryRoutes =
+  ({ deps }: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const built = new Map<string, string>();
+    const input = () => ({
+      baseUrl: deps.config.publicUrl,
+      sources: deps.registry.all(),
+      tools: buildTools(app.swagger() as unknown as OpenApiDoc).map((t) => t.definition),
+    });
+    const textOf = (doc: Doc) => {
+      if (!built.size) {
+        const shared = input();
+        for (const d of DOCS) {
+          const value = d.build(shared);
+          built.set(d.path, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+        }
       }
+      return built.get(doc.path)!;
+    };
+    for (const doc of DOCS) {
+      const mime = doc.type.split(';')[0]!;
+      const body = mime === 'application/json' ? { description: 'JSON document' } : { type: 'string' };
+      const response = { 200: { description: doc.summary, content: { [mime]: { schema: body } } } };
+      app.get(doc.path, { schema: { tags: ['discovery'], summary: doc.summary, response } }, async (_request, reply) =>
+        reply.type(doc.type).header('cache-control', 'public, max-age=300').send(textOf(doc)),
+      );
     }
-    return built.get(doc.path)!;
   };
-  for (const doc of DOCS) {
-    const mime = doc.type.split(';')[0]!;
-    const body = mime === 'application/json' ? { description: 'JSON document' } : { type: 'string' };
-    const response = { 200: { description: doc.summary, content: { [mime]: { schema: body } } } };
-    app.get(doc.path, { schema: { tags: ['discovery'], summary: doc.summary, response } }, async (_request, reply) =>
-      reply.type(doc.type).header('cache-control', 'public, max-age=300').send(textOf(doc)),
-    );
-  }
-};

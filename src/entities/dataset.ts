@@ -8,18 +8,26 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
  * Class codes in ids (`svc-ent:<class>.<slug>`), stable once published: eq equity, cr crypto,
  * fx forex pair, cmd commodity, idx index, stb stablecoin, perp perpetual future.
  */
-export const CLASS_CODES: Record<EntityType, string> = { equity: 'eq', crypto: 'cr', forex: 'fx', commodity: 'cmd', index: 'idx', stablecoin: 'stb', perp: 'perp' };
+export const CLASS_CODES: Record<EntityType, string> = {
+  equity: 'eq',
+  crypto: 'cr',
+  forex: 'fx',
+  commodity: 'cmd',
+  index: 'idx',
+  stablecoin: 'stb',
+  perp: 'perp',
+};
 
 export const EntitySchema = Type.Object(
   {
-  id: Type.String({ pattern: '^svc-ent:(eq|cr|fx|cmd|idx|stb|perp)\\.[a-z0-9-]+$' }),
-  name: Type.String({ minLength: 1 }),
-  type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
-  category: Type.String(),
-  aliases: Type.Array(Type.String()),
-  ids: Type.Record(Type.String(), Type.String()),
-  contracts: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }))),
-  peg: Type.Optional(Type.String()),
+    id: Type.String({ pattern: '^svc-ent:(eq|cr|fx|cmd|idx|stb|perp)\\.[a-z0-9-]+$' }),
+    name: Type.String({ minLength: 1 }),
+    type: Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t))),
+    category: Type.String(),
+    aliases: Type.Array(Type.String()),
+    ids: Type.Record(Type.String(), Type.String()),
+    contracts: Type.Optional(Type.Record(Type.String(), Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' }))),
+    peg: Type.Optional(Type.String()),
   },
   { title: 'Entity', description: 'A canonical entity: `ids` maps an upstream to its identifier (coingecko, yahoo, binance, …)' },
 );

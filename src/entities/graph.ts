@@ -19,7 +19,12 @@ export class EntityGraph {
 
   /** The entity, or a 400 for a malformed id and a 404 for an unknown one. */
   entity(id: string, field = 'id'): Entity {
-    if (!ENTITY_ID.test(id)) throw new ApiError('validation_failed', `${field} must look like svc-ent:<class>.<slug>`, { field, rule: 'pattern', example: 'svc-ent:eq.aapl' });
+    if (!ENTITY_ID.test(id))
+      throw new ApiError('validation_failed', `${field} must look like svc-ent:<class>.<slug>`, {
+        field,
+        rule: 'pattern',
+        example: 'svc-ent:eq.aapl',
+      });
     const entity = this.resolver.get(id);
     if (!entity) throw new ApiError('not_found', `no entity ${id}`, { field });
     return entity;
@@ -34,7 +39,9 @@ export class EntityGraph {
   }
 
   exampleCalls(entity: Entity): string[] {
-    return this.supportedTypes(entity).map(({ type }) => `${this.baseUrl}/api/data/preview?type=${type}&entity=${encodeURIComponent(entity.id)}`);
+    return this.supportedTypes(entity).map(
+      ({ type }) => `${this.baseUrl}/api/data/preview?type=${type}&entity=${encodeURIComponent(entity.id)}`,
+    );
   }
 
   /** `entity=` → the type's q; a type the entity does not support is a 400 naming the ones it does. */
@@ -44,7 +51,10 @@ export class EntityGraph {
     const supported = this.supportedTypes(entity);
     const hit = supported.find((s) => s.type === type);
     if (!hit) {
-      throw new ApiError('entity_unsupported', `${entity.id} cannot be used with ${type}`, { field: 'entity', supported_types: supported.map((s) => s.type) });
+      throw new ApiError('entity_unsupported', `${entity.id} cannot be used with ${type}`, {
+        field: 'entity',
+        supported_types: supported.map((s) => s.type),
+      });
     }
     return hit.q;
   }

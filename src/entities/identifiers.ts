@@ -30,4 +30,5 @@ export function isinCheckDigit(body11: string): string {
   return String((10 - (sum % 10)) % 10);
 }
 
-export const isValidIsin = (isin: string): boolean => /^[A-Z]{2}[0-9A-Z]{9}\d$/.test(isin) && isinCheckDigit(isin.slice(0, 11)) === isin[11];
+export const isValidIsin = (isin: string): boolean =>
+  /^[A-Z]{2}[0-9A-Z]{9}\d$/.test(isin) && isinCheckDigit(isin.slice(0, 11)) === isin[11];

@@ -101,10 +101,10 @@ export class EntityResolver {
       ? spelled.map(({ entity, on }) => this.match(entity, 1, on))
       : this.search
           .search(q)
-      .slice(0, CANDIDATES)
-      .filter((hit) => !seen.has(hit.id))
-      .map((hit) => this.bestName(this.byId.get(hit.id)!, q))
-      .filter((m) => m.confidence >= MIN_CONFIDENCE);
+          .slice(0, CANDIDATES)
+          .filter((hit) => !seen.has(hit.id))
+          .map((hit) => this.bestName(this.byId.get(hit.id)!, q))
+          .filter((m) => m.confidence >= MIN_CONFIDENCE);
     const matches = [...exact, ...fuzzy.sort((a, b) => b.confidence - a.confidence)].slice(0, limit);
     const [first, second] = matches;
     const ambiguous = Boolean(first && second && first.confidence - second.confidence < AMBIGUITY_MARGIN);
@@ -112,13 +112,18 @@ export class EntityResolver {
   }
 
   list(filter: { type?: EntityType; category?: string; limit: number; offset: number }): { total: number; entities: Entity[] } {
-    const all = this.entities.filter((e) => (!filter.type || e.type === filter.type) && (!filter.category || e.category === filter.category));
+    const all = this.entities.filter(
+      (e) => (!filter.type || e.type === filter.type) && (!filter.category || e.category === filter.category),
+    );
     return { total: all.length, entities: all.slice(filter.offset, filter.offset + filter.limit) };
   }
 
   /** The entity's name or alias most similar to the query, as a match. */
   private bestName(entity: Entity, q: string): Match {
-    const scored = [[entity.name, 'name'] as const, ...entity.aliases.map((a) => [a, 'alias'] as const)].map(([text, on]) => ({ on, confidence: fuzzyConfidence(q, text) }));
+    const scored = [[entity.name, 'name'] as const, ...entity.aliases.map((a) => [a, 'alias'] as const)].map(([text, on]) => ({
+      on,
+      confidence: fuzzyConfidence(q, text),
+    }));
     const best = scored.reduce((a, b) => (b.confidence > a.confidence ? b : a));
     return this.match(entity, best.confidence, best.on);
   }

@@ -7,7 +7,7 @@ import { citation } from '../core/curated.js';
 import { AMBIGUITY_MARGIN } from './resolver.js';
 
 /** Entity records come from the curated dataset: responses cite its origin. */
-const Source = Type.String({ description: 'the curated dataset\'s origin: `curated: <publisher>; <urls>; retrieved <date>`' });
+const Source = Type.String({ description: "the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>`" });
 const datasetSource = () => `curated: ${citation(loadDataset().origin)}`;
 
 const Match = Type.Object({
@@ -15,89 +15,101 @@ const Match = Type.Object({
   name: Type.String(),
   type: Type.String(),
   confidence: Type.Number({ description: '1 for an exact identifier, name or alias match; (0, 1) for fuzzy name and alias matches' }),
-  matched_on: Type.String({ description: 'which identifier matched (ticker, isin, cusip, coingecko, contract:<chain>, …), or name / alias' }),
+  matched_on: Type.String({
+    description: 'which identifier matched (ticker, isin, cusip, coingecko, contract:<chain>, …), or name / alias',
+  }),
 });
 
-export const entityRoutes = ({ entities }: AppContext): FastifyPluginAsync => async (app) => {
-  const tags = ['entity'];
-  const classes = Object.entries(CLASS_CODES).map(([type, code]) => `${code} = ${type}`).join(', ');
+export const entityRoutes =
+  ({ entities }: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const tags = ['entity'];
+    const classes = Object.entries(CLASS_CODES)
+      .map(([type, code]) => `${code} = ${type}`)
+      .join(', ');
 
-  app.get(
-    '/api/v1/entity/resolve',
-    {
-      config: { signed: true },
-      schema: {
-        tags,
-        summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
-        description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within ${AMBIGUITY_MARGIN} (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
-        querystring: Type.Object({ q: Type.String({ minLength: 1, maxLength: 200 }), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })) }),
-        response: { 200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }), ...errorResponses(400) },
-      },
-    },
-    async (request) => {
-      const { q, limit = 5 } = request.query;
-      const { matches, ambiguous } = entities.resolver.resolve(q, limit);
-      return { count: matches.length, query: q, ambiguous, matches };
-    },
-  );
-
-  app.get(
-    '/api/v1/entity/list',
-    {
-      schema: {
-        tags,
-        summary: 'List entities by type and category',
-        querystring: Type.Object({
-          type: Type.Optional(StringEnum(ENTITY_TYPES)),
-          category: Type.Optional(Type.String({ maxLength: 64 })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
-        }),
-        response: {
-          200: Type.Object({
-            count: Type.Integer(),
-            total: Type.Integer(),
-            limit: Type.Integer(),
-            offset: Type.Integer(),
-            source: Source,
-            entities: Type.Array(EntitySchema),
+    app.get(
+      '/api/v1/entity/resolve',
+      {
+        config: { signed: true },
+        schema: {
+          tags,
+          summary: 'Resolve names, tickers, ISIN, CUSIP, provider ids or contract addresses to entities',
+          description: `Exact identifiers, names and aliases first (confidence 1), then typo-tolerant names and aliases (below 1). \`ambiguous: true\` when the top two are within ${AMBIGUITY_MARGIN} (two exact matches included). Ids: svc-ent:<class>.<slug> with ${classes}.`,
+          querystring: Type.Object({
+            q: Type.String({ minLength: 1, maxLength: 200 }),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
           }),
-          ...errorResponses(400),
+          response: {
+            200: Type.Object({ count: Type.Integer(), query: Type.String(), ambiguous: Type.Boolean(), matches: Type.Array(Match) }),
+            ...errorResponses(400),
+          },
         },
       },
-    },
-    async (request) => {
-      const { type, category, limit = 50, offset = 0 } = request.query;
-      const page = entities.resolver.list({ type, category, limit, offset });
-      return { count: page.entities.length, total: page.total, limit, offset, source: datasetSource(), entities: page.entities };
-    },
-  );
+      async (request) => {
+        const { q, limit = 5 } = request.query;
+        const { matches, ambiguous } = entities.resolver.resolve(q, limit);
+        return { count: matches.length, query: q, ambiguous, matches };
+      },
+    );
 
-  app.get(
-    '/api/v1/entity/:id',
-    {
-      config: { signed: true },
-      schema: {
-        tags,
-        summary: 'Entity record with the data types it works with and ready-to-run calls',
-        params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
-        response: {
-          200: Type.Intersect([
-            EntitySchema,
-            Type.Object({
-              supported_types: Type.Array(Type.String()),
-              example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })),
+    app.get(
+      '/api/v1/entity/list',
+      {
+        schema: {
+          tags,
+          summary: 'List entities by type and category',
+          querystring: Type.Object({
+            type: Type.Optional(StringEnum(ENTITY_TYPES)),
+            category: Type.Optional(Type.String({ maxLength: 64 })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+            offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+          }),
+          response: {
+            200: Type.Object({
+              count: Type.Integer(),
+              total: Type.Integer(),
+              limit: Type.Integer(),
+              offset: Type.Integer(),
               source: Source,
+              entities: Type.Array(EntitySchema),
             }),
-          ]),
-          ...errorResponses(400, 404),
+            ...errorResponses(400),
+          },
         },
       },
-    },
-    async (request) => {
-      const entity = entities.entity(request.params.id);
-      const supported = entities.supportedTypes(entity).map((s) => s.type);
-      return { ...entity, supported_types: supported, example_calls: entities.exampleCalls(entity), source: datasetSource() };
-    },
-  );
-};
+      async (request) => {
+        const { type, category, limit = 50, offset = 0 } = request.query;
+        const page = entities.resolver.list({ type, category, limit, offset });
+        return { count: page.entities.length, total: page.total, limit, offset, source: datasetSource(), entities: page.entities };
+      },
+    );
+
+    app.get(
+      '/api/v1/entity/:id',
+      {
+        config: { signed: true },
+        schema: {
+          tags,
+          summary: 'Entity record with the data types it works with and ready-to-run calls',
+          params: Type.Object({ id: Type.String({ maxLength: 120 }) }),
+          response: {
+            200: Type.Intersect([
+              EntitySchema,
+              Type.Object({
+                supported_types: Type.Array(Type.String()),
+                example_calls: Type.Array(Type.String({ description: 'ready-to-run preview URL' })),
+                source: Source,
+              }),
+            ]),
+            ...errorResponses(400, 404),
+          },
+        },
+      },
+      async (request) => {
+        const entity = entities.entity(request.params.id);
+        const supported = entities.supportedTypes(entity).map((s) => s.type);
+        return { ...entity, supported_types: supported, example_calls: entities.exampleCalls(entity), source: datasetSource() };
+      },
+    );
+  };

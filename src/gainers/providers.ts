@@ -59,7 +59,15 @@ export function coinMovers(raw: Markets): Mover[] {
   return raw.flatMap((c) =>
     c.current_price === null || c.price_change_percentage_24h === null
       ? []
-      : [{ ticker: c.symbol.toUpperCase(), name: c.name, price: c.current_price, change_24h_pct: c.price_change_percentage_24h, volume_24h: c.total_volume }],
+      : [
+          {
+            ticker: c.symbol.toUpperCase(),
+            name: c.name,
+            price: c.current_price,
+            change_24h_pct: c.price_change_percentage_24h,
+            volume_24h: c.total_volume,
+          },
+        ],
   );
 }
 
@@ -67,7 +75,15 @@ export function screenerMovers(raw: Screener): Mover[] {
   return (raw.finance.result?.[0]?.quotes ?? []).flatMap((q) =>
     q.regularMarketPrice === undefined || q.regularMarketChangePercent === undefined
       ? []
-      : [{ ticker: q.symbol, name: q.shortName ?? q.symbol, price: q.regularMarketPrice, change_24h_pct: q.regularMarketChangePercent, volume_24h: q.regularMarketVolume ?? null }],
+      : [
+          {
+            ticker: q.symbol,
+            name: q.shortName ?? q.symbol,
+            price: q.regularMarketPrice,
+            change_24h_pct: q.regularMarketChangePercent,
+            volume_24h: q.regularMarketVolume ?? null,
+          },
+        ],
   );
 }
 

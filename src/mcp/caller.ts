@@ -34,9 +34,17 @@ const parse = (text: string, type: string | undefined) => {
   }
 };
 
-const flatHeaders = (headers: Record<string, unknown>) => Object.fromEntries(Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v as string | number)]])));
+const flatHeaders = (headers: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(headers).flatMap(([k, v]) =>
+      v === undefined ? [] : [[k.toLowerCase(), Array.isArray(v) ? v.join(', ') : String(v as string | number)]],
+    ),
+  );
 
-const jsonHeaders = (request: ServiceRequest) => ({ ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...request.headers });
+const jsonHeaders = (request: ServiceRequest) => ({
+  ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+  ...request.headers,
+});
 
 export function injectCaller(app: FastifyInstance): Caller {
   return async (request) => {
@@ -49,7 +57,11 @@ export function injectCaller(app: FastifyInstance): Caller {
       ...(clientIp ? { remoteAddress: clientIp } : {}),
       ...(request.body === undefined ? {} : { payload: JSON.stringify(request.body) }),
     });
-    return { status: res.statusCode, headers: flatHeaders(res.headers), body: parse(res.body, res.headers['content-type'] as string | undefined) };
+    return {
+      status: res.statusCode,
+      headers: flatHeaders(res.headers),
+      body: parse(res.body, res.headers['content-type'] as string | undefined),
+    };
   };
 }
 

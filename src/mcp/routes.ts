@@ -32,77 +32,99 @@ function credentialsOf(request: FastifyRequest): Credentials {
   };
 }
 
-export const mcpRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  // Built from the finished OpenAPI document on first use (it exists only once every route is registered).
-  let built: { doc: OpenApiDoc; tools: BuiltTool[] } | undefined;
-  const toolsOnce = () => {
-    if (!built) {
-      const doc = app.swagger() as unknown as OpenApiDoc;
-      built = { doc, tools: buildTools(doc) };
-    }
-    return built;
-  };
-  const caller = injectCaller(app);
-
-  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { doc, tools } = toolsOnce();
-    const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request) });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
-  };
-
-  app.post(
-    MCP_PATH,
-    {
-      schema: {
-        tags: ['mcp'],
-        summary: 'MCP endpoint (streamable HTTP, stateless)',
-        description: DESCRIPTION,
-        body: FreeObject('one JSON-RPC 2.0 request or notification'),
-        response: {
-          200: FreeObject('the JSON-RPC response'),
-          202: Type.Null({ description: 'accepted (a notification has no answer)' }),
-          ...errorResponses(400),
-        },
-      },
-    },
-    handle,
-  );
-
-  app.get(
-    MCP_PATH,
-    {
-      schema: {
-        tags: ['mcp'],
-        summary: 'What the MCP endpoint is (for people and link checkers)',
-        description:
-          'Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification ' +
-          'provides. Any other GET returns this endpoint’s description and tool names.',
-        response: {
-          200: Type.Object({ name: Type.String(), version: Type.String(), transport: Type.String(), stateless: Type.Boolean(), endpoint: Type.String(), descriptor: Type.String(), tools: Type.Array(Type.String()) }),
-          405: FreeObject('JSON-RPC error: no standalone stream in stateless mode'),
-          ...errorResponses(400),
-        },
-      },
-    },
-    async (request, reply) => {
-      if (String(request.headers.accept ?? '').includes('text/event-stream')) {
-        return reply
-          .code(405)
-          .header('allow', 'POST')
-          .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless and has no standalone stream' }, id: null });
+export const mcpRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    // Built from the finished OpenAPI document on first use (it exists only once every route is registered).
+    let built: { doc: OpenApiDoc; tools: BuiltTool[] } | undefined;
+    const toolsOnce = () => {
+      if (!built) {
+        const doc = app.swagger() as unknown as OpenApiDoc;
+        built = { doc, tools: buildTools(doc) };
       }
+      return built;
+    };
+    const caller = injectCaller(app);
+
+    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { doc, tools } = toolsOnce();
-      const base = ctx.deps.config.publicUrl;
-      return { name: 'svc', version: doc.info.version, transport: 'streamable-http', stateless: true, endpoint: `${base}${MCP_PATH}`, descriptor: `${base}/.well-known/mcp.json`, tools: tools.map((t) => t.definition.name) };
-    },
-  );
-};
+      const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request) });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+      reply.hijack();
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(request.raw, reply.raw, request.body);
+    };
+
+    app.post(
+      MCP_PATH,
+      {
+        schema: {
+          tags: ['mcp'],
+          summary: 'MCP endpoint (streamable HTTP, stateless)',
+          description: DESCRIPTION,
+          body: FreeObject('one JSON-RPC 2.0 request or notification'),
+          response: {
+            200: FreeObject('the JSON-RPC response'),
+            202: Type.Null({ description: 'accepted (a notification has no answer)' }),
+            ...errorResponses(400),
+          },
+        },
+      },
+      handle,
+    );
+
+    app.get(
+      MCP_PATH,
+      {
+        schema: {
+          tags: ['mcp'],
+          summary: 'What the MCP endpoint is (for people and link checkers)',
+          description:
+            'Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification ' +
+            'provides. Any other GET returns this endpoint’s description and tool names.',
+          response: {
+            200: Type.Object({
+              name: Type.String(),
+              version: Type.String(),
+              transport: Type.String(),
+              stateless: Type.Boolean(),
+              endpoint: Type.String(),
+              descriptor: Type.String(),
+              tools: Type.Array(Type.String()),
+            }),
+            405: FreeObject('JSON-RPC error: no standalone stream in stateless mode'),
+            ...errorResponses(400),
+          },
+        },
+      },
+      async (request, reply) => {
+        if (String(request.headers.accept ?? '').includes('text/event-stream')) {
+          return reply
+            .code(405)
+            .header('allow', 'POST')
+            .send({
+              jsonrpc: '2.0',
+              error: { code: -32000, message: 'Method not allowed: this server is stateless and has no standalone stream' },
+              id: null,
+            });
+        }
+        const { doc, tools } = toolsOnce();
+        const base = ctx.deps.config.publicUrl;
+        return {
+          name: 'svc',
+          version: doc.info.version,
+          transport: 'streamable-http',
+          stateless: true,
+          endpoint: `${base}${MCP_PATH}`,
+          descriptor: `${base}/.well-known/mcp.json`,
+          tools: tools.map((t) => t.definition.name),
+        };
+      },
+    );
+  };

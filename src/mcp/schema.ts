@@ -7,7 +7,12 @@ import type { OpenApiDoc, Operation, SchemaNode } from '../core/openapi-doc.js';
 
 export type { OpenApiDoc, SchemaNode as JsonSchema };
 
-const GENERIC_ROW: SchemaNode = { type: 'object', additionalProperties: true, description: 'A normalized row (snake_case, units in names, with source and as_of); its per-type schema is the resource svc://types/{type}' };
+const GENERIC_ROW: SchemaNode = {
+  type: 'object',
+  additionalProperties: true,
+  description:
+    'A normalized row (snake_case, units in names, with source and as_of); its per-type schema is the resource svc://types/{type}',
+};
 /** Keywords whose object or array value is data, not a schema. */
 const VALUES = new Set(['enum', 'required', 'default']);
 const DROPPED = new Set(['example', 'examples', 'nullable', 'xml', 'externalDocs', 'discriminator', 'readOnly', 'writeOnly', 'deprecated']);
@@ -22,7 +27,8 @@ export function toJsonSchema(schema: SchemaNode, doc: OpenApiDoc, seen: string[]
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(schema)) {
     if (DROPPED.has(key) || key.startsWith('x-')) continue;
-    if (key === 'properties') out.properties = Object.fromEntries(Object.entries(schema.properties!).map(([k, v]) => [k, toJsonSchema(v, doc, seen)]));
+    if (key === 'properties')
+      out.properties = Object.fromEntries(Object.entries(schema.properties!).map(([k, v]) => [k, toJsonSchema(v, doc, seen)]));
     else out[key] = VALUES.has(key) ? value : convertChild(value, doc, seen);
   }
   if (schema.nullable && typeof out.type === 'string') out.type = [out.type, 'null'];

@@ -42,11 +42,19 @@ const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: 'ap
 
 /** One MCP server over the service: tools, resources and prompts. Stateless: cheap to build per HTTP request. */
 export function createMcpServer({ doc, caller, credentials, tools = buildTools(doc) }: McpContext): Server {
-  const server = new Server({ name: MCP_NAME, title: 'svc data for agents', version: doc.info.version }, { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(
+    { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
+    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+  );
   const byName = new Map(tools.map((t) => [t.definition.name, t]));
 
   const get = async (path: string, query?: Record<string, string>) => {
-    const answer = await caller({ method: 'GET', path, query, headers: credentials.clientIp ? { 'x-forwarded-for': credentials.clientIp } : {} });
+    const answer = await caller({
+      method: 'GET',
+      path,
+      query,
+      headers: credentials.clientIp ? { 'x-forwarded-for': credentials.clientIp } : {},
+    });
     if (answer.status !== 200) throw new McpError(ErrorCode.InternalError, `GET ${path} answered ${answer.status}`);
     return answer.body;
   };
@@ -60,18 +68,49 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
   });
 
   const RESOURCES = [
-    { uri: 'svc://catalog', name: 'catalog', title: 'Data type catalog', description: 'Every data type with its categories, q shape and an example q', read: () => get('/api/v1/catalog') },
-    { uri: 'svc://receipt-key', name: 'receipt-key', title: 'Receipt public key', description: 'Ed25519 key (SPKI and JWK) that signs every _receipt', read: () => get('/.well-known/svc-receipt-pubkey.json') },
-    { uri: 'svc://entities', name: 'entities', title: 'Entity list', description: 'Canonical entities (svc-ent:…) usable as `entity` in query', read: () => allEntities(get) },
+    {
+      uri: 'svc://catalog',
+      name: 'catalog',
+      title: 'Data type catalog',
+      description: 'Every data type with its categories, q shape and an example q',
+      read: () => get('/api/v1/catalog'),
+    },
+    {
+      uri: 'svc://receipt-key',
+      name: 'receipt-key',
+      title: 'Receipt public key',
+      description: 'Ed25519 key (SPKI and JWK) that signs every _receipt',
+      read: () => get('/.well-known/svc-receipt-pubkey.json'),
+    },
+    {
+      uri: 'svc://entities',
+      name: 'entities',
+      title: 'Entity list',
+      description: 'Canonical entities (svc-ent:…) usable as `entity` in query',
+      read: () => allEntities(get),
+    },
   ];
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       ...RESOURCES.map(({ read: _read, ...r }) => ({ ...r, mimeType: 'application/json' })),
-      ...(await catalog()).data_types.map((d) => ({ uri: `svc://types/${d.type}`, name: d.type, description: d.desc, mimeType: 'application/json' })),
+      ...(await catalog()).data_types.map((d) => ({
+        uri: `svc://types/${d.type}`,
+        name: d.type,
+        description: d.desc,
+        mimeType: 'application/json',
+      })),
     ],
   }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: [{ uriTemplate: 'svc://types/{type}', name: 'type', title: 'One data type', description: 'A data type: q shape, example and the JSON Schema of its rows', mimeType: 'application/json' }],
+    resourceTemplates: [
+      {
+        uriTemplate: 'svc://types/{type}',
+        name: 'type',
+        title: 'One data type',
+        description: 'A data type: q shape, example and the JSON Schema of its rows',
+        mimeType: 'application/json',
+      },
+    ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
@@ -91,7 +130,10 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
     const args = request.params.arguments ?? {};
     const missing = (prompt.arguments ?? []).filter((a) => a.required && !args[a.name]).map((a) => a.name);
     if (missing.length) throw new McpError(ErrorCode.InvalidParams, `missing argument(s): ${missing.join(', ')}`);
-    return { description: prompt.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }] };
+    return {
+      description: prompt.description,
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.render(args) } }],
+    };
   });
   return server;
 }
@@ -99,7 +141,7 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
 /** Every entity, page by page (the list route caps a page at 200). */
 async function allEntities(get: (path: string, query?: Record<string, string>) => Promise<unknown>) {
   const entities: unknown[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = (await get('/api/v1/entity/list', { limit: '200', offset: String(offset) })) as { total: number; entities: unknown[] };
     entities.push(...page.entities);
     offset += page.entities.length;

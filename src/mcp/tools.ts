@@ -27,24 +27,120 @@ const PAID: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, ide
 /** Records something new. */
 const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
 
-const tool = (name: string, operationId: string, title: string, annotations: ToolAnnotations, purpose: string): ToolSpec => ({ name, operationId, title, annotations, purpose });
+const tool = (name: string, operationId: string, title: string, annotations: ToolAnnotations, purpose: string): ToolSpec => ({
+  name,
+  operationId,
+  title,
+  annotations,
+  purpose,
+});
 
 export const TOOLS: ToolSpec[] = [
-  tool('query', 'getDataPreview', 'Query one data type', FETCH, 'Fetch live data of one type (see the resource svc://catalog for types and q shapes); free. Re-poll with since=<_cursor> to get only changes.'),
-  tool('bundle', 'postDataBundle', 'Run several queries at once', PAID, 'Run 1-20 queries in one call. free=true runs up to 5 at one row each at no cost; otherwise the call is paid.'),
-  tool('resolve_entity', 'getEntityResolve', 'Resolve a name to an entity id', READ, 'Turn a company, coin, ticker or identifier into a canonical entity id (svc-ent:…) to pass as `entity` to query.'),
-  tool('backtest', 'getBacktest', 'Historical OHLCV candles', PAID, 'Historical candles for crypto, stocks and forex. Unpaid calls get the last 100 candles of the range.'),
-  tool('agent_context', 'getAgentContext', 'Data and a decision recipe for a goal', PAID, 'Map a free-text goal (e.g. "should I buy ETH") to the data that matters plus a decision recipe.'),
-  tool('verify_receipt', 'postReceiptVerify', 'Verify a signed receipt', READ, 'Check that a `_receipt` was signed by this service and, given the response, that it covers exactly that response.'),
-  tool('record_claim', 'postCalibRecordClaim', 'Record a calibration claim', WRITE, 'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.'),
-  tool('session_event', 'postAgentSessionEvent', 'Post to a live agent session', WRITE, 'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.'),
-  tool('olympics_standings', 'getOlympicsMedals', 'Model olympics medal table and standings', READ, 'See how well the panel models forecast the same live questions: medals, Brier, log loss, ECE and answered / failed / timed-out counts per model and discipline.'),
-  tool('calibrate_p', 'postCalibCalibrateP', 'Calibrate a probability', READ, 'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.'),
-  tool('shield_verify', 'postShieldVerify', 'Is this safe? Verify before acting', FETCH, 'Before approving, swapping, transferring, signing or visiting: get allow/warn/block with findings for a token, contract, address, URL or domain.'),
-  tool('tool_audit', 'postShieldToolAudit', 'Audit a tool server for poisoned tools', { ...FETCH, readOnlyHint: false, idempotentHint: false }, 'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.'),
-  tool('analyze_chart', 'postChartAnalyze', 'Four vision models read a chart', { ...WRITE, openWorldHint: true }, 'Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models\' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.'),
-  tool('arena_compare', 'getArenaCompare', 'Rank the arena strategies', READ, 'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.'),
-  tool('classify', 'postConstitutionalClassify', 'Screen a text for prompt injection and unsafe output', WRITE, 'Check text before you act on it (direction input: fetched pages, tool results, user messages) or before you show it (direction output): allow, flag or block, with the matched patterns.'),
+  tool(
+    'query',
+    'getDataPreview',
+    'Query one data type',
+    FETCH,
+    'Fetch live data of one type (see the resource svc://catalog for types and q shapes); free. Re-poll with since=<_cursor> to get only changes.',
+  ),
+  tool(
+    'bundle',
+    'postDataBundle',
+    'Run several queries at once',
+    PAID,
+    'Run 1-20 queries in one call. free=true runs up to 5 at one row each at no cost; otherwise the call is paid.',
+  ),
+  tool(
+    'resolve_entity',
+    'getEntityResolve',
+    'Resolve a name to an entity id',
+    READ,
+    'Turn a company, coin, ticker or identifier into a canonical entity id (svc-ent:…) to pass as `entity` to query.',
+  ),
+  tool(
+    'backtest',
+    'getBacktest',
+    'Historical OHLCV candles',
+    PAID,
+    'Historical candles for crypto, stocks and forex. Unpaid calls get the last 100 candles of the range.',
+  ),
+  tool(
+    'agent_context',
+    'getAgentContext',
+    'Data and a decision recipe for a goal',
+    PAID,
+    'Map a free-text goal (e.g. "should I buy ETH") to the data that matters plus a decision recipe.',
+  ),
+  tool(
+    'verify_receipt',
+    'postReceiptVerify',
+    'Verify a signed receipt',
+    READ,
+    'Check that a `_receipt` was signed by this service and, given the response, that it covers exactly that response.',
+  ),
+  tool(
+    'record_claim',
+    'postCalibRecordClaim',
+    'Record a calibration claim',
+    WRITE,
+    'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.',
+  ),
+  tool(
+    'session_event',
+    'postAgentSessionEvent',
+    'Post to a live agent session',
+    WRITE,
+    'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.',
+  ),
+  tool(
+    'olympics_standings',
+    'getOlympicsMedals',
+    'Model olympics medal table and standings',
+    READ,
+    'See how well the panel models forecast the same live questions: medals, Brier, log loss, ECE and answered / failed / timed-out counts per model and discipline.',
+  ),
+  tool(
+    'calibrate_p',
+    'postCalibCalibrateP',
+    'Calibrate a probability',
+    READ,
+    'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.',
+  ),
+  tool(
+    'shield_verify',
+    'postShieldVerify',
+    'Is this safe? Verify before acting',
+    FETCH,
+    'Before approving, swapping, transferring, signing or visiting: get allow/warn/block with findings for a token, contract, address, URL or domain.',
+  ),
+  tool(
+    'tool_audit',
+    'postShieldToolAudit',
+    'Audit a tool server for poisoned tools',
+    { ...FETCH, readOnlyHint: false, idempotentHint: false },
+    'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.',
+  ),
+  tool(
+    'analyze_chart',
+    'postChartAnalyze',
+    'Four vision models read a chart',
+    { ...WRITE, openWorldHint: true },
+    "Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.",
+  ),
+  tool(
+    'arena_compare',
+    'getArenaCompare',
+    'Rank the arena strategies',
+    READ,
+    'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.',
+  ),
+  tool(
+    'classify',
+    'postConstitutionalClassify',
+    'Screen a text for prompt injection and unsafe output',
+    WRITE,
+    'Check text before you act on it (direction input: fetched pages, tool results, user messages) or before you show it (direction output): allow, flag or block, with the matched patterns.',
+  ),
 ];
 
 /** Row and text bounds of one tool result. */
@@ -74,13 +170,23 @@ export interface BuiltTool {
 
 const PAYMENT_ARG = 'payment';
 
-function inputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): { schema: JsonSchema; queryNames: Set<string>; bodyNames: Set<string> } {
+function inputSchema(
+  op: Operation,
+  doc: OpenApiDoc,
+  paid: boolean,
+): { schema: JsonSchema; queryNames: Set<string>; bodyNames: Set<string> } {
   const params = (op.parameters ?? []).filter((p) => p.in === 'query' || p.in === 'path');
   const bodySchema = op.requestBody?.content['application/json']?.schema;
   const body = bodySchema ? toJsonSchema(bodySchema, doc) : {};
-  const properties: Record<string, JsonSchema> = Object.fromEntries(params.map((p) => [p.name, { ...toJsonSchema(p.schema ?? {}, doc), ...(p.description ? { description: p.description } : {}) }]));
+  const properties: Record<string, JsonSchema> = Object.fromEntries(
+    params.map((p) => [p.name, { ...toJsonSchema(p.schema ?? {}, doc), ...(p.description ? { description: p.description } : {}) }]),
+  );
   Object.assign(properties, body.properties);
-  if (paid) properties[PAYMENT_ARG] = { type: 'string', description: 'x402 payment (base64 JSON) answering the challenge a previous call returned; sent as X-Payment' };
+  if (paid)
+    properties[PAYMENT_ARG] = {
+      type: 'string',
+      description: 'x402 payment (base64 JSON) answering the challenge a previous call returned; sent as X-Payment',
+    };
   const required = [...new Set([...params.filter((p) => p.required).map((p) => p.name), ...(body.required ?? [])])];
   const bodyNames = new Set(Object.keys(body.properties ?? {}));
   return {
@@ -92,14 +198,25 @@ function inputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): { schema: J
 
 const TRUNCATED: JsonSchema = {
   type: 'object',
-  description: 'Present when arrays or strings were cut to keep the result small; the receipt then covers the full answer (fetch it over HTTP to verify)',
-  properties: { paths: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, total: { type: 'integer' }, kept: { type: 'integer' } } } }, hint: { type: 'string' } },
+  description:
+    'Present when arrays or strings were cut to keep the result small; the receipt then covers the full answer (fetch it over HTTP to verify)',
+  properties: {
+    paths: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, total: { type: 'integer' }, kept: { type: 'integer' } } },
+    },
+    hint: { type: 'string' },
+  },
 };
 
 /** The answer, or the error body, or (paid tools) the x402 challenge: structuredContent is always one of them. */
 function outputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): JsonSchema {
   const ok = toJsonSchema(op.responses['200']?.content?.['application/json']?.schema ?? {}, doc);
-  const alternatives = [ok, toJsonSchema({ $ref: '#/components/schemas/ErrorBody' }, doc), ...(paid ? [toJsonSchema({ $ref: '#/components/schemas/PaymentChallenge' }, doc)] : [])];
+  const alternatives = [
+    ok,
+    toJsonSchema({ $ref: '#/components/schemas/ErrorBody' }, doc),
+    ...(paid ? [toJsonSchema({ $ref: '#/components/schemas/PaymentChallenge' }, doc)] : []),
+  ];
   return { type: 'object', properties: { _truncated: TRUNCATED }, anyOf: alternatives };
 }
 
@@ -109,7 +226,9 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
     const security = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
     const paid = security.has('x402');
     const input = inputSchema(op, doc, paid);
-    const payNote = paid ? '\n\nWithout payment the result is the x402 challenge (isError, structured): pay it and call again with `payment`, or configure a pass.' : '';
+    const payNote = paid
+      ? '\n\nWithout payment the result is the x402 challenge (isError, structured): pay it and call again with `payment`, or configure a pass.'
+      : '';
     return {
       spec,
       method,
@@ -145,21 +264,40 @@ function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials:
 
 const pathValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
 
-export async function callTool(tool: BuiltTool, args: Record<string, unknown>, caller: Caller, credentials: Credentials): Promise<CallToolResult> {
+export async function callTool(
+  tool: BuiltTool,
+  args: Record<string, unknown>,
+  caller: Caller,
+  credentials: Credentials,
+): Promise<CallToolResult> {
   const present = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(args[name])));
-  const query = Object.fromEntries(present.filter(([k]) => tool.queryNames.has(k) && !tool.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]));
+  const query = Object.fromEntries(
+    present.filter(([k]) => tool.queryNames.has(k) && !tool.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]),
+  );
   const body = tool.bodyNames.size ? Object.fromEntries(present.filter(([k]) => tool.bodyNames.has(k))) : undefined;
   const answer = await caller({ method: tool.method, path, query, body, headers: headersFor(tool, args, credentials) });
   return render(tool, answer.status, answer.body);
 }
 
 function render(tool: BuiltTool, status: number, body: unknown): CallToolResult {
-  const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { error: 'unexpected_answer', message: `HTTP ${status}: ${JSON.stringify(body ?? null).slice(0, 200)}` };
+  const object =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : { error: 'unexpected_answer', message: `HTTP ${status}: ${JSON.stringify(body ?? null).slice(0, 200)}` };
   const { value, truncated } = bound(object);
-  const structured = truncated.length ? { ...value, _truncated: { paths: truncated, hint: 'narrow the query or page with _cursor; the receipt covers the untruncated answer' } } : value;
+  const structured = truncated.length
+    ? {
+        ...value,
+        _truncated: { paths: truncated, hint: 'narrow the query or page with _cursor; the receipt covers the untruncated answer' },
+      }
+    : value;
   const ok = status >= 200 && status < 300;
-  return { content: [{ type: 'text', text: summary(tool, status, structured) }], structuredContent: structured, ...(ok ? {} : { isError: true }) };
+  return {
+    content: [{ type: 'text', text: summary(tool, status, structured) }],
+    structuredContent: structured,
+    ...(ok ? {} : { isError: true }),
+  };
 }
 
 /** One line for the model to read: what happened, then the JSON cut to a few thousand characters. */
@@ -189,7 +327,8 @@ export function bound(value: Record<string, unknown>): { value: Record<string, u
       if (v.length > LIMITS.items) truncated.push({ path, total: v.length, kept: LIMITS.items });
       return v.slice(0, LIMITS.items).map((item, i) => walk(item, `${path}[${i}]`));
     }
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, path ? `${path}.${k}` : k)]));
+    if (v && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, path ? `${path}.${k}` : k)]));
     return v;
   };
   return { value: walk(value, '') as Record<string, unknown>, truncated };

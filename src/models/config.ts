@@ -13,7 +13,8 @@ export const VENDORS = ['openai', 'anthropic', 'google', 'mistral', 'xai', 'deep
 export type Vendor = (typeof VENDORS)[number];
 export type Wire = 'openai-chat' | 'anthropic-messages' | 'gemini';
 
-export const wireOf = (vendor: Vendor): Wire => (vendor === 'anthropic' ? 'anthropic-messages' : vendor === 'google' ? 'gemini' : 'openai-chat');
+export const wireOf = (vendor: Vendor): Wire =>
+  vendor === 'anthropic' ? 'anthropic-messages' : vendor === 'google' ? 'gemini' : 'openai-chat';
 
 /** Each vendor's public API base; `base_url` overrides it (and is required for generic OpenAI-compatible servers). */
 const DEFAULT_BASE: Partial<Record<Vendor, string>> = {
@@ -86,7 +87,10 @@ export function parseModels(text: string, env: NodeJS.ProcessEnv): { models: Mod
     return { models: [], problems: [`SVC_MODELS: not valid JSON (${(e as Error).message})`] };
   }
   if (!Value.Check(Entries, raw)) {
-    return { models: [], problems: [...Value.Errors(Entries, raw)].map((e) => `SVC_MODELS${e.instancePath.replace(/\//g, '.')}: ${e.message}`) };
+    return {
+      models: [],
+      problems: [...Value.Errors(Entries, raw)].map((e) => `SVC_MODELS${e.instancePath.replace(/\//g, '.')}: ${e.message}`),
+    };
   }
   const problems: string[] = [];
   const ids = new Set<string>();
@@ -104,5 +108,16 @@ export function parseModels(text: string, env: NodeJS.ProcessEnv): { models: Mod
  */
 export function legacyModel(llm: { baseUrl: string; key?: string }, model: string): ModelSpec[] {
   if (!llm.key) return [];
-  return [{ id: 'llm', vendor: 'openai', model, baseUrl: `${llm.baseUrl}/v1`, apiKey: llm.key, priceIn: 0, priceOut: 0, roles: ['planner', 'answerer'] }];
+  return [
+    {
+      id: 'llm',
+      vendor: 'openai',
+      model,
+      baseUrl: `${llm.baseUrl}/v1`,
+      apiKey: llm.key,
+      priceIn: 0,
+      priceOut: 0,
+      roles: ['planner', 'answerer'],
+    },
+  ];
 }

@@ -11,10 +11,30 @@ export class ModelMetrics {
 
   constructor(registry: Registry) {
     const registers = [registry];
-    this.calls = new Counter({ name: 'svc_model_calls_total', help: 'Language-model calls by vendor, model and outcome', labelNames: ['vendor', 'model', 'outcome'], registers });
-    this.tokens = new Counter({ name: 'svc_model_tokens_total', help: 'Language-model tokens by vendor, model and direction (input, output)', labelNames: ['vendor', 'model', 'direction'], registers });
-    this.cost = new Counter({ name: 'svc_model_cost_usd_total', help: 'Language-model spend in USD by vendor and model, from the configured prices', labelNames: ['vendor', 'model'], registers });
-    this.failures = new Counter({ name: 'svc_model_failures_total', help: 'Failed language-model calls by vendor and reason', labelNames: ['vendor', 'reason'], registers });
+    this.calls = new Counter({
+      name: 'svc_model_calls_total',
+      help: 'Language-model calls by vendor, model and outcome',
+      labelNames: ['vendor', 'model', 'outcome'],
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'svc_model_tokens_total',
+      help: 'Language-model tokens by vendor, model and direction (input, output)',
+      labelNames: ['vendor', 'model', 'direction'],
+      registers,
+    });
+    this.cost = new Counter({
+      name: 'svc_model_cost_usd_total',
+      help: 'Language-model spend in USD by vendor and model, from the configured prices',
+      labelNames: ['vendor', 'model'],
+      registers,
+    });
+    this.failures = new Counter({
+      name: 'svc_model_failures_total',
+      help: 'Failed language-model calls by vendor and reason',
+      labelNames: ['vendor', 'reason'],
+      registers,
+    });
     this.latency = new Histogram({
       name: 'svc_model_call_duration_seconds',
       help: 'Language-model call latency by vendor and model',

@@ -23,7 +23,10 @@ export const SYSTEM_DATA_RULE =
 const escapeTags = (json: string) => json.replace(/</g, '\\u003c');
 
 export function quotedMessage(item: Quoted): ModelMessage {
-  return { role: 'user', content: `Quoted data (${item.label.replace(/[\r\n<>]/g, ' ')}):\n<data>\n${escapeTags(JSON.stringify(item.value))}\n</data>` };
+  return {
+    role: 'user',
+    content: `Quoted data (${item.label.replace(/[\r\n<>]/g, ' ')}):\n<data>\n${escapeTags(JSON.stringify(item.value))}\n</data>`,
+  };
 }
 
 export function promptMessages(request: { prompt: string; data?: Quoted[]; images?: ImageInput[] }): ModelMessage[] {
@@ -36,6 +39,9 @@ export function repairMessages(messages: ModelMessage[], rejected: string, probl
   return [
     ...messages,
     { role: 'assistant', content: rejected || '(no answer)' },
-    { role: 'user', content: `That answer does not satisfy the required JSON schema (${problem.slice(0, 500)}). Answer again with only JSON that satisfies it.` },
+    {
+      role: 'user',
+      content: `That answer does not satisfy the required JSON schema (${problem.slice(0, 500)}). Answer again with only JSON that satisfies it.`,
+    },
   ];
 }

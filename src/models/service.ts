@@ -93,14 +93,23 @@ export class Models {
   /** Up to four models for the role, one per vendor, in configuration order. */
   panel(role: 'panel' | 'vision-panel'): ModelSpec[] {
     const vendors = new Set<string>();
-    const panel = this.o.specs.filter((s) => s.roles.includes(role) && !vendors.has(s.vendor) && vendors.add(s.vendor)).slice(0, PANEL_SIZE);
+    const panel = this.o.specs
+      .filter((s) => s.roles.includes(role) && !vendors.has(s.vendor) && vendors.add(s.vendor))
+      .slice(0, PANEL_SIZE);
     if (panel.length === 0) throw unavailable(role);
     return panel;
   }
 
   async chat(spec: ModelSpec, request: ModelRequest): Promise<ModelResult<string>> {
     return this.call(spec, request, async (model, messages, signal) => {
-      const r = await generateText({ model, system: system(request), messages, abortSignal: signal, maxRetries: 1, maxOutputTokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS });
+      const r = await generateText({
+        model,
+        system: system(request),
+        messages,
+        abortSignal: signal,
+        maxRetries: 1,
+        maxOutputTokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
+      });
       return { value: r.text, usage: r.usage };
     });
   }
@@ -112,21 +121,41 @@ export class Models {
       validate: (value) =>
         validator.Check(value)
           ? { success: true, value: value as Static<S> }
-          : { success: false, error: new Error(validator.Errors(value).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')) },
+          : {
+              success: false,
+              error: new Error(
+                validator
+                  .Errors(value)
+                  .slice(0, 5)
+                  .map((e) => `${e.instancePath || '/'} ${e.message}`)
+                  .join('; '),
+              ),
+            },
     });
     const output = Output.object({ schema, name: request.name });
     const providerOptions = { openai: { strictJsonSchema: false } };
     return this.call(spec, request, async (model, messages, signal) => {
       const attempt = (msgs: ModelMessage[]) =>
-        generateText({ model, system: system(request), messages: msgs, output, abortSignal: signal, maxRetries: 1, maxOutputTokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS, providerOptions });
+        generateText({
+          model,
+          system: system(request),
+          messages: msgs,
+          output,
+          abortSignal: signal,
+          maxRetries: 1,
+          maxOutputTokens: request.maxOutputTokens ?? MAX_OUTPUT_TOKENS,
+          providerOptions,
+        });
       try {
         const r = await attempt(messages);
         return { value: r.output as Static<S>, usage: r.usage };
       } catch (e) {
         if (!NoObjectGeneratedError.isInstance(e)) throw e;
-        const r = await attempt(repairMessages(messages, e.text ?? '', (e.cause as Error | undefined)?.message ?? e.message)).catch((again: unknown) => {
-          throw NoObjectGeneratedError.isInstance(again) ? new InvalidOutput(again.message, addUsage(e.usage, again.usage)) : again;
-        });
+        const r = await attempt(repairMessages(messages, e.text ?? '', (e.cause as Error | undefined)?.message ?? e.message)).catch(
+          (again: unknown) => {
+            throw NoObjectGeneratedError.isInstance(again) ? new InvalidOutput(again.message, addUsage(e.usage, again.usage)) : again;
+          },
+        );
         return { value: r.output as Static<S>, usage: addUsage(e.usage, r.usage), repaired: true };
       }
     });
@@ -135,13 +164,21 @@ export class Models {
   private async call<T>(
     spec: ModelSpec,
     request: ModelRequest,
-    run: (model: LanguageModel, messages: ModelMessage[], signal: AbortSignal) => Promise<{ value: T; usage: TokenUsage; repaired?: boolean }>,
+    run: (
+      model: LanguageModel,
+      messages: ModelMessage[],
+      signal: AbortSignal,
+    ) => Promise<{ value: T; usage: TokenUsage; repaired?: boolean }>,
   ): Promise<ModelResult<T>> {
     await this.checkBudget();
     const model = refOf(spec);
     const started = performance.now();
     try {
-      const { value, usage, repaired = false } = await run(this.instance(spec), promptMessages(request), AbortSignal.timeout(request.deadlineMs ?? this.o.deadlineMs));
+      const {
+        value,
+        usage,
+        repaired = false,
+      } = await run(this.instance(spec), promptMessages(request), AbortSignal.timeout(request.deadlineMs ?? this.o.deadlineMs));
       const accounted = await this.account(spec, usage, 'ok', started);
       return { ok: true, value, model, usage: accounted, repaired };
     } catch (e) {
@@ -165,7 +202,11 @@ export class Models {
     const cap = this.o.budgetUsdPerDay;
     if (cap === undefined) return;
     const spent = ((await this.o.cache.get<number>(this.spendKey())) ?? 0) / MICRO;
-    if (spent >= cap) throw new ApiError('model_budget_exhausted', `the language models' daily budget of ${cap} USD is spent; try again after 00:00 UTC`, { budget_usd: cap, spent_usd: spent });
+    if (spent >= cap)
+      throw new ApiError('model_budget_exhausted', `the language models' daily budget of ${cap} USD is spent; try again after 00:00 UTC`, {
+        budget_usd: cap,
+        spent_usd: spent,
+      });
   }
 
   private async account(spec: ModelSpec, usage: TokenUsage, outcome: FailureReason | 'ok', started: number): Promise<Usage> {
@@ -204,11 +245,15 @@ function unavailable(role: Role): ApiError {
 }
 
 function classify(e: unknown): { reason: FailureReason; message: string } {
-  if (e instanceof InvalidOutput) return { reason: 'invalid_output', message: `the answer did not satisfy the schema after one repair: ${e.message}` };
+  if (e instanceof InvalidOutput)
+    return { reason: 'invalid_output', message: `the answer did not satisfy the schema after one repair: ${e.message}` };
   const name = (e as Error | undefined)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return { reason: 'timeout', message: 'the model did not answer within the deadline' };
-  if (APICallError.isInstance(e)) return { reason: 'vendor_error', message: `the vendor answered ${e.statusCode ?? 'without a status'}: ${e.message.slice(0, 200)}` };
+  if (name === 'TimeoutError' || name === 'AbortError')
+    return { reason: 'timeout', message: 'the model did not answer within the deadline' };
+  if (APICallError.isInstance(e))
+    return { reason: 'vendor_error', message: `the vendor answered ${e.statusCode ?? 'without a status'}: ${e.message.slice(0, 200)}` };
   const cause = (e as { cause?: Error } | undefined)?.cause;
-  if (cause?.name === 'TimeoutError' || cause?.name === 'AbortError') return { reason: 'timeout', message: 'the model did not answer within the deadline' };
+  if (cause?.name === 'TimeoutError' || cause?.name === 'AbortError')
+    return { reason: 'timeout', message: 'the model did not answer within the deadline' };
   return { reason: 'vendor_error', message: `the model call failed: ${String((e as Error | undefined)?.message ?? e).slice(0, 200)}` };
 }

@@ -48,7 +48,16 @@ export function replayEvents(pair: string, candles: readonly Candle[], fromS: nu
         openedAt: at * 1000,
         resolvesAt: at + DAY_S,
         question: `Will ${pair} on Binance close the hourly candle ending ${iso(at + DAY_S)} above ${threshold} USDT, its close at ${iso(at)}?`,
-        data: [{ label: `binance ${pair} 1h candles`, type: 'candles', q: `${pair} 1h`, source: 'binance', as_of: at, rows: shown.map((c) => ({ ...c })) }],
+        data: [
+          {
+            label: `binance ${pair} 1h candles`,
+            type: 'candles',
+            q: `${pair} 1h`,
+            source: 'binance',
+            as_of: at,
+            rows: shown.map((c) => ({ ...c })),
+          },
+        ],
         resolver: { type: 'candle_close_above', config: { pair, interval: '1h', close_at: at + DAY_S, threshold } },
       },
     });

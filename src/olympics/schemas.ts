@@ -8,10 +8,15 @@ export const EVENT_STATUSES = ['open', 'resolved', 'void'] as const;
 const MEDALS = ['gold', 'silver', 'bronze'] as const;
 
 export const ModeQuery = (defaultMode: 'live' | 'all') =>
-  StringEnum(MODE_FILTERS, { default: defaultMode, description: `live (scheduled events), backfill (replayed history) or all; default ${defaultMode}` });
+  StringEnum(MODE_FILTERS, {
+    default: defaultMode,
+    description: `live (scheduled events), backfill (replayed history) or all; default ${defaultMode}`,
+  });
 
 export const EventsQuery = Type.Object({
-  status: Type.Optional(StringEnum(EVENT_STATUSES, { description: 'open (waiting for its outcome), resolved or void (outcome unreadable)' })),
+  status: Type.Optional(
+    StringEnum(EVENT_STATUSES, { description: 'open (waiting for its outcome), resolved or void (outcome unreadable)' }),
+  ),
   discipline: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9-]{0,31}$', description: 'crypto, macro, weather' })),
   mode: Type.Optional(ModeQuery('all')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -27,7 +32,7 @@ const Answer = Type.Object(
     vendor: Type.String(),
     model: Type.String(),
     status: StringEnum(['answered', 'failed', 'timed_out'] as const),
-    p: NullableNumber('the model\'s probability that the statement is true; null without an answer'),
+    p: NullableNumber("the model's probability that the statement is true; null without an answer"),
     rationale: Type.Union([Type.String(), Type.Null()]),
     reason: Type.Union([Type.String(), Type.Null()], { description: 'why there is no answer' }),
     claim_id: Type.Union([Type.String(), Type.Null()]),
@@ -58,9 +63,11 @@ export const EventDetail = Type.Object(
   {
     ...eventFields,
     resolver: FreeObject('{type, config}: how the outcome is read'),
-    data: Type.Array(FreeObject('a fetched result every model saw: label, type, q, source, as_of, rows and svc\'s signed _receipt over the rest')),
+    data: Type.Array(
+      FreeObject("a fetched result every model saw: label, type, q, source, as_of, rows and svc's signed _receipt over the rest"),
+    ),
     evidence: Type.Union([FreeObject('what the resolver read'), Type.Null()]),
-    answer_deadline_ms: Type.Integer({ description: 'every model\'s deadline for its answer' }),
+    answer_deadline_ms: Type.Integer({ description: "every model's deadline for its answer" }),
   },
   { title: 'OlympicsEvent' },
 );
@@ -106,5 +113,10 @@ export const TickerMessage = Type.Object(
     event_id: Type.String(),
     ts: Type.Integer({ description: 'Unix ms' }),
   },
-  { title: 'OlympicsTick', additionalProperties: true, description: 'opened: discipline, mode, question; answered: model_id, status, p; resolved: status, outcome; medal: model_id, medal, brier' },
+  {
+    title: 'OlympicsTick',
+    additionalProperties: true,
+    description:
+      'opened: discipline, mode, question; answered: model_id, status, p; resolved: status, outcome; medal: model_id, medal, brier',
+  },
 );

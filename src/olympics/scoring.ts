@@ -18,7 +18,7 @@ export const SCORING_RULES =
   `A model that failed or timed out scores as p = ${FAILED_P} (Brier 0.25, log loss ln 2) and is counted in failed / timed_out; it wins no medal and is left out of ECE. ` +
   'Medals per resolved event go to the answering models by Brier, lowest first, with standard competition ranking: models tied ' +
   `(Brier within ${TIE_EPS}) share the medal and the next rank is skipped (two golds, then bronze). ` +
-  'The medal table sorts by gold, then silver, then bronze, then mean Brier (lower first), then model id. ECE is the calibration ledger\'s ' +
+  "The medal table sorts by gold, then silver, then bronze, then mean Brier (lower first), then model id. ECE is the calibration ledger's " +
   '(ten bins, Σ n_b/N · |success rate − mean p|) over answered events; void events (outcome unreadable) score nothing.';
 
 export const brier = (p: number, outcome: 0 | 1): number => (p - outcome) ** 2;
@@ -109,5 +109,12 @@ export function medalOrder(a: Standing, b: Standing): number {
 export function table(roster: readonly ModelIdentity[], rows: readonly ScoredRow[]): Standing[] {
   const models = new Map(roster.map((m) => [m.model_id, m]));
   for (const r of rows) if (!models.has(r.model_id)) models.set(r.model_id, r);
-  return [...models.values()].map((m) => standing(m, rows.filter((r) => r.model_id === m.model_id))).sort(medalOrder);
+  return [...models.values()]
+    .map((m) =>
+      standing(
+        m,
+        rows.filter((r) => r.model_id === m.model_id),
+      ),
+    )
+    .sort(medalOrder);
 }

@@ -84,7 +84,10 @@ export class OlympicsService {
       const draft = await template.build(slot, this.deps.runner);
       if (!draft) continue;
       const resolvesAt = Math.floor(now / 1000) + template.horizonS;
-      if (await this.play({ ...draft, template: template.id, key, discipline: template.discipline, mode: 'live', openedAt: now, resolvesAt })) opened++;
+      if (
+        await this.play({ ...draft, template: template.id, key, discipline: template.discipline, mode: 'live', openedAt: now, resolvesAt })
+      )
+        opened++;
     }
     return opened;
   }
@@ -95,9 +98,19 @@ export class OlympicsService {
     const id = eventId(event.template, event.mode, event.key);
     const data = event.data.map((item) => this.withReceipt(item));
     const row: EventRow = {
-      id, discipline: event.discipline, template: event.template, mode: event.mode, question: event.question,
-      data_json: JSON.stringify(data), resolver_json: JSON.stringify(event.resolver), opened_at: event.openedAt,
-      resolves_at: event.resolvesAt, status: 'open', outcome: null, evidence_json: null, resolved_at: null,
+      id,
+      discipline: event.discipline,
+      template: event.template,
+      mode: event.mode,
+      question: event.question,
+      data_json: JSON.stringify(data),
+      resolver_json: JSON.stringify(event.resolver),
+      opened_at: event.openedAt,
+      resolves_at: event.resolvesAt,
+      status: 'open',
+      outcome: null,
+      evidence_json: null,
+      resolved_at: null,
     };
     if (!(await this.deps.repo.insertEvent(row))) return undefined;
     await this.publish('opened', { event_id: id, discipline: event.discipline, mode: event.mode, question: event.question });
@@ -115,13 +128,25 @@ export class OlympicsService {
         name: 'olympics_forecast',
         deadlineMs: this.deps.deadlineMs,
       })
-      .catch((e: unknown) => ({ ok: false as const, reason: 'vendor_error' as const, message: e instanceof ApiError ? `${e.code}: ${e.message}` : String(e) }));
+      .catch((e: unknown) => ({
+        ok: false as const,
+        reason: 'vendor_error' as const,
+        message: e instanceof ApiError ? `${e.code}: ${e.message}` : String(e),
+      }));
     const base = { event_id: row.id, model_id: spec.id, vendor: spec.vendor, model: spec.model, answered_at: this.deps.clock.now() };
     const unscored = { brier: null, medal: null };
     let answer: AnswerRow;
     if (result.ok) {
       const claimId = await this.claim(row, event, spec, result.value.p);
-      answer = { ...base, ...unscored, status: 'answered', p: result.value.p, rationale: result.value.rationale, reason: null, claim_id: claimId };
+      answer = {
+        ...base,
+        ...unscored,
+        status: 'answered',
+        p: result.value.p,
+        rationale: result.value.rationale,
+        reason: null,
+        claim_id: claimId,
+      };
     } else {
       const status = result.reason === 'timeout' ? 'timed_out' : 'failed';
       answer = { ...base, ...unscored, status, p: null, rationale: null, reason: result.message, claim_id: null };
@@ -158,7 +183,10 @@ export class OlympicsService {
       if (resolution) {
         if (await this.settle(event.id, resolution.outcome, resolution.evidence)) resolved++;
       } else if (nowS > event.resolves_at + RESOLVE_GRACE_S) {
-        if (await this.deps.repo.close(event.id, { status: 'void', outcome: null, evidence_json: null, resolved_at: this.deps.clock.now() })) voided++;
+        if (
+          await this.deps.repo.close(event.id, { status: 'void', outcome: null, evidence_json: null, resolved_at: this.deps.clock.now() })
+        )
+          voided++;
         await this.publish('resolved', { event_id: event.id, status: 'void', outcome: null });
       }
     }
@@ -167,17 +195,27 @@ export class OlympicsService {
 
   /** Records the outcome once, scores every answer, awards medals and resolves the answers' claims (verified outcomes). */
   async settle(eventId: string, outcome: 0 | 1, evidence: Record<string, unknown>): Promise<boolean> {
-    const closed = await this.deps.repo.close(eventId, { status: 'resolved', outcome, evidence_json: JSON.stringify(evidence), resolved_at: this.deps.clock.now() });
+    const closed = await this.deps.repo.close(eventId, {
+      status: 'resolved',
+      outcome,
+      evidence_json: JSON.stringify(evidence),
+      resolved_at: this.deps.clock.now(),
+    });
     if (!closed) return false;
     const answers = await this.deps.repo.answers([eventId]);
     const scores = answers.map((a) => ({ answer: a, brier: brier(scoredP(a), outcome) }));
-    const medals = awardMedals(scores.filter((s) => s.answer.status === 'answered').map((s) => ({ model_id: s.answer.model_id, brier: s.brier })));
+    const medals = awardMedals(
+      scores.filter((s) => s.answer.status === 'answered').map((s) => ({ model_id: s.answer.model_id, brier: s.brier })),
+    );
     await this.publish('resolved', { event_id: eventId, status: 'resolved', outcome });
     for (const { answer, brier: score } of scores) {
       const medal = medals.get(answer.model_id) ?? null;
       await this.deps.repo.score(eventId, answer.model_id, score, medal);
       // A claim the ledger already expired (the event resolved after its margin) keeps that status.
-      if (answer.claim_id) await this.deps.calib.recordOutcome(answer.claim_id, outcome, { event_id: eventId, ...evidence }, 'verified').catch(() => undefined);
+      if (answer.claim_id)
+        await this.deps.calib
+          .recordOutcome(answer.claim_id, outcome, { event_id: eventId, ...evidence }, 'verified')
+          .catch(() => undefined);
       if (medal) await this.publish('medal', { event_id: eventId, model_id: answer.model_id, medal, brier: score });
     }
     return true;

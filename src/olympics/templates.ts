@@ -49,7 +49,14 @@ async function fetchItem(runner: SourceRunner, type: string, q: string): Promise
   return result.ok ? result : undefined;
 }
 
-const itemOf = (r: SourceSuccess): DataItem => ({ label: `${r.type} ${r.q}`, type: r.type, q: r.q, source: r.source, as_of: r.as_of, rows: r.rows });
+const itemOf = (r: SourceSuccess): DataItem => ({
+  label: `${r.type} ${r.q}`,
+  type: r.type,
+  q: r.q,
+  source: r.source,
+  as_of: r.as_of,
+  rows: r.rows,
+});
 
 /** The first row's numeric field, with the item it came from; undefined when either is missing. */
 type Reading = { item: DataItem; value: number };
@@ -86,7 +93,12 @@ export const TEMPLATES: Template[] = [
     async build(slot, runner) {
       const coin = TOP_GAINER_COINS[slot % TOP_GAINER_COINS.length]!;
       const result = await fetchItem(runner, 'crypto-price', TOP_GAINER_COINS.join(','));
-      const prices = TOP_GAINER_COINS.map((id) => numberIn(result?.rows.find((row) => row.coin === id), 'usd'));
+      const prices = TOP_GAINER_COINS.map((id) =>
+        numberIn(
+          result?.rows.find((row) => row.coin === id),
+          'usd',
+        ),
+      );
       if (!result || prices.some((p) => p === undefined)) return undefined;
       return {
         question: `Of ${TOP_GAINER_COINS.join(', ')}, will ${coin} gain the most (percent change of its USD price) over the next 24 hours?`,

@@ -38,7 +38,8 @@ export class Ticker {
 
   async follow(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const slot = await this.limiter.acquire([{ key: `olympics-ticker-ip:${request.ip}`, limit: this.maxPerIp }]);
-    if ('full' in slot) throw new ApiError('rate_limited', `at most ${this.maxPerIp} concurrent ticker streams per IP`, { limit: this.maxPerIp });
+    if ('full' in slot)
+      throw new ApiError('rate_limited', `at most ${this.maxPerIp} concurrent ticker streams per IP`, { limit: this.maxPerIp });
     const res = openEventStream(reply);
     this.streams.add(res);
     res.write(': connected\n\n');

@@ -85,7 +85,10 @@ export class OlympicsViews {
       medal_table: table(roster, rows),
       by_discipline: disciplines.map((discipline) => ({
         discipline,
-        standings: table(roster, rows.filter((r) => r.discipline === discipline)),
+        standings: table(
+          roster,
+          rows.filter((r) => r.discipline === discipline),
+        ),
       })),
       scoring: SCORING_RULES,
     };

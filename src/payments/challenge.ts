@@ -119,7 +119,11 @@ export class PaymentRequiredError extends ApiError {
 }
 
 /** The 402 sent when a synchronous settlement fails after verification: the answer is withheld. */
-export function settlementFailed(requirements: ReturnType<typeof paymentRequirements>, nowS: number, reason = 'unknown'): Record<string, unknown> {
+export function settlementFailed(
+  requirements: ReturnType<typeof paymentRequirements>,
+  nowS: number,
+  reason = 'unknown',
+): Record<string, unknown> {
   return {
     error: 'payment_required',
     message: `settlement failed: ${reason}`,

@@ -18,7 +18,13 @@ export class CheckoutVerifier {
     this.stripe = new Stripe(secretKey, {
       maxNetworkRetries: 1,
       timeout: 8000,
-      ...(url ? { host: url.hostname, port: Number(url.port) || (url.protocol === 'http:' ? 80 : 443), protocol: url.protocol.replace(':', '') as 'http' | 'https' } : {}),
+      ...(url
+        ? {
+            host: url.hostname,
+            port: Number(url.port) || (url.protocol === 'http:' ? 80 : 443),
+            protocol: url.protocol.replace(':', '') as 'http' | 'https',
+          }
+        : {}),
     });
     this.testMode = secretKey.includes('_test_');
   }
@@ -26,7 +32,10 @@ export class CheckoutVerifier {
   assertWellFormed(sessionId: string): void {
     const pattern = this.testMode ? SESSION_ID.test : SESSION_ID.live;
     if (!pattern.test(sessionId)) {
-      throw new ApiError('validation_failed', `session_id must look like ${this.testMode ? 'cs_test_…' : 'cs_live_…'}`, { field: 'session_id', rule: 'pattern' });
+      throw new ApiError('validation_failed', `session_id must look like ${this.testMode ? 'cs_test_…' : 'cs_live_…'}`, {
+        field: 'session_id',
+        rule: 'pattern',
+      });
     }
   }
 
@@ -38,7 +47,9 @@ export class CheckoutVerifier {
     } catch (e) {
       const status = (e as { statusCode?: number }).statusCode;
       if (status === 404) throw refuse('checkout_session_unknown');
-      throw new ApiError('service_unavailable', 'the checkout provider could not be reached; try again', { reason: 'checkout_unreachable' });
+      throw new ApiError('service_unavailable', 'the checkout provider could not be reached; try again', {
+        reason: 'checkout_unreachable',
+      });
     }
     if (session.status !== 'complete' || session.payment_status === 'unpaid') throw refuse('checkout_session_unpaid');
     if (session.livemode === this.testMode) throw refuse('checkout_session_wrong_mode');

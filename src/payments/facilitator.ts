@@ -53,14 +53,21 @@ export class Facilitator {
     if (res.statusCode !== 200 || !Array.isArray(body?.kinds)) {
       throw new FacilitatorUnavailable(`GET ${this.baseUrl}/supported answered HTTP ${res.statusCode} without a kinds list`);
     }
-    return (body.kinds as Partial<SupportedKind>[]).filter((k): k is SupportedKind => typeof k?.x402Version === 'number' && typeof k?.scheme === 'string' && typeof k?.network === 'string');
+    return (body.kinds as Partial<SupportedKind>[]).filter(
+      (k): k is SupportedKind => typeof k?.x402Version === 'number' && typeof k?.scheme === 'string' && typeof k?.network === 'string',
+    );
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown) {
     const url = new URL(this.baseUrl + path);
     const headers: Record<string, string> = { accept: 'application/json', ...(await this.authorization(method, url)) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    return request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(this.timeoutMs) });
+    return request(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
   }
 
   private async authorization(method: string, url: URL): Promise<Record<string, string>> {

@@ -125,10 +125,16 @@ const VERSION_OF_HEADER = new Map<string, 1 | 2>([
  */
 function presentedPayment(request: FastifyRequest): { version: 1 | 2; header: string } | undefined {
   const raw = request.raw.rawHeaders;
-  const sent = raw.flatMap((name, i) => (i % 2 === 0 && VERSION_OF_HEADER.has(name.toLowerCase()) ? [VERSION_OF_HEADER.get(name.toLowerCase())!] : []));
+  const sent = raw.flatMap((name, i) =>
+    i % 2 === 0 && VERSION_OF_HEADER.has(name.toLowerCase()) ? [VERSION_OF_HEADER.get(name.toLowerCase())!] : [],
+  );
   if (sent.length > 1) {
     const field = [...new Set(sent)].map((v) => PAYMENT_HEADERS[v]).join(', ');
-    throw new ApiError('bad_request', `send one payment header (${field}), not ${sent.length}`, { field, rule: 'single', count: sent.length });
+    throw new ApiError('bad_request', `send one payment header (${field}), not ${sent.length}`, {
+      field,
+      rule: 'single',
+      count: sent.length,
+    });
   }
   const version = sent[0];
   const header = version && request.headers[PAYMENT_HEADERS[version].toLowerCase()];
@@ -162,12 +168,15 @@ export class X402Gate implements PaymentGate {
   attach(app: FastifyInstance): void {
     if (this.canSettle) app.addHook('onReady', () => this.readSupported());
     app.decorateRequest('paymentClaim', undefined);
-    app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-      const claim = request.paymentClaim;
-      if (!claim) return done(null, payload);
-      request.paymentClaim = undefined;
-      this.settleClaim(claim, reply, payload).then(() => done(null, payload), done);
-    });
+    app.addHook(
+      'onSend',
+      (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+        const claim = request.paymentClaim;
+        if (!claim) return done(null, payload);
+        request.paymentClaim = undefined;
+        this.settleClaim(claim, reply, payload).then(() => done(null, payload), done);
+      },
+    );
     if (this.settleMode === 'off') {
       const { paymentSettle, payTo } = this.deps.config;
       app.log.warn(
@@ -179,7 +188,8 @@ export class X402Gate implements PaymentGate {
 
   /** Keeps the answer a claim paid for, or releases a claim whose request failed before answering. */
   private async settleClaim(claim: NonNullable<FastifyRequest['paymentClaim']>, reply: FastifyReply, payload: unknown): Promise<void> {
-    if (claim.answered && reply.statusCode < 400 && typeof payload === 'string') await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
+    if (claim.answered && reply.statusCode < 400 && typeof payload === 'string')
+      await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
     else if (!claim.answered) await this.deps.repo.release(claim.authKey);
   }
 
@@ -189,10 +199,17 @@ export class X402Gate implements PaymentGate {
   }
 
   /** A 402 offering only the versions the facilitator settles: no v1 `accepts` or no v2 header otherwise. */
-  private paymentRequired(request: FastifyRequest, requirement: Requirement, body: (ctx: ChallengeContext) => Record<string, unknown>, reason?: string) {
+  private paymentRequired(
+    request: FastifyRequest,
+    requirement: Requirement,
+    body: (ctx: ChallengeContext) => Record<string, unknown>,
+    reason?: string,
+  ) {
     const ctx = this.challengeContext(request);
     const v1 = body(ctx);
-    const headers: Record<string, string> = this.versions.has(2) ? { 'payment-required': paymentRequiredHeader(ctx, requirement, reason) } : {};
+    const headers: Record<string, string> = this.versions.has(2)
+      ? { 'payment-required': paymentRequiredHeader(ctx, requirement, reason) }
+      : {};
     return new PaymentRequiredError(this.versions.has(1) ? v1 : { ...v1, accepts: [] }, headers);
   }
 
@@ -201,10 +218,14 @@ export class X402Gate implements PaymentGate {
     const { facilitator, config } = this.deps;
     const kinds = await facilitator!.supported();
     const networks = { 1: config.x402Network, 2: USDC_NETWORKS[config.x402Network].caip2 } as const;
-    this.versions = new Set(([1, 2] as const).filter((v) => kinds.some((k) => k.x402Version === v && k.scheme === 'exact' && k.network === networks[v])));
+    this.versions = new Set(
+      ([1, 2] as const).filter((v) => kinds.some((k) => k.x402Version === v && k.scheme === 'exact' && k.network === networks[v])),
+    );
     if (this.versions.size === 0) {
       const listed = kinds.map((k) => `v${k.x402Version} ${k.scheme} ${k.network}`).join(', ') || 'nothing';
-      throw new FacilitatorUnavailable(`the facilitator at ${facilitator!.baseUrl} settles neither exact on ${networks[1]} (x402 v1) nor on ${networks[2]} (v2); it lists ${listed}`);
+      throw new FacilitatorUnavailable(
+        `the facilitator at ${facilitator!.baseUrl} settles neither exact on ${networks[1]} (x402 v1) nor on ${networks[2]} (v2); it lists ${listed}`,
+      );
     }
   }
 
@@ -239,7 +260,8 @@ export class X402Gate implements PaymentGate {
   }
 
   async finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>> {
-    if (grant.method === 'session') return { 'x-svc-pass': grant.pass!.token, 'x-svc-pass-expires': new Date(grant.pass!.expiresAt * 1000).toISOString() };
+    if (grant.method === 'session')
+      return { 'x-svc-pass': grant.pass!.token, 'x-svc-pass-expires': new Date(grant.pass!.expiresAt * 1000).toISOString() };
     const claim = request.paymentClaim;
     if (grant.method !== 'x402' || !claim) return {};
     if (!outcome.charge) {
@@ -281,7 +303,11 @@ export class X402Gate implements PaymentGate {
   }
 
   /** Settles one claimed authorization; sync failures become a 402. Answers in the header of the version paid. */
-  private async settle(request: FastifyRequest, { authKey, requirement, version }: Claim, mode: Config['paymentSettle']): Promise<Record<string, string>> {
+  private async settle(
+    request: FastifyRequest,
+    { authKey, requirement, version }: Claim,
+    mode: Config['paymentSettle'],
+  ): Promise<Record<string, string>> {
     const { repo, facilitator, config } = this.deps;
     if (mode === 'off' || !facilitator) {
       await repo.update(authKey, { status: 'unsettled' });
@@ -293,33 +319,56 @@ export class X402Gate implements PaymentGate {
     }
     const row = (await repo.find(authKey))!;
     const result = await facilitator.settle(JSON.parse(row.payload_json), JSON.parse(row.requirements_json));
-    await repo.update(authKey, { status: result.success ? 'settled' : 'settle_failed', settle_attempts: row.settle_attempts + 1, facilitator_json: JSON.stringify(result) });
+    await repo.update(authKey, {
+      status: result.success ? 'settled' : 'settle_failed',
+      settle_attempts: row.settle_attempts + 1,
+      facilitator_json: JSON.stringify(result),
+    });
     if (!result.success) {
-      throw this.paymentRequired(request, requirement, (ctx) => settlementFailed(paymentRequirements(ctx, requirement), ctx.nowS, result.errorReason), 'settlement_failed');
+      throw this.paymentRequired(
+        request,
+        requirement,
+        (ctx) => settlementFailed(paymentRequirements(ctx, requirement), ctx.nowS, result.errorReason),
+        'settlement_failed',
+      );
     }
     const network = version === 2 ? USDC_NETWORKS[config.x402Network].caip2 : config.x402Network;
-    const response = Buffer.from(JSON.stringify({ success: true, transaction: result.transaction ?? '', network, payer: row.payer })).toString('base64');
+    const response = Buffer.from(
+      JSON.stringify({ success: true, transaction: result.transaction ?? '', network, payer: row.payer }),
+    ).toString('base64');
     return { [version === 2 ? 'payment-response' : 'x-payment-response']: response };
   }
 
-  private async fromX402(request: FastifyRequest, requirement: Requirement, presented: { version: 1 | 2; header: string }): Promise<PaymentGrant> {
+  private async fromX402(
+    request: FastifyRequest,
+    requirement: Requirement,
+    presented: { version: 1 | 2; header: string },
+  ): Promise<PaymentGrant> {
     const { config, clock, repo, memoSecret } = this.deps;
     let decoded;
     try {
       decoded = decodePaymentHeader(presented.header, presented.version);
     } catch (e) {
-      if (e instanceof HeaderNotJson) throw new ApiError('bad_request', e.message, { field: PAYMENT_HEADERS[presented.version], rule: 'json' });
+      if (e instanceof HeaderNotJson)
+        throw new ApiError('bad_request', e.message, { field: PAYMENT_HEADERS[presented.version], rule: 'json' });
       throw e;
     }
     if (!decoded.ok) throw this.challenge(request, requirement, decoded.reason);
     const { payment } = decoded;
     if (!this.versions.has(payment.version)) throw this.challenge(request, requirement, 'invalid_x402_version');
     const ctx = this.challengeContext(request);
-    const verdict = await verifyPayment(payment, { network: config.x402Network, payTo: config.payTo, amount: requirement.amount, maxTimeoutSeconds: config.x402MaxTimeoutS, nowS: ctx.nowS });
+    const verdict = await verifyPayment(payment, {
+      network: config.x402Network,
+      payTo: config.payTo,
+      amount: requirement.amount,
+      maxTimeoutSeconds: config.x402MaxTimeoutS,
+      nowS: ctx.nowS,
+    });
     if (!verdict.ok) throw this.challenge(request, requirement, verdict.reason);
     // The facilitator settles against the requirements of the version paid; a v2 payer echoes them and must echo them unchanged.
     const requirements = payment.version === 2 ? paymentRequirementsV2(ctx, requirement) : paymentRequirements(ctx, requirement);
-    if (payment.accepted && canonicalJson(payment.accepted) !== canonicalJson(requirements)) throw this.challenge(request, requirement, 'invalid_payment_requirements');
+    if (payment.accepted && canonicalJson(payment.accepted) !== canonicalJson(requirements))
+      throw this.challenge(request, requirement, 'invalid_payment_requirements');
 
     const authKey = authorizationKey(payment, config.x402Network);
     const authorization = payment.payload.authorization;

@@ -33,7 +33,13 @@ export class Passes {
   /** Issues (or finds again) the pass bought by `origin`; it expires exactly 24 h or 168 h after first issue. */
   async issue(kind: PassKind, origin: string, nowMs: number): Promise<IssuedPass> {
     const pass = this.tokenFor(origin);
-    await this.repo.savePass({ token_hash: hashToken(pass), kind, origin, created_at: nowMs, expires_at: nowMs + PASS_HOURS[kind] * 3_600_000 });
+    await this.repo.savePass({
+      token_hash: hashToken(pass),
+      kind,
+      origin,
+      created_at: nowMs,
+      expires_at: nowMs + PASS_HOURS[kind] * 3_600_000,
+    });
     return (await this.find(origin))!;
   }
 

@@ -16,7 +16,11 @@ export const TierParam = Type.Optional(
 /** The tier a request asks for; `free=1` with `tier=paid` is a contradiction (400 naming `tier`). */
 export function requestedTier(query: { free?: '1'; tier?: Tier }): Tier | undefined {
   if (query.free === '1' && query.tier === 'paid') {
-    throw new ApiError('validation_failed', 'querystring: tier=paid contradicts free=1', { field: 'tier', in: 'querystring', rule: 'conflict' });
+    throw new ApiError('validation_failed', 'querystring: tier=paid contradicts free=1', {
+      field: 'tier',
+      in: 'querystring',
+      rule: 'conflict',
+    });
   }
   return query.free === '1' ? 'free' : query.tier;
 }

@@ -28,14 +28,24 @@ export function usdcDomain(network: X402Network) {
 }
 
 export const domainSeparator = (network: X402Network): Hex =>
-  hashDomain({ domain: { ...usdcDomain(network), chainId: BigInt(USDC_NETWORKS[network].chainId) }, types: { EIP712Domain: EIP712_DOMAIN } });
+  hashDomain({
+    domain: { ...usdcDomain(network), chainId: BigInt(USDC_NETWORKS[network].chainId) },
+    types: { EIP712Domain: EIP712_DOMAIN },
+  });
 
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 const Uint = Type.String({ pattern: '^[0-9]{1,30}$' });
 /** The `exact` EVM payload: an EIP-3009 authorization and its signature (the same in v1 and v2). */
 const ExactPayload = Type.Object({
   signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 4096 }),
-  authorization: Type.Object({ from: Address, to: Address, value: Uint, validAfter: Uint, validBefore: Uint, nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }) }),
+  authorization: Type.Object({
+    from: Address,
+    to: Address,
+    value: Uint,
+    validAfter: Uint,
+    validBefore: Uint,
+    nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }),
+  }),
 });
 export const PaymentPayloadSchema = Type.Object({
   x402Version: Type.Literal(1),
@@ -117,14 +127,25 @@ export function decodePaymentHeader(header: string, version: 1 | 2 = 1): { ok: t
   } catch {
     throw new HeaderNotJson(`${PAYMENT_HEADERS[version]} is neither JSON nor base64-encoded JSON`);
   }
-  if (typeof parsed === 'object' && parsed !== null && 'x402Version' in parsed && parsed.x402Version !== version) return { ok: false, reason: 'invalid_x402_version' };
+  if (typeof parsed === 'object' && parsed !== null && 'x402Version' in parsed && parsed.x402Version !== version)
+    return { ok: false, reason: 'invalid_x402_version' };
   if (version === 1) {
     if (!checkPayload[1].Check(parsed)) return { ok: false, reason: 'invalid_payload' };
     return { ok: true, payment: { version, scheme: parsed.scheme, network: parsed.network, payload: parsed.payload, wire: parsed } };
   }
   if (!checkPayload[2].Check(parsed)) return { ok: false, reason: 'invalid_payload' };
   const { accepted } = parsed;
-  return { ok: true, payment: { version, scheme: accepted.scheme, network: networkOfCaip2(accepted.network), payload: parsed.payload, accepted, wire: parsed } };
+  return {
+    ok: true,
+    payment: {
+      version,
+      scheme: accepted.scheme,
+      network: networkOfCaip2(accepted.network),
+      payload: parsed.payload,
+      accepted,
+      wire: parsed,
+    },
+  };
 }
 
 export interface Expectation {
@@ -159,7 +180,14 @@ export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ 
       domain: usdcDomain(expect.network),
       types: AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
-      message: { from: a.from as Hex, to: a.to as Hex, value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore, nonce: a.nonce as Hex },
+      message: {
+        from: a.from as Hex,
+        to: a.to as Hex,
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore,
+        nonce: a.nonce as Hex,
+      },
       signature,
     });
     return valid ? { ok: true, payer: getAddress(a.from) } : fail('invalid_exact_evm_payload_signature');
@@ -170,4 +198,6 @@ export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ 
 
 /** The single-use key of an authorization: `chainId:asset:from:nonce`, lower-case. */
 export const authorizationKey = (p: Payment, network: X402Network): string =>
-  [USDC_NETWORKS[network].chainId, USDC_NETWORKS[network].usdc, p.payload.authorization.from, p.payload.authorization.nonce].join(':').toLowerCase();
+  [USDC_NETWORKS[network].chainId, USDC_NETWORKS[network].usdc, p.payload.authorization.from, p.payload.authorization.nonce]
+    .join(':')
+    .toLowerCase();

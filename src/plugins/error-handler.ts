@@ -42,7 +42,8 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
 };
 
 /** Errors the router raises before any hook (a malformed or overlong path): same house body. */
-export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => void sendError(reply, request, toApiError(error));
+export const frameworkErrors = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void =>
+  void sendError(reply, request, toApiError(error));
 
 /** Any thrown thing → ApiError; unknown errors become a 500 without internals. */
 export function toApiError(error: unknown): ApiError {
@@ -94,6 +95,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const allowed = HTTP_METHODS.filter((method) => app.hasRoute({ method, url: path }));
     if (allowed.length === 0) return sendError(reply, request, new ApiError('not_found', `no route ${request.method} ${path}`));
     reply.header('allow', allowed.join(', '));
-    return sendError(reply, request, new ApiError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { allow: allowed }));
+    return sendError(
+      reply,
+      request,
+      new ApiError('method_not_allowed', `${path} answers ${allowed.join(', ')}, not ${request.method}`, { allow: allowed }),
+    );
   });
 }

@@ -23,7 +23,8 @@ export function registerInputGuard(app: FastifyInstance): void {
   });
 
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.url.length > MAX_URL_LENGTH) return done(new ApiError('uri_too_long', `the request URL is longer than ${MAX_URL_LENGTH} characters`, { limit: MAX_URL_LENGTH }));
+    if (request.url.length > MAX_URL_LENGTH)
+      return done(new ApiError('uri_too_long', `the request URL is longer than ${MAX_URL_LENGTH} characters`, { limit: MAX_URL_LENGTH }));
     done();
   });
 
@@ -35,7 +36,10 @@ export function registerInputGuard(app: FastifyInstance): void {
       const field = coerced.path.slice(1).replace(/\//g, '.') || '(root)';
       throw new ApiError('validation_failed', `body: ${field} ${coerced.message}`, { field, in: 'body', rule: coerced.rule });
     }
-    for (const [where, values] of [['querystring', request.query], ['params', request.params]] as const) {
+    for (const [where, values] of [
+      ['querystring', request.query],
+      ['params', request.params],
+    ] as const) {
       if (!values || typeof values !== 'object') continue;
       for (const [field, value] of Object.entries(values)) {
         if (typeof value === 'number' && !Number.isFinite(value)) {

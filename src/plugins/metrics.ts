@@ -64,7 +64,8 @@ export class Metrics {
       done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-      if (token && !sameSecret(bearerToken(request) ?? '', token)) throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <SVC_METRICS_TOKEN>');
+      if (token && !sameSecret(bearerToken(request) ?? '', token))
+        throw new ApiError('unauthorized', 'GET /metrics needs Authorization: Bearer <SVC_METRICS_TOKEN>');
       reply.type(this.registry.contentType);
       return this.registry.metrics();
     });

@@ -53,7 +53,8 @@ export function inferSchema(samples: unknown[]): JsonSchema {
   const present = samples.filter((v) => v !== null && v !== undefined);
   const nullable = present.length < samples.filter((v) => v !== undefined).length ? { nullable: true } : {};
   const types = new Set(present.map(jsonType));
-  if (types.size !== 1) return { ...nullable, description: types.size ? `one of: ${[...types].join(', ')}` : 'always null in recorded data' };
+  if (types.size !== 1)
+    return { ...nullable, description: types.size ? `one of: ${[...types].join(', ')}` : 'always null in recorded data' };
   const [type] = types;
   if (type === 'array') return { type, items: inferSchema((present as unknown[][]).flat()), ...nullable };
   if (type === 'object') return { ...objectSchema(present as Record<string, unknown>[]), ...nullable };
@@ -66,7 +67,10 @@ function objectSchema(rows: Record<string, unknown>[]): JsonSchema {
   const properties = Object.fromEntries(
     fields.map((f) => {
       const values = rows.map((r) => r[f]);
-      const unit = unitsOf(f, values.find((v) => v !== null && v !== undefined));
+      const unit = unitsOf(
+        f,
+        values.find((v) => v !== null && v !== undefined),
+      );
       return [f, { ...inferSchema(values), ...(unit ? { description: unit } : {}) }];
     }),
   );

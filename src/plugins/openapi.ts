@@ -26,16 +26,25 @@ export const TAGS = [
   { name: 'receipts', description: 'Ed25519 receipts: verification and public key' },
   { name: 'payments', description: 'x402 micropayments, passes and checkout sessions' },
   { name: 'calibration', description: 'Claims, outcomes, reliability curves, agent cards' },
-  { name: 'calib-pro', description: 'The paid tier of the calibration ledger: paid claims, verified-only cards, history windows, drift alerts, signed export' },
+  {
+    name: 'calib-pro',
+    description: 'The paid tier of the calibration ledger: paid claims, verified-only cards, history windows, drift alerts, signed export',
+  },
   { name: 'training-station', description: 'Public agent registration node' },
   { name: 'arena', description: 'Decision arena: paper trades and attestations' },
-  { name: 'olympics', description: 'Model olympics: four models forecast the same live questions; medals, standings, ticker, scoreboard page' },
+  {
+    name: 'olympics',
+    description: 'Model olympics: four models forecast the same live questions; medals, standings, ticker, scoreboard page',
+  },
   { name: 'portfolio', description: 'Portfolio assistant: Plaid or manual holdings, computed insights, cited answers' },
   { name: 'shield', description: 'AgentShield: verify-before-act checks, exploit likelihood, tool-server audit, agent scan' },
   { name: 'chart', description: 'Chart analyzer: four vision models, a calibrated consensus, paper trades' },
   { name: 'sessions', description: 'Live agent sessions and watch pages' },
   { name: 'protection', description: 'API keys, rate limits, abuse detection' },
-  { name: 'constitutional', description: 'Constitutional classifier: rule stage, model panel, honeypot, self-jailbreak, calibration ledger' },
+  {
+    name: 'constitutional',
+    description: 'Constitutional classifier: rule stage, model panel, honeypot, self-jailbreak, calibration ledger',
+  },
   { name: 'mcp', description: 'Model Context Protocol server (streamable HTTP)' },
   { name: 'discovery', description: 'Discovery files for crawlers and agents' },
   { name: 'ops', description: 'Health and metrics' },
@@ -51,7 +60,9 @@ Signed responses carry \`_receipt\` = \`{v, request_hash, response_hash, as_of, 
 \`as_of\` and \`issued_at\` are Unix seconds. \`POST /api/v1/receipt/verify\` does the same server-side.
 
 ## Errors
-Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(ERROR_CODES)
+Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(
+  ERROR_CODES,
+)
   .map(([code, status]) => `\`${code}\` (${status})`)
   .join(', ')}. An address that keeps sending invalid requests is blocked for a while: 403 \`blocked\` with \`Retry-After\`.
 
@@ -65,21 +76,57 @@ The same operations are tools of the MCP server at \`/mcp\` (streamable HTTP, st
 Data and metadata are offered under CC-BY-4.0. Attribute as: "Data via svc (CC-BY-4.0), from the upstream named in each row's \`source\`".`;
 
 const SECURITY_SCHEMES = {
-  x402: { type: 'apiKey', in: 'header', name: 'X-Payment', description: 'x402 v1 payment: base64 (or raw) JSON of a signed USDC transferWithAuthorization matching the 402 challenge.' },
-  passToken: { type: 'http', scheme: 'bearer', bearerFormat: 'svc-pass_…', description: 'Day or week pass bought at POST /api/v1/pass/{day,week} or redeemed from a checkout session (X-Svc-Pass).' },
+  x402: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Payment',
+    description: 'x402 v1 payment: base64 (or raw) JSON of a signed USDC transferWithAuthorization matching the 402 challenge.',
+  },
+  passToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc-pass_…',
+    description: 'Day or week pass bought at POST /api/v1/pass/{day,week} or redeemed from a checkout session (X-Svc-Pass).',
+  },
   checkoutSession: {
     type: 'apiKey',
     in: 'query',
     name: 'session_id',
-    description: 'Hosted-checkout session id (cs_live_…), sent as `session_id` in the JSON body of POST /api/data/bundle (OpenAPI cannot name a body field as a credential); redeemed once into a pass returned in X-Svc-Pass.',
+    description:
+      'Hosted-checkout session id (cs_live_…), sent as `session_id` in the JSON body of POST /api/data/bundle (OpenAPI cannot name a body field as a credential); redeemed once into a pass returned in X-Svc-Pass.',
   },
-  agentKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc-ak_…', description: 'The agent key returned once at agent registration; proves which agent writes.' },
-  sessionToken: { type: 'http', scheme: 'bearer', bearerFormat: 'ast_…', description: 'The session token returned once by POST /api/agent-session/start; only it may post to or end that session.' },
-  portfolioToken: { type: 'http', scheme: 'bearer', description: 'The portfolio token returned once by POST /api/portfolio/link for a new user; every portfolio call for that user_id needs it.' },
+  agentKey: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'svc-ak_…',
+    description: 'The agent key returned once at agent registration; proves which agent writes.',
+  },
+  sessionToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'ast_…',
+    description: 'The session token returned once by POST /api/agent-session/start; only it may post to or end that session.',
+  },
+  portfolioToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The portfolio token returned once by POST /api/portfolio/link for a new user; every portfolio call for that user_id needs it.',
+  },
   adminToken: { type: 'http', scheme: 'bearer', description: 'SVC_ADMIN_TOKEN, for key administration.' },
   cronKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The shared cron secret (SVC_CRON_KEY).' },
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.' },
-  passHeader: { type: 'apiKey', in: 'header', name: 'X-Svc-Pass', description: 'A day or week pass (svc-pass_…) sent next to another credential in Authorization, e.g. on a calib-pro claim.' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'Optional API key (svc_key_…; also accepted as Authorization: Bearer) that raises the rate-limit tier.',
+  },
+  passHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Svc-Pass',
+    description: 'A day or week pass (svc-pass_…) sent next to another credential in Authorization, e.g. on a calib-pro claim.',
+  },
 };
 
 const header = (description: string, schema: SchemaNode = { type: 'string' }) => ({ description, schema });
@@ -109,7 +156,9 @@ export function operationIdFor(method: string, url: string): string {
     .filter(Boolean)
     .map((w) => (w.startsWith(':') || w.startsWith('{') ? `by-${w.replace(/[:{}]/g, '')}` : w))
     .flatMap((w) => w.split('-'));
-  const camel = [method.toLowerCase(), ...(words.length ? words : ['root'])].map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w)).join('');
+  const camel = [method.toLowerCase(), ...(words.length ? words : ['root'])]
+    .map((w, i) => (i ? w[0]!.toUpperCase() + w.slice(1) : w))
+    .join('');
   return camel.replace(/[^A-Za-z0-9]/g, '');
 }
 
@@ -136,7 +185,8 @@ function defaultSecurity(url: string, schema: RouteSchema): Record<string, strin
 
 /** The 200 schema of a signed route, as clients see it: with `_receipt` appended by the signing hook. */
 function withReceipt(ok: SchemaNode): SchemaNode {
-  if (ok.type === 'object' && !ok.allOf) return { ...ok, properties: { ...ok.properties, _receipt: RECEIPT }, required: [...(ok.required ?? []), '_receipt'] };
+  if (ok.type === 'object' && !ok.allOf)
+    return { ...ok, properties: { ...ok.properties, _receipt: RECEIPT }, required: [...(ok.required ?? []), '_receipt'] };
   return { allOf: [ok, { type: 'object', properties: { _receipt: RECEIPT }, required: ['_receipt'] }] };
 }
 
@@ -145,7 +195,8 @@ function transformRoute({ schema = {}, url, route }: { schema?: RouteSchema; url
   if (schema.hide) return { schema, url };
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const signed = Boolean(route.config && (route.config as { signed?: boolean }).signed);
-  const response = schema.response && signed && schema.response[200] ? { ...schema.response, 200: withReceipt(schema.response[200]) } : schema.response;
+  const response =
+    schema.response && signed && schema.response[200] ? { ...schema.response, 200: withReceipt(schema.response[200]) } : schema.response;
   return {
     url,
     schema: {
@@ -176,7 +227,8 @@ function normalizeSchema(schema: SchemaNode, components: Components, key?: strin
   for (const field of SCHEMA_LISTS) out[field] &&= out[field].map((s) => normalizeSchema(s, components));
   if (out.items) out.items = normalizeSchema(out.items, components);
   if (out.not) out.not = normalizeSchema(out.not, components);
-  if (out.additionalProperties && typeof out.additionalProperties === 'object') out.additionalProperties = normalizeSchema(out.additionalProperties, components);
+  if (out.additionalProperties && typeof out.additionalProperties === 'object')
+    out.additionalProperties = normalizeSchema(out.additionalProperties, components);
   if (out.patternProperties) {
     const values = Object.values(out.patternProperties);
     delete out.patternProperties;
@@ -195,7 +247,12 @@ type Components = Record<string, SchemaNode>;
 
 function normalizeContent(content: Record<string, MediaType> | undefined, components: Components) {
   if (!content) return content;
-  return Object.fromEntries(Object.entries(content).map(([type, media]) => [type, media.schema ? { ...media, schema: normalizeSchema(media.schema, components) } : media]));
+  return Object.fromEntries(
+    Object.entries(content).map(([type, media]) => [
+      type,
+      media.schema ? { ...media, schema: normalizeSchema(media.schema, components) } : media,
+    ]),
+  );
 }
 
 /**
@@ -214,7 +271,8 @@ function finishOperation(path: string, op: Operation, components: Components, ex
   if (!op.parameters) delete op.parameters;
   if (op.requestBody) op.requestBody = { ...op.requestBody, content: normalizeContent(op.requestBody.content, components)! };
   const metered = !UNLIMITED.has(path);
-  if (metered && !op.responses['429']) op.responses['429'] = { description: 'Rate limit reached', content: { 'application/json': { schema: ref('ErrorBody') } } };
+  if (metered && !op.responses['429'])
+    op.responses['429'] = { description: 'Rate limit reached', content: { 'application/json': { schema: ref('ErrorBody') } } };
   for (const [status, response] of Object.entries(op.responses)) {
     eventStreamContent(response, components);
     response.content = normalizeContent(response.content, components);
@@ -235,7 +293,18 @@ function finishOperation(path: string, op: Operation, components: Components, ex
 }
 
 const errorDescription = (status: string) =>
-  ({ '400': 'Invalid request (the body names the field)', '401': 'Credential missing', '402': 'Payment required (x402 challenge)', '403': 'Credential wrong or address blocked', '404': 'Not found', '409': 'Conflict', '413': 'Payload too large', '422': 'Unprocessable', '429': 'Rate limit reached', '503': 'Upstream or dependency unavailable' })[status] ?? 'Error';
+  ({
+    '400': 'Invalid request (the body names the field)',
+    '401': 'Credential missing',
+    '402': 'Payment required (x402 challenge)',
+    '403': 'Credential wrong or address blocked',
+    '404': 'Not found',
+    '409': 'Conflict',
+    '413': 'Payload too large',
+    '422': 'Unprocessable',
+    '429': 'Rate limit reached',
+    '503': 'Upstream or dependency unavailable',
+  })[status] ?? 'Error';
 
 /** Whole-document pass: components, headers, security schemes, row schemas. */
 export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Examples = {}): OpenApiDoc {
@@ -245,7 +314,10 @@ export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Exam
     for (const op of Object.values(ops)) finishOperation(path, op, components, examples);
   }
   const rowRefs = Object.keys(rows).map(ref);
-  components.Row = { description: 'A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows', anyOf: rowRefs };
+  components.Row = {
+    description: 'A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows',
+    anyOf: rowRefs,
+  };
   return {
     ...doc,
     components: {
@@ -262,7 +334,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
-      info: { title: 'svc', version: API_VERSION, description: DESCRIPTION, license: { name: 'CC-BY-4.0 (data and metadata)', url: 'https://creativecommons.org/licenses/by/4.0/' } },
+      info: {
+        title: 'svc',
+        version: API_VERSION,
+        description: DESCRIPTION,
+        license: { name: 'CC-BY-4.0 (data and metadata)', url: 'https://creativecommons.org/licenses/by/4.0/' },
+      },
       servers: [{ url: config.publicUrl }],
       tags: TAGS,
       components: { securitySchemes: SECURITY_SCHEMES as never },
@@ -275,7 +352,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
     uiConfig: { docExpansion: 'list', deepLinking: true },
     staticCSP: true,
     // Try-it-out calls this origin, whatever name the operator serves the page under; CSP allows only 'self'.
-    transformSpecification: (spec: Record<string, unknown>) => ({ ...spec, servers: [{ url: '/', description: 'this server' }, ...(spec.servers as object[])] }),
+    transformSpecification: (spec: Record<string, unknown>) => ({
+      ...spec,
+      servers: [{ url: '/', description: 'this server' }, ...(spec.servers as object[])],
+    }),
     // `upgrade-insecure-requests` would send Try-it-out calls from an http origin to https.
     transformStaticCSP: (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
   });

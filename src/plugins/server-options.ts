@@ -20,9 +20,16 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
   return {
     level,
     ...(stream ? { stream } : {}),
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-api-key"]'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-api-key"]'],
+      censor: '[redacted]',
+    },
     serializers: {
-      req: (request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({ method: request.method, url: redactUrl(request.url), remoteAddress: request.ip }),
+      req: (request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({
+        method: request.method,
+        url: redactUrl(request.url),
+        remoteAddress: request.ip,
+      }),
     },
   };
 }
@@ -35,7 +42,11 @@ const PARSER_ERRORS: Record<string, { status: number; error: string; message: st
 
 function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const known = PARSER_ERRORS[error.code ?? ''] ?? { status: 400, error: 'bad_request', message: 'the request could not be parsed as HTTP' };
+  const known = PARSER_ERRORS[error.code ?? ''] ?? {
+    status: 400,
+    error: 'bad_request',
+    message: 'the request could not be parsed as HTTP',
+  };
   const requestId = randomUUID();
   const body = JSON.stringify({ error: known.error, message: known.message, request_id: requestId });
   if (socket.writable) {

@@ -42,10 +42,12 @@ function stampDemo(payload: string): string {
  * throwing if the receipt could not be computed (e.g. a body canonical JSON cannot serialize), so a
  * failed answer leaves nothing stored.
  */
-export const signableOrThrow = (request: FastifyRequest) => (response: Record<string, unknown>): void => {
-  requestHash(describeRequest(request));
-  responseHash(response);
-};
+export const signableOrThrow =
+  (request: FastifyRequest) =>
+  (response: Record<string, unknown>): void => {
+    requestHash(describeRequest(request));
+    responseHash(response);
+  };
 
 function describeRequest(request: FastifyRequest) {
   const query = Object.fromEntries(new URLSearchParams(request.url.split('?')[1] ?? ''));
@@ -59,26 +61,37 @@ export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo
   app.decorateReply('keepAnswer', undefined);
 
   // Callback style: no promise per answer on the hot path.
-  app.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, sent: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-    if (reply.hot || !request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof sent !== 'string' || !sent.startsWith('{')) {
-      return done(null, sent);
-    }
-    let signed: string;
-    try {
-      signed = signedPayload(request, reply, sent);
-    } catch (error) {
-      return done(error as Error);
-    }
-    if (reply.keepAnswer) reply.header('etag', reply.keepAnswer(signed));
-    done(null, signed);
-  });
+  app.addHook(
+    'onSend',
+    (request: FastifyRequest, reply: FastifyReply, sent: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+      if (
+        reply.hot ||
+        !request.routeOptions.config?.signed ||
+        reply.statusCode >= 300 ||
+        typeof sent !== 'string' ||
+        !sent.startsWith('{')
+      ) {
+        return done(null, sent);
+      }
+      let signed: string;
+      try {
+        signed = signedPayload(request, reply, sent);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (reply.keepAnswer) reply.header('etag', reply.keepAnswer(signed));
+      done(null, signed);
+    },
+  );
 
   function signedPayload(request: FastifyRequest, reply: FastifyReply, sent: string): string {
     const payload = demo ? stampDemo(sent) : sent;
     // Fast path: the same request answered with the same bytes reuses its receipt without re-canonicalizing.
     const provenance = reply.provenance;
     const fastKey = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}\n${JSON.stringify(provenance ?? null)}\n`)
+      .update(
+        `${request.method} ${request.url}\n${request.body === undefined ? '' : JSON.stringify(request.body)}\n${JSON.stringify(provenance ?? null)}\n`,
+      )
       .update(payload)
       .digest('base64url');
     let receipt = reuse.get(fastKey);

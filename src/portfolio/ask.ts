@@ -15,12 +15,20 @@ import type { Insights } from './insights.js';
  * calls for (the agent-context rule its words match, primary fetches only), each as signed evidence
  * with a receipt; it must cite those receipts, and citations of anything else are dropped.
  */
-export const DISCLAIMER = 'Not financial advice: figures computed from your holdings and public data, explained by a language model that can be wrong.';
+export const DISCLAIMER =
+  'Not financial advice: figures computed from your holdings and public data, explained by a language model that can be wrong.';
 
 export const AnswerSchema = Type.Object({
   answerable: Type.Boolean({ description: 'false when the quoted data cannot answer the question' }),
   answer: Type.String({ minLength: 1, maxLength: 3000 }),
-  citations: Type.Array(Type.Object({ claim: Type.String({ maxLength: 500 }), source_type: Type.String({ maxLength: 60 }), receipt_id: Type.String({ maxLength: 100 }) }), { maxItems: 20 }),
+  citations: Type.Array(
+    Type.Object({
+      claim: Type.String({ maxLength: 500 }),
+      source_type: Type.String({ maxLength: 60 }),
+      receipt_id: Type.String({ maxLength: 100 }),
+    }),
+    { maxItems: 20 },
+  ),
 });
 
 const INSTRUCTIONS = [
@@ -51,17 +59,40 @@ export interface AskAnswer {
 }
 
 export class PortfolioAsk {
-  constructor(private readonly o: { models: Models; sources: SourceRunner; resolver: EntityResolver; key: SigningKey; issuer: string; clock: Clock }) {}
+  constructor(
+    private readonly o: { models: Models; sources: SourceRunner; resolver: EntityResolver; key: SigningKey; issuer: string; clock: Clock },
+  ) {}
 
   async answer(userId: string, question: string, insights: Insights): Promise<AskAnswer> {
     const answerer = this.o.models.pick('answerer');
     const fetched = await this.fetchFor(question);
-    const evidence = [this.sign('portfolio-insights', 'portfolio insights', insights as unknown as Record<string, unknown>, insights.as_of, insights.sources), ...fetched];
+    const evidence = [
+      this.sign(
+        'portfolio-insights',
+        'portfolio insights',
+        insights as unknown as Record<string, unknown>,
+        insights.as_of,
+        insights.sources,
+      ),
+      ...fetched,
+    ];
     const data = evidence.map((e) => ({ label: e.label, value: { receipt_id: e.receipt_id, source_type: e.source_type, ...e.data } }));
-    const result = await this.o.models.structured(answerer, { instructions: INSTRUCTIONS, prompt: question, data, schema: AnswerSchema, name: 'portfolio_answer' });
-    if (!result.ok) throw new ApiError('upstream_unavailable', `the answering model failed: ${result.message}`, { reason: result.reason, model: result.model });
+    const result = await this.o.models.structured(answerer, {
+      instructions: INSTRUCTIONS,
+      prompt: question,
+      data,
+      schema: AnswerSchema,
+      name: 'portfolio_answer',
+    });
+    if (!result.ok)
+      throw new ApiError('upstream_unavailable', `the answering model failed: ${result.message}`, {
+        reason: result.reason,
+        model: result.model,
+      });
     const known = new Map(evidence.map((e) => [e.receipt_id, e.source_type]));
-    const citations = result.value.citations.filter((c) => known.has(c.receipt_id)).map((c) => ({ ...c, source_type: known.get(c.receipt_id)! }));
+    const citations = result.value.citations
+      .filter((c) => known.has(c.receipt_id))
+      .map((c) => ({ ...c, source_type: known.get(c.receipt_id)! }));
     return {
       user_id: userId,
       question,
@@ -85,14 +116,31 @@ export class PortfolioAsk {
       throw e;
     }
     const results = await Promise.all(steps.map((s) => this.o.sources.run(s.type, s.q)));
-    return results.flatMap((r) => (r.ok ? [this.sign(r.type, `${r.type} ${r.q}`, { type: r.type, q: r.q, rows: r.rows.slice(0, 20), source: r.source, as_of: r.as_of }, r.as_of, [r.source])] : []));
+    return results.flatMap((r) =>
+      r.ok
+        ? [
+            this.sign(
+              r.type,
+              `${r.type} ${r.q}`,
+              { type: r.type, q: r.q, rows: r.rows.slice(0, 20), source: r.source, as_of: r.as_of },
+              r.as_of,
+              [r.source],
+            ),
+          ]
+        : [],
+    );
   }
 
   /** A receipt over the evidence item as served; its response_hash is the receipt_id citations use. */
   private sign(sourceType: string, label: string, data: Record<string, unknown>, asOf: number, sources: string[]): Evidence {
     const body = { source_type: sourceType, label, data };
     const receipt = signReceipt(this.o.key, {
-      request_hash: requestHash({ method: 'POST', path: '/api/portfolio/ask#evidence', query: { source_type: sourceType, label }, body: null }),
+      request_hash: requestHash({
+        method: 'POST',
+        path: '/api/portfolio/ask#evidence',
+        query: { source_type: sourceType, label },
+        body: null,
+      }),
       response_hash: responseHash(body),
       as_of: asOf,
       issued_at: unixSeconds(this.o.clock),

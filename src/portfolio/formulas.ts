@@ -38,7 +38,10 @@ export function unrealized(items: (Valued & { cost_basis: number | null })[]): {
  * The portfolio's value per UTC day from each position's daily closes: V_d = Σ quantity_i × close_i,d
  * over the days every position has a close (plus a constant part, e.g. cash).
  */
-export function valueSeries(positions: { quantity: number; closes: { t: number; c: number }[] }[], constant = 0): { day: number; value: number }[] {
+export function valueSeries(
+  positions: { quantity: number; closes: { t: number; c: number }[] }[],
+  constant = 0,
+): { day: number; value: number }[] {
   const byDay = positions.map((p) => new Map(p.closes.map((k) => [Math.floor(k.t / 86_400), k.c])));
   const days = [...(byDay[0]?.keys() ?? [])].filter((d) => byDay.every((m) => m.has(d))).sort((a, b) => a - b);
   return days.map((day) => ({ day, value: constant + positions.reduce((a, p, i) => a + p.quantity * byDay[i]!.get(day)!, 0) }));

@@ -72,8 +72,23 @@ export interface ManualHolding {
   cost_basis?: number;
 }
 
-const ENTITY_CLASS: Record<Entity['type'], AssetClass> = { equity: 'equity', crypto: 'crypto', stablecoin: 'stablecoin', forex: 'cash', commodity: 'other', index: 'other', perp: 'other' };
-const PLAID_CLASS: Record<string, AssetClass> = { equity: 'equity', etf: 'etf', 'mutual fund': 'fund', cryptocurrency: 'crypto', cash: 'cash', 'fixed income': 'fixed_income' };
+const ENTITY_CLASS: Record<Entity['type'], AssetClass> = {
+  equity: 'equity',
+  crypto: 'crypto',
+  stablecoin: 'stablecoin',
+  forex: 'cash',
+  commodity: 'other',
+  index: 'other',
+  perp: 'other',
+};
+const PLAID_CLASS: Record<string, AssetClass> = {
+  equity: 'equity',
+  etf: 'etf',
+  'mutual fund': 'fund',
+  cryptocurrency: 'crypto',
+  cash: 'cash',
+  'fixed income': 'fixed_income',
+};
 
 /**
  * The entity an identifier names exactly: an ISIN, CUSIP, ticker/symbol or contract address that
@@ -95,18 +110,37 @@ export function entityFor(resolver: EntityResolver, ids: Identifiers): Entity | 
   return undefined;
 }
 
-function row(resolver: EntityResolver, base: Omit<HoldingRow, 'entity_id' | 'asset_class' | 'sector'> & { asset_class?: AssetClass; sector?: string | null }): { holding: HoldingRow; unmapped?: Unmapped } {
+function row(
+  resolver: EntityResolver,
+  base: Omit<HoldingRow, 'entity_id' | 'asset_class' | 'sector'> & { asset_class?: AssetClass; sector?: string | null },
+): { holding: HoldingRow; unmapped?: Unmapped } {
   const entity = base.asset_class === 'cash' ? undefined : entityFor(resolver, base.identifiers);
   const holding: HoldingRow = {
     ...base,
     symbol: base.symbol ?? entity?.ids.symbol ?? null,
     name: base.name ?? entity?.name ?? null,
     entity_id: entity?.id ?? null,
-    asset_class: entity ? (base.asset_class === 'etf' || base.asset_class === 'fund' ? base.asset_class : ENTITY_CLASS[entity.type]) : (base.asset_class ?? 'other'),
+    asset_class: entity
+      ? base.asset_class === 'etf' || base.asset_class === 'fund'
+        ? base.asset_class
+        : ENTITY_CLASS[entity.type]
+      : (base.asset_class ?? 'other'),
     sector: base.sector ?? entity?.category ?? null,
   };
   const missed = !entity && holding.asset_class !== 'cash';
-  return { holding, ...(missed ? { unmapped: { symbol: base.symbol, name: base.name, identifiers: base.identifiers, reason: 'no entity carries this identifier exactly' } } : {}) };
+  return {
+    holding,
+    ...(missed
+      ? {
+          unmapped: {
+            symbol: base.symbol,
+            name: base.name,
+            identifiers: base.identifiers,
+            reason: 'no entity carries this identifier exactly',
+          },
+        }
+      : {}),
+  };
 }
 
 function collect(rows: { holding: HoldingRow; unmapped?: Unmapped }[]): Mapped {
@@ -153,7 +187,11 @@ export interface ManualItem {
 }
 
 export const manualItem = (h: ManualHolding): ManualItem => ({
-  identifiers: h.symbol ? { ticker: h.symbol.toUpperCase() } : h.isin ? { isin: h.isin.toUpperCase() } : { contract: h.contract!.toLowerCase() },
+  identifiers: h.symbol
+    ? { ticker: h.symbol.toUpperCase() }
+    : h.isin
+      ? { isin: h.isin.toUpperCase() }
+      : { contract: h.contract!.toLowerCase() },
   symbol: h.symbol?.toUpperCase() ?? null,
   name: null,
   quantity: h.quantity,

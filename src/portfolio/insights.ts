@@ -44,10 +44,28 @@ export interface Insights {
   positions: Position[];
   unpriced: { symbol: string | null; name: string | null; reason: string }[];
   allocation: { asset_class: Record<string, number>; sector: Record<string, number>; currency: Record<string, number> };
-  concentration: { top_holding: { symbol: string | null; share_pct: number } | null; hhi: number | null; effective_positions: number | null };
+  concentration: {
+    top_holding: { symbol: string | null; share_pct: number } | null;
+    hhi: number | null;
+    effective_positions: number | null;
+  };
   unrealized_pl: { usd: number; pct: number | null; positions_with_cost_basis: number } | null;
-  risk: { window_days: number; observations: number; daily_volatility_pct: number | null; annualized_volatility_pct: number | null; max_drawdown_pct: number | null; coverage_pct: number; note: string };
-  flagged_tokens: { symbol: string | null; entity_id: string; risk_score: number | null; is_honeypot: boolean | null; receipt_source: string }[];
+  risk: {
+    window_days: number;
+    observations: number;
+    daily_volatility_pct: number | null;
+    annualized_volatility_pct: number | null;
+    max_drawdown_pct: number | null;
+    coverage_pct: number;
+    note: string;
+  };
+  flagged_tokens: {
+    symbol: string | null;
+    entity_id: string;
+    risk_score: number | null;
+    is_honeypot: boolean | null;
+    receipt_source: string;
+  }[];
   upcoming_events: { symbol: string | null; kind: 'token_unlock'; date: string; detail: Record<string, unknown> }[];
   sources: string[];
 }
@@ -63,9 +81,7 @@ interface Priced {
 const ok = (r: SourceResult | undefined): r is Extract<SourceResult, { ok: true }> => r?.ok === true;
 
 export class InsightsCalculator {
-  constructor(
-    private readonly o: { sources: SourceRunner; backtests: BacktestService; resolver: EntityResolver; clock: Clock },
-  ) {}
+  constructor(private readonly o: { sources: SourceRunner; backtests: BacktestService; resolver: EntityResolver; clock: Clock }) {}
 
   /** A fetch whose q the type refuses (a symbol token-unlock does not track, say) is simply no data. */
   private async run(type: string, q: string): Promise<SourceResult | undefined> {
@@ -110,7 +126,10 @@ export class InsightsCalculator {
       as_of: priced.length ? Math.min(...priced.map((p) => p.as_of)) : snapshot.as_of,
       snapshot_as_of: snapshot.as_of,
       currency: 'USD',
-      market_value: roundTo(values.reduce((a, b) => a + b, 0), 2),
+      market_value: roundTo(
+        values.reduce((a, b) => a + b, 0),
+        2,
+      ),
       positions,
       unpriced,
       allocation: {
@@ -118,8 +137,14 @@ export class InsightsCalculator {
         sector: allocation(positions, (p) => p.sector ?? 'unknown'),
         currency: allocation(positions, (p) => p.currency),
       },
-      concentration: { top_holding: top ? { symbol: top.symbol, share_pct: top.weight_pct } : null, hhi: index === null ? null : roundTo(index, 4), effective_positions: index ? roundTo(1 / index, 2) : null },
-      unrealized_pl: pl ? { usd: roundTo(pl.usd, 2), pct: pl.pct === null ? null : roundTo(pl.pct, 2), positions_with_cost_basis: pl.covered } : null,
+      concentration: {
+        top_holding: top ? { symbol: top.symbol, share_pct: top.weight_pct } : null,
+        hhi: index === null ? null : roundTo(index, 4),
+        effective_positions: index ? roundTo(1 / index, 2) : null,
+      },
+      unrealized_pl: pl
+        ? { usd: roundTo(pl.usd, 2), pct: pl.pct === null ? null : roundTo(pl.pct, 2), positions_with_cost_basis: pl.covered }
+        : null,
       risk: risk.figures,
       flagged_tokens: flags,
       upcoming_events: events,
@@ -146,7 +171,9 @@ export class InsightsCalculator {
           if (ok(result) && price !== undefined) return { holding, entity, price, source: result.source, as_of: result.as_of };
         }
         if (holding.institution_price !== null) {
-          const asOf = holding.institution_price_as_of ? Math.floor(Date.parse(`${holding.institution_price_as_of}T00:00:00Z`) / 1000) : snapshot.as_of;
+          const asOf = holding.institution_price_as_of
+            ? Math.floor(Date.parse(`${holding.institution_price_as_of}T00:00:00Z`) / 1000)
+            : snapshot.as_of;
           return { holding, entity, price: holding.institution_price, source: 'plaid-institution-price', as_of: asOf };
         }
         return { holding, reason: quote ? `${quote.type} ${quote.q} did not answer` : 'no data type prices this holding' };
@@ -165,7 +192,14 @@ export class InsightsCalculator {
     const series = await Promise.all(
       candled.map(async ({ p, type, q }) => {
         try {
-          const r = await this.o.backtests.candles({ type, q, from: now - (WINDOW_DAYS + 1) * DAY_S, to: now, interval: '1d', paid: false });
+          const r = await this.o.backtests.candles({
+            type,
+            q,
+            from: now - (WINDOW_DAYS + 1) * DAY_S,
+            to: now,
+            interval: '1d',
+            paid: false,
+          });
           return { p, closes: r.data.map((k) => ({ t: k.t, c: k.c })), source: r.source };
         } catch (e) {
           if (e instanceof ApiError) return undefined;
@@ -175,7 +209,10 @@ export class InsightsCalculator {
     );
     const known = series.filter((s): s is NonNullable<typeof s> => s !== undefined && s.closes.length > 1);
     const covered = cash + known.reduce((a, s) => a + s.p.holding.quantity * s.p.price, 0);
-    const values = valueSeries(known.map((s) => ({ quantity: s.p.holding.quantity, closes: s.closes.slice(-(WINDOW_DAYS + 1)) })), cash);
+    const values = valueSeries(
+      known.map((s) => ({ quantity: s.p.holding.quantity, closes: s.closes.slice(-(WINDOW_DAYS + 1)) })),
+      cash,
+    );
     const daily = known.length ? stdev(returns(values)) : null;
     const cryptoOnly = known.every((s) => s.p.holding.asset_class === 'crypto' || s.p.holding.asset_class === 'stablecoin');
     const drawdown = known.length ? maxDrawdown(values) : null;
@@ -187,7 +224,9 @@ export class InsightsCalculator {
         annualized_volatility_pct: daily === null ? null : roundTo(daily * Math.sqrt(cryptoOnly ? 365 : 252) * 100, 2),
         max_drawdown_pct: drawdown === null ? null : roundTo(drawdown * 100, 2),
         coverage_pct: total > 0 ? roundTo((covered / total) * 100, 2) : 0,
-        note: known.length ? 'positions without daily candles are left out; coverage_pct is the share of market value included' : 'no position has daily candles',
+        note: known.length
+          ? 'positions without daily candles are left out; coverage_pct is the share of market value included'
+          : 'no position has daily candles',
       },
       sources: known.map((s) => s.source),
     };
@@ -196,12 +235,22 @@ export class InsightsCalculator {
   /** Held tokens with a contract: token-risk flags a honeypot or a risk_score of 50 or more. */
   private async flags(priced: Priced[]): Promise<Insights['flagged_tokens']> {
     const tokens = priced.filter((p) => p.entity?.contracts?.ethereum);
-    const checked = await Promise.all(tokens.map(async (p) => ({ p, result: await this.run('token-risk', `ethereum:${p.entity!.contracts!.ethereum}`) })));
+    const checked = await Promise.all(
+      tokens.map(async (p) => ({ p, result: await this.run('token-risk', `ethereum:${p.entity!.contracts!.ethereum}`) })),
+    );
     return checked.flatMap(({ p, result }) => {
       if (!ok(result)) return [];
       const row = result.rows[0];
       if (!row || !(row.is_honeypot === true || Number(row.risk_score) >= FLAG_RISK_SCORE)) return [];
-      return [{ symbol: p.holding.symbol, entity_id: p.entity!.id, risk_score: typeof row.risk_score === 'number' ? row.risk_score : null, is_honeypot: typeof row.is_honeypot === 'boolean' ? row.is_honeypot : null, receipt_source: result.source }];
+      return [
+        {
+          symbol: p.holding.symbol,
+          entity_id: p.entity!.id,
+          risk_score: typeof row.risk_score === 'number' ? row.risk_score : null,
+          is_honeypot: typeof row.is_honeypot === 'boolean' ? row.is_honeypot : null,
+          receipt_source: result.source,
+        },
+      ];
     });
   }
 
@@ -210,7 +259,16 @@ export class InsightsCalculator {
     const crypto = priced.filter((p) => p.entity?.type === 'crypto' && p.entity.ids.symbol);
     const found = await Promise.all(crypto.map(async (p) => ({ p, result: await this.run('token-unlock', p.entity!.ids.symbol!) })));
     return found.flatMap(({ p, result }) =>
-      ok(result) ? result.rows.slice(0, 3).map((r) => ({ symbol: p.holding.symbol, kind: 'token_unlock' as const, date: String(r.date), detail: { amount_tokens: r.amount_tokens, pct_of_max_supply: r.pct_of_max_supply } })) : [],
+      ok(result)
+        ? result.rows
+            .slice(0, 3)
+            .map((r) => ({
+              symbol: p.holding.symbol,
+              kind: 'token_unlock' as const,
+              date: String(r.date),
+              detail: { amount_tokens: r.amount_tokens, pct_of_max_supply: r.pct_of_max_supply },
+            }))
+        : [],
     );
   }
 }

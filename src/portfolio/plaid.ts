@@ -1,4 +1,13 @@
-import { Configuration, CountryCode, PlaidApi, Products, type AccountBase, type Holding, type InvestmentTransaction, type Security } from 'plaid';
+import {
+  Configuration,
+  CountryCode,
+  PlaidApi,
+  Products,
+  type AccountBase,
+  type Holding,
+  type InvestmentTransaction,
+  type Security,
+} from 'plaid';
 import { ApiError } from '../core/errors.js';
 
 /**
@@ -21,13 +30,22 @@ export class PlaidLink {
 
   constructor(config: { clientId: string; secret: string; baseUrl: string }) {
     this.api = new PlaidApi(
-      new Configuration({ basePath: config.baseUrl, baseOptions: { timeout: TIMEOUT_MS, headers: { 'PLAID-CLIENT-ID': config.clientId, 'PLAID-SECRET': config.secret } } }),
+      new Configuration({
+        basePath: config.baseUrl,
+        baseOptions: { timeout: TIMEOUT_MS, headers: { 'PLAID-CLIENT-ID': config.clientId, 'PLAID-SECRET': config.secret } },
+      }),
     );
   }
 
   async linkToken(userId: string): Promise<string> {
     const { data } = await call(() =>
-      this.api.linkTokenCreate({ client_name: 'svc', language: 'en', country_codes: [CountryCode.Us], user: { client_user_id: userId }, products: [Products.Investments] }),
+      this.api.linkTokenCreate({
+        client_name: 'svc',
+        language: 'en',
+        country_codes: [CountryCode.Us],
+        user: { client_user_id: userId },
+        products: [Products.Investments],
+      }),
     );
     return data.link_token;
   }
@@ -43,9 +61,16 @@ export class PlaidLink {
     const [holdings, balances, transactions] = await Promise.all([
       call(() => this.api.investmentsHoldingsGet({ access_token: accessToken })),
       call(() => this.api.accountsBalanceGet({ access_token: accessToken })),
-      call(() => this.api.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: today, options: { count: 100 } })),
+      call(() =>
+        this.api.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: today, options: { count: 100 } }),
+      ),
     ]);
-    return { accounts: balances.data.accounts, holdings: holdings.data.holdings, securities: holdings.data.securities, transactions: transactions.data.investment_transactions };
+    return {
+      accounts: balances.data.accounts,
+      holdings: holdings.data.holdings,
+      securities: holdings.data.securities,
+      transactions: transactions.data.investment_transactions,
+    };
   }
 
   async remove(accessToken: string): Promise<void> {
@@ -64,7 +89,14 @@ async function call<T>(run: () => Promise<T>, callerField?: string): Promise<T> 
   } catch (e) {
     const failure = e as PlaidFailure;
     const code = failure.response?.data?.error_code ?? failure.code ?? 'unreachable';
-    if (callerField && code === 'INVALID_PUBLIC_TOKEN') throw new ApiError('validation_failed', 'Plaid refused the public_token (invalid, expired or already used)', { field: callerField, plaid_error: code });
-    throw new ApiError('upstream_unavailable', `Plaid answered ${failure.response?.status ?? 'nothing'} (${code})`, { upstream: 'plaid', plaid_error: code });
+    if (callerField && code === 'INVALID_PUBLIC_TOKEN')
+      throw new ApiError('validation_failed', 'Plaid refused the public_token (invalid, expired or already used)', {
+        field: callerField,
+        plaid_error: code,
+      });
+    throw new ApiError('upstream_unavailable', `Plaid answered ${failure.response?.status ?? 'nothing'} (${code})`, {
+      upstream: 'plaid',
+      plaid_error: code,
+    });
   }
 }

@@ -5,7 +5,10 @@ const Nullable = <T extends Type.TSchema>(schema: T) => Type.Union([schema, Type
 const NullableNumber = Nullable(Type.Number());
 const NullableString = Nullable(Type.String());
 
-export const UserId = Type.String({ pattern: '^[A-Za-z0-9._:@-]{3,64}$', description: 'your own id for the portfolio user: 3-64 of A-Z a-z 0-9 . _ : @ -' });
+export const UserId = Type.String({
+  pattern: '^[A-Za-z0-9._:@-]{3,64}$',
+  description: 'your own id for the portfolio user: 3-64 of A-Z a-z 0-9 . _ : @ -',
+});
 
 export const LinkBody = Type.Object({ user_id: UserId }, { additionalProperties: false });
 export const LinkResponse = Type.Object({
@@ -28,16 +31,29 @@ export const ManualHoldingSchema = Type.Object(
 export const SyncBody = Type.Object(
   {
     user_id: UserId,
-    public_token: Type.Optional(Type.String({ pattern: '^public-[a-z]+-[A-Za-z0-9-]{1,200}$', description: 'from Plaid Link; exchanged once' })),
-    holdings: Type.Optional(Type.Array(ManualHoldingSchema, { minItems: 1, maxItems: 200, description: 'manual holdings; replace the previous ones' })),
+    public_token: Type.Optional(
+      Type.String({ pattern: '^public-[a-z]+-[A-Za-z0-9-]{1,200}$', description: 'from Plaid Link; exchanged once' }),
+    ),
+    holdings: Type.Optional(
+      Type.Array(ManualHoldingSchema, { minItems: 1, maxItems: 200, description: 'manual holdings; replace the previous ones' }),
+    ),
     wallets: Type.Optional(
-      Type.Array(Type.String({ pattern: '^[a-z]+:0x[0-9a-fA-F]{40}$' }), { minItems: 1, maxItems: 10, description: 'read-only wallets <chain>:<address> (ethereum, base, optimism, arbitrum, gnosis)' }),
+      Type.Array(Type.String({ pattern: '^[a-z]+:0x[0-9a-fA-F]{40}$' }), {
+        minItems: 1,
+        maxItems: 10,
+        description: 'read-only wallets <chain>:<address> (ethereum, base, optimism, arbitrum, gnosis)',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 
-const Identifiers = Type.Object({ ticker: Type.Optional(Type.String()), isin: Type.Optional(Type.String()), cusip: Type.Optional(Type.String()), contract: Type.Optional(Type.String()) });
+const Identifiers = Type.Object({
+  ticker: Type.Optional(Type.String()),
+  isin: Type.Optional(Type.String()),
+  cusip: Type.Optional(Type.String()),
+  contract: Type.Optional(Type.String()),
+});
 
 const HoldingSchema = Type.Object({
   symbol: NullableString,
@@ -60,11 +76,30 @@ export const SnapshotSchema = Type.Object({
   source: StringEnum(['plaid', 'manual'] as const),
   holdings: Type.Array(HoldingSchema),
   balances: Type.Array(
-    Type.Object({ account_id: Type.String(), name: Type.String(), type: Type.String(), subtype: NullableString, current: NullableNumber, available: NullableNumber, currency: NullableString }),
+    Type.Object({
+      account_id: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      subtype: NullableString,
+      current: NullableNumber,
+      available: NullableNumber,
+      currency: NullableString,
+    }),
   ),
-  unmapped: Type.Array(Type.Object({ symbol: NullableString, name: NullableString, identifiers: Identifiers, reason: Type.String() }), { description: 'holdings no entity carries exactly; never guessed' }),
+  unmapped: Type.Array(Type.Object({ symbol: NullableString, name: NullableString, identifiers: Identifiers, reason: Type.String() }), {
+    description: 'holdings no entity carries exactly; never guessed',
+  }),
   transactions: Type.Array(
-    Type.Object({ date: Type.String(), name: Type.String(), type: Type.String(), symbol: NullableString, quantity: Type.Number(), price: Type.Number(), amount: Type.Number(), currency: NullableString }),
+    Type.Object({
+      date: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      symbol: NullableString,
+      quantity: Type.Number(),
+      price: Type.Number(),
+      amount: Type.Number(),
+      currency: NullableString,
+    }),
     { description: 'investment transactions of the last 30 days (Plaid)' },
   ),
 });
@@ -116,22 +151,45 @@ export const InsightsSchema = Type.Object({
     coverage_pct: Type.Number(),
     note: Type.String(),
   }),
-  flagged_tokens: Type.Array(Type.Object({ symbol: NullableString, entity_id: Type.String(), risk_score: NullableNumber, is_honeypot: Nullable(Type.Boolean()), receipt_source: Type.String() })),
+  flagged_tokens: Type.Array(
+    Type.Object({
+      symbol: NullableString,
+      entity_id: Type.String(),
+      risk_score: NullableNumber,
+      is_honeypot: Nullable(Type.Boolean()),
+      receipt_source: Type.String(),
+    }),
+  ),
   upcoming_events: Type.Array(Type.Object({ symbol: NullableString, kind: Type.String(), date: Type.String(), detail: FreeObject() })),
   sources: Type.Array(Type.String()),
 });
 
-export const AskBody = Type.Object({ user_id: UserId, question: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false });
+export const AskBody = Type.Object(
+  { user_id: UserId, question: Type.String({ minLength: 3, maxLength: 500 }) },
+  { additionalProperties: false },
+);
 
 export const AskResponse = Type.Object({
   user_id: Type.String(),
   question: Type.String(),
   answerable: Type.Boolean(),
   answer: Type.String(),
-  citations: Type.Array(Type.Object({ claim: Type.String(), source_type: Type.String(), receipt_id: Type.String({ description: 'the receipt_id of an item of evidence' }) })),
+  citations: Type.Array(
+    Type.Object({
+      claim: Type.String(),
+      source_type: Type.String(),
+      receipt_id: Type.String({ description: 'the receipt_id of an item of evidence' }),
+    }),
+  ),
   dropped_citations: Type.Integer({ description: 'citations the model made to receipts not in evidence (removed)' }),
   evidence: Type.Array(
-    Type.Object({ receipt_id: Type.String({ description: 'its receipt’s response_hash' }), source_type: Type.String(), label: Type.String(), data: FreeObject(), _receipt: ReceiptSchema }),
+    Type.Object({
+      receipt_id: Type.String({ description: 'its receipt’s response_hash' }),
+      source_type: Type.String(),
+      label: Type.String(),
+      data: FreeObject(),
+      _receipt: ReceiptSchema,
+    }),
   ),
   model: Type.Object({ id: Type.String(), vendor: Type.String(), model: Type.String({ description: '"demo" in the demo' }) }),
   disclaimer: Type.String(),

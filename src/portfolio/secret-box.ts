@@ -21,7 +21,13 @@ export class SecretBox {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys[0]!, iv).setAAD(Buffer.from(owner));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', keyId(this.keys[0]!), iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      'v1',
+      keyId(this.keys[0]!),
+      iv.toString('base64url'),
+      ciphertext.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   /** Throws when the key is unknown or the value was tampered with or belongs to another owner. */
@@ -29,7 +35,9 @@ export class SecretBox {
     const [version, kid, iv, ciphertext, tag] = sealed.split('.');
     const key = kid ? this.byId.get(kid) : undefined;
     if (version !== 'v1' || !key || !iv || !ciphertext || !tag) throw new Error('sealed value has an unknown format or key');
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url')).setAAD(Buffer.from(owner)).setAuthTag(Buffer.from(tag, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'))
+      .setAAD(Buffer.from(owner))
+      .setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
   }
 

@@ -7,7 +7,19 @@ import type { EntityResolver } from '../entities/resolver.js';
 import type { PortfolioRepo, PortfolioUserRow } from '../store/repos/portfolio.js';
 import type { PlaidLink } from './plaid.js';
 import type { SecretBox } from './secret-box.js';
-import { balancesOf, manualItem, mapManual, mapPlaid, transactionsOf, type Balance, type HoldingRow, type ManualHolding, type ManualItem, type TransactionRow, type Unmapped } from './holdings.js';
+import {
+  balancesOf,
+  manualItem,
+  mapManual,
+  mapPlaid,
+  transactionsOf,
+  type Balance,
+  type HoldingRow,
+  type ManualHolding,
+  type ManualItem,
+  type TransactionRow,
+  type Unmapped,
+} from './holdings.js';
 import type { WalletReader } from './wallets.js';
 
 /** What one sync stores and returns. */
@@ -37,13 +49,29 @@ const hashToken = (token: string) => createHash('sha256').update(token).digest('
  */
 export class PortfolioService {
   constructor(
-    private readonly o: { repo: PortfolioRepo; clock: Clock; resolver: EntityResolver; wallets: WalletReader; plaid?: PlaidLink; box?: SecretBox },
+    private readonly o: {
+      repo: PortfolioRepo;
+      clock: Clock;
+      resolver: EntityResolver;
+      wallets: WalletReader;
+      plaid?: PlaidLink;
+      box?: SecretBox;
+    },
   ) {}
 
   /** A new user gets their token (once); an existing one must prove it and gets a fresh link_token only. */
-  async link(userId: string, authorization: string | undefined): Promise<{ user_id: string; portfolio_token: string | null; link_token: string | null }> {
+  async link(
+    userId: string,
+    authorization: string | undefined,
+  ): Promise<{ user_id: string; portfolio_token: string | null; link_token: string | null }> {
     const token = randomId('svc-pt_', 32);
-    const created = await this.o.repo.create({ user_id: userId, token_hash: hashToken(token), created_at: this.o.clock.now(), plaid_item_id: null, plaid_token_enc: null });
+    const created = await this.o.repo.create({
+      user_id: userId,
+      token_hash: hashToken(token),
+      created_at: this.o.clock.now(),
+      plaid_item_id: null,
+      plaid_token_enc: null,
+    });
     if (!created) await this.owner(userId, authorization);
     try {
       const linkToken = this.o.plaid ? await this.o.plaid.linkToken(userId) : null;
@@ -58,9 +86,13 @@ export class PortfolioService {
   /** The user whose token this is; 401 without a bearer token, 403 when it is not this user's. */
   async owner(userId: string, authorization: string | undefined): Promise<PortfolioUserRow> {
     const token = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-    if (!token) throw new ApiError('unauthorized', 'send Authorization: Bearer <portfolio_token> (POST /api/portfolio/link issues it)', { header: 'authorization' });
+    if (!token)
+      throw new ApiError('unauthorized', 'send Authorization: Bearer <portfolio_token> (POST /api/portfolio/link issues it)', {
+        header: 'authorization',
+      });
     const user = await this.o.repo.user(userId);
-    if (!user || !sameSecret(hashToken(token), user.token_hash)) throw new ApiError('forbidden', 'this portfolio_token does not belong to user_id', { field: 'user_id' });
+    if (!user || !sameSecret(hashToken(token), user.token_hash))
+      throw new ApiError('forbidden', 'this portfolio_token does not belong to user_id', { field: 'user_id' });
     return user;
   }
 
@@ -72,8 +104,17 @@ export class PortfolioService {
       const items = [...(input.holdings ?? []).map(manualItem), ...(await this.walletItems(input.wallets ?? []))];
       snapshot = { ...base, source: 'manual', ...mapManual(this.o.resolver, items), balances: [], transactions: [] };
     } else {
-      const pull = await this.plaid().pull(await this.accessToken(user, input.public_token), new Date(asOf * 1000).toISOString().slice(0, 10));
-      snapshot = { ...base, source: 'plaid', ...mapPlaid(this.o.resolver, pull), balances: balancesOf(pull), transactions: transactionsOf(pull) };
+      const pull = await this.plaid().pull(
+        await this.accessToken(user, input.public_token),
+        new Date(asOf * 1000).toISOString().slice(0, 10),
+      );
+      snapshot = {
+        ...base,
+        source: 'plaid',
+        ...mapPlaid(this.o.resolver, pull),
+        balances: balancesOf(pull),
+        transactions: transactionsOf(pull),
+      };
     }
     await this.o.repo.addSnapshot(user.user_id, this.o.clock.now(), snapshot);
     return snapshot;
@@ -110,19 +151,29 @@ export class PortfolioService {
   /** Exchanges a public token once (a second item is a 409), else opens the stored one, re-sealing it under a rotated key. */
   private async accessToken(user: PortfolioUserRow, publicToken: string | undefined): Promise<string> {
     if (publicToken) {
-      if (user.plaid_item_id) throw new ApiError('conflict', 'this user already has a linked account; sync without public_token, or DELETE /api/portfolio first', { field: 'public_token' });
+      if (user.plaid_item_id)
+        throw new ApiError(
+          'conflict',
+          'this user already has a linked account; sync without public_token, or DELETE /api/portfolio first',
+          { field: 'public_token' },
+        );
       const { accessToken, itemId } = await this.plaid().exchange(publicToken);
       await this.o.repo.setPlaidItem(user.user_id, itemId, this.box().seal(accessToken, user.user_id));
       return accessToken;
     }
-    if (!user.plaid_token_enc || !user.plaid_item_id) throw new ApiError('validation_failed', 'send public_token (from Plaid Link) or holdings', { field: 'public_token' });
+    if (!user.plaid_token_enc || !user.plaid_item_id)
+      throw new ApiError('validation_failed', 'send public_token (from Plaid Link) or holdings', { field: 'public_token' });
     const accessToken = this.box().open(user.plaid_token_enc, user.user_id);
-    if (this.box().stale(user.plaid_token_enc)) await this.o.repo.setPlaidItem(user.user_id, user.plaid_item_id, this.box().seal(accessToken, user.user_id));
+    if (this.box().stale(user.plaid_token_enc))
+      await this.o.repo.setPlaidItem(user.user_id, user.plaid_item_id, this.box().seal(accessToken, user.user_id));
     return accessToken;
   }
 
   private plaid(): PlaidLink {
-    if (!this.o.plaid) throw new ApiError('validation_failed', 'account linking is not configured on this server (PLAID_CLIENT_ID); send holdings instead', { field: 'public_token' });
+    if (!this.o.plaid)
+      throw new ApiError('validation_failed', 'account linking is not configured on this server (PLAID_CLIENT_ID); send holdings instead', {
+        field: 'public_token',
+      });
     return this.o.plaid;
   }
 

@@ -18,7 +18,16 @@ const TokenList = Type.Object({
   status: Type.String(),
   message: Type.String(),
   result: Type.Union([
-    Type.Array(Type.Object({ balance: Type.String(), contractAddress: Type.String(), decimals: Type.String(), name: Type.String(), symbol: Type.String(), type: Type.String() })),
+    Type.Array(
+      Type.Object({
+        balance: Type.String(),
+        contractAddress: Type.String(),
+        decimals: Type.String(),
+        name: Type.String(),
+        symbol: Type.String(),
+        type: Type.String(),
+      }),
+    ),
     Type.Null(),
   ]),
 });
@@ -50,18 +59,35 @@ export class WalletReader {
       throw e instanceof ApiError ? new ApiError('validation_failed', `${field}: ${e.message}`, { field, chains: WALLET_CHAINS }) : e;
     }
     const http = this.upstream.host(BLOCKSCOUT_HOSTS[target.chain]!);
-    const query = (action: string) => ({ deadline: Date.now() + DEADLINE_MS, query: { module: 'account', action, address: target.address } });
+    const query = (action: string) => ({
+      deadline: Date.now() + DEADLINE_MS,
+      query: { module: 'account', action, address: target.address },
+    });
     try {
-      const [native, tokens] = await Promise.all([http.json<Balance>('/api', Balance, query('balance')), http.json<TokenList>('/api', TokenList, query('tokenlist'))]);
+      const [native, tokens] = await Promise.all([
+        http.json<Balance>('/api', Balance, query('balance')),
+        http.json<TokenList>('/api', TokenList, query('tokenlist')),
+      ]);
       const coin = EVM_CHAINS[target.chain].native;
       const nativeAsset = native.status === '1' && native.result ? [{ symbol: coin, name: null, quantity: scaled(native.result, 18) }] : [];
-      const erc20 = (tokens.result ?? []).filter((t) => t.type === 'ERC-20' && /^\d+$/.test(t.balance) && /^\d+$/.test(t.decimals) && BigInt(t.balance) > 0n);
+      const erc20 = (tokens.result ?? []).filter(
+        (t) => t.type === 'ERC-20' && /^\d+$/.test(t.balance) && /^\d+$/.test(t.decimals) && BigInt(t.balance) > 0n,
+      );
       return [
         ...nativeAsset,
-        ...erc20.map((t) => ({ symbol: t.symbol, name: t.name || null, contract: `${target.chain}:${t.contractAddress.toLowerCase()}`, quantity: scaled(t.balance, Number(t.decimals)) })),
+        ...erc20.map((t) => ({
+          symbol: t.symbol,
+          name: t.name || null,
+          contract: `${target.chain}:${t.contractAddress.toLowerCase()}`,
+          quantity: scaled(t.balance, Number(t.decimals)),
+        })),
       ];
     } catch (e) {
-      if (e instanceof UpstreamError) throw new ApiError('upstream_unavailable', `${field}: the chain explorer did not answer (${e.reason})`, { field, reason: e.reason });
+      if (e instanceof UpstreamError)
+        throw new ApiError('upstream_unavailable', `${field}: the chain explorer did not answer (${e.reason})`, {
+          field,
+          reason: e.reason,
+        });
       throw e;
     }
   }

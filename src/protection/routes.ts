@@ -18,13 +18,27 @@ export function registerProtection(app: FastifyInstance, protection: Protection)
     const blockedS = await protection.blockedFor(request.ip);
     if (blockedS > 0) {
       reply.header('retry-after', String(blockedS));
-      return sendError(reply, request, new ApiError('blocked', 'this address is temporarily blocked after repeated invalid requests', { retry_after_s: blockedS }));
+      return sendError(
+        reply,
+        request,
+        new ApiError('blocked', 'this address is temporarily blocked after repeated invalid requests', { retry_after_s: blockedS }),
+      );
     }
     const bucket = await protection.take(await protection.identify(request));
-    reply.header('ratelimit-limit', String(bucket.limit)).header('ratelimit-remaining', String(bucket.remaining)).header('ratelimit-reset', String(bucket.resetS));
+    reply
+      .header('ratelimit-limit', String(bucket.limit))
+      .header('ratelimit-remaining', String(bucket.remaining))
+      .header('ratelimit-reset', String(bucket.resetS));
     if (!bucket.allowed) {
       reply.header('retry-after', String(bucket.retryAfterS));
-      return sendError(reply, request, new ApiError('rate_limited', `rate limit of ${bucket.limit} requests per minute reached`, { limit: bucket.limit, retry_after_s: bucket.retryAfterS }));
+      return sendError(
+        reply,
+        request,
+        new ApiError('rate_limited', `rate limit of ${bucket.limit} requests per minute reached`, {
+          limit: bucket.limit,
+          retry_after_s: bucket.retryAfterS,
+        }),
+      );
     }
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.
@@ -35,67 +49,102 @@ export function registerProtection(app: FastifyInstance, protection: Protection)
   });
 }
 
-export const protectionRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const { deps, protection } = ctx;
-  const requireAdmin = async (request: FastifyRequest) => {
-    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!deps.config.adminToken || !token || !sameSecret(token, deps.config.adminToken)) throw new ApiError('forbidden', 'admin token missing or wrong');
-  };
-  const KeyInfo = Type.Object({ id: Type.String(), name: Type.String(), tier: Type.String(), created_at: Type.Integer(), revoked_at: Type.Union([Type.Integer(), Type.Null()]) });
+export const protectionRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps, protection } = ctx;
+    const requireAdmin = async (request: FastifyRequest) => {
+      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      if (!deps.config.adminToken || !token || !sameSecret(token, deps.config.adminToken))
+        throw new ApiError('forbidden', 'admin token missing or wrong');
+    };
+    const KeyInfo = Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      tier: Type.String(),
+      created_at: Type.Integer(),
+      revoked_at: Type.Union([Type.Integer(), Type.Null()]),
+    });
 
-  app.post(
-    '/api/v1/admin/keys',
-    {
-      onRequest: requireAdmin,
-      schema: {
-        tags: ['protection'],
-        summary: 'Create an API key (admin; the key is shown once)',
-        description: 'Authorization: Bearer <SVC_ADMIN_TOKEN>. Clients send the key as `X-API-Key: svc_key_…` (or `Authorization: Bearer svc_key_…`).',
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), tier: Type.Optional(StringEnum(['standard', 'pro'] as const, { default: 'standard' })) }),
-        response: { 200: Type.Object({ id: Type.String(), key: Type.String(), name: Type.String(), tier: Type.String() }), ...errorResponses(400, 403) },
-      },
-    },
-    async (request) => protection.createKey(request.body.name, request.body.tier ?? 'standard'),
-  );
-
-  app.get(
-    '/api/v1/admin/keys',
-    { onRequest: requireAdmin, schema: { tags: ['protection'], summary: 'List API keys (admin; no secrets)', response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }), ...errorResponses(403) } } },
-    async () => ({ keys: await protection.listKeys() }),
-  );
-
-  app.delete(
-    '/api/v1/admin/keys/:id',
-    {
-      onRequest: requireAdmin,
-      schema: { tags: ['protection'], summary: 'Revoke an API key (admin)', params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: { 200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }), ...errorResponses(403, 404) } },
-    },
-    async (request) => {
-      if (!(await protection.revokeKey(request.params.id))) throw new ApiError('not_found', 'no active key with this id');
-      return { id: request.params.id, revoked: true };
-    },
-  );
-
-  app.get(
-    '/api/v1/protection/stats',
-    {
-      config: { signed: true },
-      schema: {
-        tags: ['protection'],
-        summary: 'Signed aggregate protection figures for the last hour',
-        description:
-          `Tiers (requests per minute, token bucket with a one-minute burst): anonymous per IP ${deps.config.ratePerMin.anonymous}, standard key ${deps.config.ratePerMin.standard}, ` +
-          `pro key ${deps.config.ratePerMin.pro}, pass ${deps.config.ratePerMin.pass}. Every answer carries RateLimit-Limit/-Remaining/-Reset; a 429 adds Retry-After. ` +
-          `An IP is blocked for ${BLOCK_MS / 60_000} minutes (403 \`blocked\`) after more than ${ABUSE_THRESHOLDS.invalid_payment} invalid payments, ` +
-          `${ABUSE_THRESHOLDS.cursor_forgery} forged cursors or ${ABUSE_THRESHOLDS.client_error} other 4xx answers within a minute.`,
-        response: {
-          200: Type.Object({
-            window_s: Type.Integer(), requests: Type.Integer(), rate_limited: Type.Integer(), blocks: Type.Integer(),
-            abuse_invalid_payment: Type.Integer(), abuse_cursor_forgery: Type.Integer(), abuse_client_error: Type.Integer(), active_api_keys: Type.Integer(), as_of: Type.Integer(),
+    app.post(
+      '/api/v1/admin/keys',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['protection'],
+          summary: 'Create an API key (admin; the key is shown once)',
+          description:
+            'Authorization: Bearer <SVC_ADMIN_TOKEN>. Clients send the key as `X-API-Key: svc_key_…` (or `Authorization: Bearer svc_key_…`).',
+          body: Type.Object({
+            name: Type.String({ minLength: 1, maxLength: 100 }),
+            tier: Type.Optional(StringEnum(['standard', 'pro'] as const, { default: 'standard' })),
           }),
+          response: {
+            200: Type.Object({ id: Type.String(), key: Type.String(), name: Type.String(), tier: Type.String() }),
+            ...errorResponses(400, 403),
+          },
         },
       },
-    },
-    async () => protection.stats(),
-  );
-};
+      async (request) => protection.createKey(request.body.name, request.body.tier ?? 'standard'),
+    );
+
+    app.get(
+      '/api/v1/admin/keys',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['protection'],
+          summary: 'List API keys (admin; no secrets)',
+          response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }), ...errorResponses(403) },
+        },
+      },
+      async () => ({ keys: await protection.listKeys() }),
+    );
+
+    app.delete(
+      '/api/v1/admin/keys/:id',
+      {
+        onRequest: requireAdmin,
+        schema: {
+          tags: ['protection'],
+          summary: 'Revoke an API key (admin)',
+          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+          response: { 200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }), ...errorResponses(403, 404) },
+        },
+      },
+      async (request) => {
+        if (!(await protection.revokeKey(request.params.id))) throw new ApiError('not_found', 'no active key with this id');
+        return { id: request.params.id, revoked: true };
+      },
+    );
+
+    app.get(
+      '/api/v1/protection/stats',
+      {
+        config: { signed: true },
+        schema: {
+          tags: ['protection'],
+          summary: 'Signed aggregate protection figures for the last hour',
+          description:
+            `Tiers (requests per minute, token bucket with a one-minute burst): anonymous per IP ${deps.config.ratePerMin.anonymous}, standard key ${deps.config.ratePerMin.standard}, ` +
+            `pro key ${deps.config.ratePerMin.pro}, pass ${deps.config.ratePerMin.pass}. Every answer carries RateLimit-Limit/-Remaining/-Reset; a 429 adds Retry-After. ` +
+            `An IP is blocked for ${BLOCK_MS / 60_000} minutes (403 \`blocked\`) after more than ${ABUSE_THRESHOLDS.invalid_payment} invalid payments, ` +
+            `${ABUSE_THRESHOLDS.cursor_forgery} forged cursors or ${ABUSE_THRESHOLDS.client_error} other 4xx answers within a minute.`,
+          response: {
+            200: Type.Object({
+              window_s: Type.Integer(),
+              requests: Type.Integer(),
+              rate_limited: Type.Integer(),
+              blocks: Type.Integer(),
+              abuse_invalid_payment: Type.Integer(),
+              abuse_cursor_forgery: Type.Integer(),
+              abuse_client_error: Type.Integer(),
+              active_api_keys: Type.Integer(),
+              as_of: Type.Integer(),
+            }),
+          },
+        },
+      },
+      async () => protection.stats(),
+    );
+  };

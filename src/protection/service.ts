@@ -78,7 +78,8 @@ export class Protection {
       return { tier: row.tier, subject: `key:${row.id}` };
     }
     // The pass comes in Authorization or, next to another credential there, in X-Svc-Pass.
-    if (await this.hasPass(request)) return { tier: 'pass', subject: `pass:${sha256(String(request.headers['x-svc-pass'] ?? request.headers.authorization))}` };
+    if (await this.hasPass(request))
+      return { tier: 'pass', subject: `pass:${sha256(String(request.headers['x-svc-pass'] ?? request.headers.authorization))}` };
     const agentId = await this.calibProAgent(request);
     if (agentId) return { tier: 'pro', subject: `agent:${agentId}` };
     return { tier: 'anonymous', subject: `ip:${request.ip}` };
@@ -112,11 +113,18 @@ export class Protection {
     const minute = this.minute();
     const sums = await Promise.all(
       STAT_NAMES.map(async (name) => {
-        const values = await Promise.all(Array.from({ length: STATS_WINDOW_MIN }, (_, i) => this.cache.get<number>(`stats:${name}:${minute - i}`)));
+        const values = await Promise.all(
+          Array.from({ length: STATS_WINDOW_MIN }, (_, i) => this.cache.get<number>(`stats:${name}:${minute - i}`)),
+        );
         return [name, values.reduce<number>((a, v) => a + (v ?? 0), 0)] as const;
       }),
     );
-    return { window_s: STATS_WINDOW_MIN * 60, ...(Object.fromEntries(sums) as Record<StatName, number>), active_api_keys: await this.keys.countActive(), as_of: Math.floor(this.clock.now() / 1000) };
+    return {
+      window_s: STATS_WINDOW_MIN * 60,
+      ...(Object.fromEntries(sums) as Record<StatName, number>),
+      active_api_keys: await this.keys.countActive(),
+      as_of: Math.floor(this.clock.now() / 1000),
+    };
   }
 
   private minute(): number {

@@ -10,7 +10,12 @@ export interface Bucket {
  * Pure token-bucket step: refill for the time elapsed since `bucket.at`, then take one token if
  * there is one. The Redis store runs the same arithmetic in Lua.
  */
-export function takeToken(bucket: Bucket | undefined, capacity: number, ratePerS: number, nowMs: number): { bucket: Bucket; state: BucketState } {
+export function takeToken(
+  bucket: Bucket | undefined,
+  capacity: number,
+  ratePerS: number,
+  nowMs: number,
+): { bucket: Bucket; state: BucketState } {
   const elapsedS = bucket ? Math.max(0, nowMs - bucket.at) / 1000 : 0;
   const tokens = bucket ? Math.min(capacity, bucket.tokens + elapsedS * ratePerS) : capacity;
   const allowed = tokens >= 1;

@@ -4,63 +4,83 @@ import { errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { verifyReceipt } from './receipt.js';
 
-export const receiptRoutes = ({ deps }: AppContext): FastifyPluginAsync => async (app) => {
-  const key = deps.signingKey;
+export const receiptRoutes =
+  ({ deps }: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const key = deps.signingKey;
 
-  app.post(
-    '/api/v1/receipt/verify',
-    {
-      schema: {
-        tags: ['receipts'],
-        summary: 'Verify a receipt (and optionally the response it came with)',
-        description:
-          'Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). ' +
-          'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
-          '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.',
-        body: Type.Object({
-          receipt: Type.Unknown({ description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`' }),
-          response: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the whole response body the receipt came with' })),
-        }),
-        response: {
-          200: Type.Object({
-            valid: Type.Boolean(),
-            kid: Type.Optional(Type.String()),
-            issued_at: Type.Optional(Type.Integer()),
-            as_of: Type.Optional(Type.Integer()),
-            source_mode: Type.Optional(Type.Union([Type.Literal('demo'), Type.Literal('live')], {
-              description: '`demo` when the signed receipt says the answer came from the demo simulator (SVC_DEMO=1), else `live`',
-            })),
-            reason: Type.Optional(Type.String({ description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch' })),
+    app.post(
+      '/api/v1/receipt/verify',
+      {
+        schema: {
+          tags: ['receipts'],
+          summary: 'Verify a receipt (and optionally the response it came with)',
+          description:
+            'Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). ' +
+            'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
+            '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.',
+          body: Type.Object({
+            receipt: Type.Unknown({
+              description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`',
+            }),
+            response: Type.Optional(
+              Type.Object({}, { additionalProperties: true, description: 'the whole response body the receipt came with' }),
+            ),
           }),
-          ...errorResponses(400),
+          response: {
+            200: Type.Object({
+              valid: Type.Boolean(),
+              kid: Type.Optional(Type.String()),
+              issued_at: Type.Optional(Type.Integer()),
+              as_of: Type.Optional(Type.Integer()),
+              source_mode: Type.Optional(
+                Type.Union([Type.Literal('demo'), Type.Literal('live')], {
+                  description: '`demo` when the signed receipt says the answer came from the demo simulator (SVC_DEMO=1), else `live`',
+                }),
+              ),
+              reason: Type.Optional(
+                Type.String({
+                  description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch',
+                }),
+              ),
+            }),
+            ...errorResponses(400),
+          },
         },
       },
-    },
-    async (request) => verifyReceipt(key, request.body.receipt, request.body.response as Record<string, unknown> | undefined),
-  );
+      async (request) => verifyReceipt(key, request.body.receipt, request.body.response as Record<string, unknown> | undefined),
+    );
 
-  app.get(
-    '/.well-known/svc-receipt-pubkey.json',
-    {
-      schema: {
-        tags: ['receipts'],
-        summary: 'The receipt signing key (SPKI and JWK)',
-        response: {
-          200: Type.Object({
-            kid: Type.String(),
-            alg: Type.String(),
-            crv: Type.String(),
-            spki: Type.String({ description: 'DER SubjectPublicKeyInfo, base64url' }),
-            jwk: Type.Object({ kty: Type.String(), crv: Type.String(), x: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String() }),
-            keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'the same JWK' }), { description: 'JWKS form, for JOSE libraries' }),
-          }),
+    app.get(
+      '/.well-known/svc-receipt-pubkey.json',
+      {
+        schema: {
+          tags: ['receipts'],
+          summary: 'The receipt signing key (SPKI and JWK)',
+          response: {
+            200: Type.Object({
+              kid: Type.String(),
+              alg: Type.String(),
+              crv: Type.String(),
+              spki: Type.String({ description: 'DER SubjectPublicKeyInfo, base64url' }),
+              jwk: Type.Object({
+                kty: Type.String(),
+                crv: Type.String(),
+                x: Type.String(),
+                kid: Type.String(),
+                alg: Type.String(),
+                use: Type.String(),
+              }),
+              keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'the same JWK' }), {
+                description: 'JWKS form, for JOSE libraries',
+              }),
+            }),
+          },
         },
       },
-    },
-    async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=3600');
-      return { kid: key.kid, alg: 'EdDSA', crv: 'Ed25519', spki: key.spki, jwk: key.jwk, keys: [key.jwk] };
-    },
-  );
-};
-
+      async (_request, reply) => {
+        reply.header('cache-control', 'public, max-age=3600');
+        return { kid: key.kid, alg: 'EdDSA', crv: 'Ed25519', spki: key.spki, jwk: key.jwk, keys: [key.jwk] };
+      },
+    );
+  };

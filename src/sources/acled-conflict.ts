@@ -11,9 +11,19 @@ const DAY_MS = 86_400_000;
 const Num = Type.Union([Type.String(), Type.Number()]);
 const Str = Type.String();
 const Event = Type.Object({
-  event_id_cnty: Str, event_date: Str, event_type: Str, sub_event_type: Str,
-  actor1: Str, actor2: Type.Optional(Type.Union([Str, Type.Null()])),
-  country: Str, admin1: Str, location: Str, latitude: Num, longitude: Num, fatalities: Num, notes: Str,
+  event_id_cnty: Str,
+  event_date: Str,
+  event_type: Str,
+  sub_event_type: Str,
+  actor1: Str,
+  actor2: Type.Optional(Type.Union([Str, Type.Null()])),
+  country: Str,
+  admin1: Str,
+  location: Str,
+  latitude: Num,
+  longitude: Num,
+  fatalities: Num,
+  notes: Str,
 });
 const Events = Type.Object({ data: Type.Array(Event) });
 /** Ask only for the columns read. */

@@ -65,18 +65,20 @@ export function fromOpenMeteo(raw: OpenMeteoAir): Row[] {
   if (!c || [c.pm2_5, c.nitrogen_dioxide, c.ozone].every((v) => v === null)) {
     throw noData('Open-Meteo sent no current air quality');
   }
-  return [{
-    station_id: null,
-    station_name: null,
-    lat: raw.latitude,
-    lon: raw.longitude,
-    distance_m: null,
-    pm25_ugm3: c.pm2_5,
-    no2_ugm3: c.nitrogen_dioxide,
-    o3_ugm3: c.ozone,
-    modelled: true,
-    as_of: parseUnixSeconds(`${c.time}Z`),
-  }];
+  return [
+    {
+      station_id: null,
+      station_name: null,
+      lat: raw.latitude,
+      lon: raw.longitude,
+      distance_m: null,
+      pm25_ugm3: c.pm2_5,
+      no2_ugm3: c.nitrogen_dioxide,
+      o3_ugm3: c.ozone,
+      modelled: true,
+      as_of: parseUnixSeconds(`${c.time}Z`),
+    },
+  ];
 }
 
 /**

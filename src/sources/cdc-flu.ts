@@ -50,20 +50,22 @@ export function toRows(raw: Fluview, region: string): Row[] {
   const weeks = (raw.epidata ?? []).filter((w) => w.region === region).sort((a, b) => b.epiweek - a.epiweek);
   const [latest, previous] = weeks;
   if (!latest) throw noData(`FluView has no recent week for ${region}`);
-  return [{
-    region,
-    epiweek: latest.epiweek,
-    week_start_at: epiweekStart(latest.epiweek),
-    wili_pct: latest.wili,
-    ili_pct: latest.ili,
-    wili_prev_week_pct: previous?.wili ?? null,
-    num_ili: latest.num_ili,
-    num_patients: latest.num_patients,
-    num_providers: latest.num_providers,
-    issue: latest.issue,
-    lag_weeks: latest.lag,
-    ...(latest.release_date ? { as_of: dayStart(latest.release_date) } : {}),
-  }];
+  return [
+    {
+      region,
+      epiweek: latest.epiweek,
+      week_start_at: epiweekStart(latest.epiweek),
+      wili_pct: latest.wili,
+      ili_pct: latest.ili,
+      wili_prev_week_pct: previous?.wili ?? null,
+      num_ili: latest.num_ili,
+      num_patients: latest.num_patients,
+      num_providers: latest.num_providers,
+      issue: latest.issue,
+      lag_weeks: latest.lag,
+      ...(latest.release_date ? { as_of: dayStart(latest.release_date) } : {}),
+    },
+  ];
 }
 
 /**

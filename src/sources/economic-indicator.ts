@@ -7,12 +7,30 @@ import { parseUnixSeconds } from '../core/clock.js';
 
 /** The 26 series the spec allows, grouped as it groups them. */
 export const SERIES_CODES = [
-  'DGS1MO', 'DGS3MO', 'DGS6MO', 'DGS1', 'DGS2', 'DGS3', 'DGS5', 'DGS7', 'DGS10', 'DGS20', 'DGS30',
-  'CPIAUCSL', 'CPILFESL', 'PCEPI',
-  'UNRATE', 'PAYEMS', 'ICSA',
-  'GDP', 'GDPC1',
-  'WALCL', 'DFF', 'M2SL',
-  'DTWEXBGS', 'DEXUSEU',
+  'DGS1MO',
+  'DGS3MO',
+  'DGS6MO',
+  'DGS1',
+  'DGS2',
+  'DGS3',
+  'DGS5',
+  'DGS7',
+  'DGS10',
+  'DGS20',
+  'DGS30',
+  'CPIAUCSL',
+  'CPILFESL',
+  'PCEPI',
+  'UNRATE',
+  'PAYEMS',
+  'ICSA',
+  'GDP',
+  'GDPC1',
+  'WALCL',
+  'DFF',
+  'M2SL',
+  'DTWEXBGS',
+  'DEXUSEU',
   'DCOILWTICO',
   'T10Y2Y',
 ] as const;
@@ -42,15 +60,17 @@ export function toRows(seriesId: string, observations: Observation[], meta: Seri
   const cutoff = Date.parse(latest.date) - SERIES_WINDOW_DAYS * 86_400_000;
   const recent = observations.filter((o) => Date.parse(o.date) >= cutoff);
   const series = recent.length >= MIN_POINTS ? recent : observations.slice(0, MIN_POINTS);
-  return [{
-    series_id: seriesId,
-    ...meta,
-    date: latest.date,
-    value: latest.value,
-    series,
-    series_window: recent.length >= MIN_POINTS ? `${SERIES_WINDOW_DAYS}d` : `last_${series.length}_observations`,
-    as_of: parseUnixSeconds(latest.date),
-  }];
+  return [
+    {
+      series_id: seriesId,
+      ...meta,
+      date: latest.date,
+      value: latest.value,
+      series,
+      series_window: recent.length >= MIN_POINTS ? `${SERIES_WINDOW_DAYS}d` : `last_${series.length}_observations`,
+      as_of: parseUnixSeconds(latest.date),
+    },
+  ];
 }
 
 export default defineSource<SeriesCode>({

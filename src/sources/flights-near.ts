@@ -32,21 +32,23 @@ export function fromOpenSky(raw: States, box: Box): Row[] {
   const rows = (raw.states ?? []).flatMap((s) => {
     const [lon, lat] = [num(s[5]), num(s[6])];
     if (lat === null || lon === null) return [];
-    return [{
-      icao24: String(s[0]),
-      callsign: str(s[1]),
-      origin_country: str(s[2]),
-      lat,
-      lon,
-      altitude_m: num(s[7]),
-      on_ground: s[8] === true,
-      velocity_ms: num(s[9]),
-      heading_deg: num(s[10]),
-      vertical_rate_ms: num(s[11]),
-      squawk: str(s[14]),
-      last_seen_at: num(s[4]),
-      as_of: raw.time,
-    }];
+    return [
+      {
+        icao24: String(s[0]),
+        callsign: str(s[1]),
+        origin_country: str(s[2]),
+        lat,
+        lon,
+        altitude_m: num(s[7]),
+        on_ground: s[8] === true,
+        velocity_ms: num(s[9]),
+        heading_deg: num(s[10]),
+        vertical_rate_ms: num(s[11]),
+        squawk: str(s[14]),
+        last_seen_at: num(s[4]),
+        as_of: raw.time,
+      },
+    ];
   });
   return nearestFirst(box, rows);
 }
@@ -56,21 +58,23 @@ export function fromAdsb(raw: Point, box: Box): Row[] {
   const rows = raw.ac.flatMap((a) => {
     if (a.lat === undefined || a.lon === undefined) return [];
     const ground = a.alt_baro === 'ground';
-    return [{
-      icao24: a.hex.replace(/^~/, ''),
-      callsign: str(a.flight),
-      origin_country: null,
-      lat: a.lat,
-      lon: a.lon,
-      altitude_m: ground ? 0 : si(a.alt_baro, FT_M, 1),
-      on_ground: ground,
-      velocity_ms: si(a.gs, KT_MS, 2),
-      heading_deg: a.track ?? null,
-      vertical_rate_ms: si(a.baro_rate, FPM_MS, 2),
-      squawk: str(a.squawk),
-      last_seen_at: a.seen === undefined ? asOf : Math.floor(raw.now / 1000 - a.seen),
-      as_of: asOf,
-    }];
+    return [
+      {
+        icao24: a.hex.replace(/^~/, ''),
+        callsign: str(a.flight),
+        origin_country: null,
+        lat: a.lat,
+        lon: a.lon,
+        altitude_m: ground ? 0 : si(a.alt_baro, FT_M, 1),
+        on_ground: ground,
+        velocity_ms: si(a.gs, KT_MS, 2),
+        heading_deg: a.track ?? null,
+        vertical_rate_ms: si(a.baro_rate, FPM_MS, 2),
+        squawk: str(a.squawk),
+        last_seen_at: a.seen === undefined ? asOf : Math.floor(raw.now / 1000 - a.seen),
+        as_of: asOf,
+      },
+    ];
   });
   return nearestFirst(box, rows);
 }

@@ -33,13 +33,15 @@ export function fromEtherscan(raw: Type.Static<typeof Oracle>): Row[] {
     throw new UpstreamError(reason, `Etherscan: ${text}`);
   }
   const r = raw.result;
-  return [{
-    safe_gwei: Number(r.SafeGasPrice),
-    propose_gwei: Number(r.ProposeGasPrice),
-    fast_gwei: Number(r.FastGasPrice),
-    base_fee_gwei: Number(r.suggestBaseFee),
-    block: Number(r.LastBlock),
-  }];
+  return [
+    {
+      safe_gwei: Number(r.SafeGasPrice),
+      propose_gwei: Number(r.ProposeGasPrice),
+      fast_gwei: Number(r.FastGasPrice),
+      base_fee_gwei: Number(r.suggestBaseFee),
+      block: Number(r.LastBlock),
+    },
+  ];
 }
 
 /**
@@ -52,13 +54,15 @@ export function fromFeeHistory(raw: FeeHistory): Row[] {
   if (!next || !reward.length) throw new UpstreamError('no_data', 'empty fee history');
   const tip = (i: number) => median(reward.map((r) => gwei(r[i] ?? '0x0')));
   const base = gwei(next);
-  return [{
-    safe_gwei: roundTo(base + tip(0), 3),
-    propose_gwei: roundTo(base + tip(1), 3),
-    fast_gwei: roundTo(base + tip(2), 3),
-    base_fee_gwei: base,
-    block: Number(BigInt(oldestBlock)) + baseFeePerGas.length - 2,
-  }];
+  return [
+    {
+      safe_gwei: roundTo(base + tip(0), 3),
+      propose_gwei: roundTo(base + tip(1), 3),
+      fast_gwei: roundTo(base + tip(2), 3),
+      base_fee_gwei: base,
+      block: Number(BigInt(oldestBlock)) + baseFeePerGas.length - 2,
+    },
+  ];
 }
 
 /** Rows: safe_gwei, propose_gwei, fast_gwei, base_fee_gwei, block. */
@@ -75,8 +79,6 @@ export default defineSource({
     etherscan: async (_q, { http, deadline }) =>
       fromEtherscan(await http.json('/v2/api', Oracle, { deadline, query: { chainid: 1, module: 'gastracker', action: 'gasoracle' } })),
     'eth-rpc': async (_q, { http, deadline }) =>
-      fromFeeHistory(
-        await rpcPost<FeeHistory>(http, rpcCall(1, 'eth_feeHistory', ['0x14', 'latest', [10, 50, 90]]), FeeHistory, deadline),
-      ),
+      fromFeeHistory(await rpcPost<FeeHistory>(http, rpcCall(1, 'eth_feeHistory', ['0x14', 'latest', [10, 50, 90]]), FeeHistory, deadline)),
   },
 });

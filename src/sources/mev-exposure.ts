@@ -12,8 +12,11 @@ const LAG_BLOCKS = 50;
 const Num = Type.Optional(Type.Union([Type.Number(), Type.Null()]));
 const MevTxs = Type.Array(
   Type.Object({
-    block_number: Type.Integer(), mev_type: Type.String(), address_to: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-    user_loss_usd: Num, user_swap_volume_usd: Num,
+    block_number: Type.Integer(),
+    mev_type: Type.String(),
+    address_to: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    user_loss_usd: Num,
+    user_swap_volume_usd: Num,
   }),
 );
 type MevTxs = Type.Static<typeof MevTxs>;
@@ -25,7 +28,6 @@ export interface Window {
 
 /** The blocks to scan: the 100 that end LAG_BLOCKS before the chain head. */
 export const windowBefore = (head: number): Window => ({ from: head - LAG_BLOCKS - WINDOW_BLOCKS + 1, to: head - LAG_BLOCKS });
-
 
 /**
  * Our score: the percentage of user swaps sent to the contract that zeromev classified as sandwich
@@ -41,8 +43,14 @@ export function toRow(target: EvmTarget, window: Window, txs: MevTxs): Row {
     sandwich_risk_score: Math.round((100 * victims.length) / swaps.length),
     swaps_seen: swaps.length,
     sandwiched: victims.length,
-    user_loss_usd: roundTo(victims.reduce((sum, t) => sum + Math.abs(t.user_loss_usd ?? 0), 0), 2),
-    sandwiched_volume_usd: roundTo(victims.reduce((sum, t) => sum + (t.user_swap_volume_usd ?? 0), 0), 2),
+    user_loss_usd: roundTo(
+      victims.reduce((sum, t) => sum + Math.abs(t.user_loss_usd ?? 0), 0),
+      2,
+    ),
+    sandwiched_volume_usd: roundTo(
+      victims.reduce((sum, t) => sum + (t.user_swap_volume_usd ?? 0), 0),
+      2,
+    ),
     from_block: window.from,
     to_block: window.to,
   };

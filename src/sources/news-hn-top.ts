@@ -28,15 +28,17 @@ export function toRows(stories: Story[]): Row[] {
 
 export const fromItem = (item: Item): Story[] =>
   item && !item.deleted && !item.dead && item.title
-    ? [{
-        id: item.id,
-        title: item.title,
-        url: item.url ?? null,
-        author: item.by ?? '',
-        points: item.score ?? 0,
-        comments: item.descendants ?? 0,
-        posted_at: item.time ?? 0,
-      }]
+    ? [
+        {
+          id: item.id,
+          title: item.title,
+          url: item.url ?? null,
+          author: item.by ?? '',
+          points: item.score ?? 0,
+          comments: item.descendants ?? 0,
+          posted_at: item.time ?? 0,
+        },
+      ]
     : [];
 
 /** Algolia's hits are not in front-page order, so points order them (as the facts advise). */

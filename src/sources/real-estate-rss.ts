@@ -11,9 +11,7 @@ import { defineSource, type FetchContext, type Row } from './define.js';
  */
 const SOLD_WITHIN_DAYS = 30;
 const MAX_HOMES = 50;
-const MONTHS = [
-  'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december',
-];
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 export function parseZip(q: string): string {
   if (!/^\d{5}$/.test(q)) {
@@ -41,23 +39,25 @@ export function fromCsv(csv: string, zip: string): Row[] {
     const get = (name: string) => record[name]?.trim() || undefined;
     const sold = soldAt(get('SOLD DATE') ?? '');
     if (get('SALE TYPE') !== 'PAST SALE' || sold === null || !get('ZIP OR POSTAL CODE')?.startsWith(zip)) return [];
-    return [{
-      address: get('ADDRESS') ?? null,
-      city: get('CITY') ?? null,
-      state: get('STATE OR PROVINCE') ?? null,
-      zip: get('ZIP OR POSTAL CODE') ?? null,
-      price_usd: numberOrNull(get('PRICE')),
-      beds: numberOrNull(get('BEDS')),
-      baths: numberOrNull(get('BATHS')),
-      sqft: numberOrNull(get('SQUARE FEET')),
-      year_built: numberOrNull(get('YEAR BUILT')),
-      property_type: get('PROPERTY TYPE') ?? null,
-      sold_at: sold,
-      url: get('URL') ?? null,
-      lat: numberOrNull(get('LATITUDE')),
-      lon: numberOrNull(get('LONGITUDE')),
-      as_of: sold,
-    }];
+    return [
+      {
+        address: get('ADDRESS') ?? null,
+        city: get('CITY') ?? null,
+        state: get('STATE OR PROVINCE') ?? null,
+        zip: get('ZIP OR POSTAL CODE') ?? null,
+        price_usd: numberOrNull(get('PRICE')),
+        beds: numberOrNull(get('BEDS')),
+        baths: numberOrNull(get('BATHS')),
+        sqft: numberOrNull(get('SQUARE FEET')),
+        year_built: numberOrNull(get('YEAR BUILT')),
+        property_type: get('PROPERTY TYPE') ?? null,
+        sold_at: sold,
+        url: get('URL') ?? null,
+        lat: numberOrNull(get('LATITUDE')),
+        lon: numberOrNull(get('LONGITUDE')),
+        as_of: sold,
+      },
+    ];
   });
   if (rows.length === 0) throw noData(`no home sold in the last ${SOLD_WITHIN_DAYS} days`);
   const byAddress = (a: Row, b: Row) => String(a.address).localeCompare(String(b.address));

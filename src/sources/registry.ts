@@ -45,11 +45,49 @@ import sportsScores from './sports-scores.js';
 
 /** Every data type, explicitly listed: the single source of the catalog, the OpenAPI enum and the docs. */
 const DATA_TYPES: SourceDescriptor<any>[] = [
-  cryptoPrice, weather, economicIndicator, stockQuote, forex, cryptoTrending, gasPricesEth, taIndicators, scrape, fundingRates,
-  orderBook, defiYield, energyOil, commodityMetals, agriculturePrices, stableDepeg, crossDexArb, tokenUnlock, sentimentTicker,
-  cdcFlu, whoOutbreak, secEdgar, legalCourtlistener, newsReddit, redditTrending, gdeltEvents, acledConflict, tokenRisk,
-  contractRisk, whaleTracker, mevExposure, energyGridEu, shippingBdi, twitchTop, steamTop, newsHnTop, githubTrending,
-  liquidations, breach, flightsNear, airQuality, realEstateRss, sportsScores,
+  cryptoPrice,
+  weather,
+  economicIndicator,
+  stockQuote,
+  forex,
+  cryptoTrending,
+  gasPricesEth,
+  taIndicators,
+  scrape,
+  fundingRates,
+  orderBook,
+  defiYield,
+  energyOil,
+  commodityMetals,
+  agriculturePrices,
+  stableDepeg,
+  crossDexArb,
+  tokenUnlock,
+  sentimentTicker,
+  cdcFlu,
+  whoOutbreak,
+  secEdgar,
+  legalCourtlistener,
+  newsReddit,
+  redditTrending,
+  gdeltEvents,
+  acledConflict,
+  tokenRisk,
+  contractRisk,
+  whaleTracker,
+  mevExposure,
+  energyGridEu,
+  shippingBdi,
+  twitchTop,
+  steamTop,
+  newsHnTop,
+  githubTrending,
+  liquidations,
+  breach,
+  flightsNear,
+  airQuality,
+  realEstateRss,
+  sportsScores,
 ];
 
 export class Registry {
@@ -72,6 +110,5 @@ export class Registry {
     return [...this.byType.keys()];
   }
 }
-
 
 export const registry = new Registry(DATA_TYPES);

@@ -7,7 +7,23 @@ import { defineSource, type Row } from './define.js';
 
 /** Forms we serve; `13F` means the holdings report 13F-HR. Each also matches its amendment (`/A`). */
 export const FORMS = [
-  '8-K', '10-K', '10-Q', '13F', 'S-1', 'S-3', 'S-4', '3', '4', '5', '6-K', '20-F', '40-F', '11-K', 'DEF 14A', '144', 'D',
+  '8-K',
+  '10-K',
+  '10-Q',
+  '13F',
+  'S-1',
+  'S-3',
+  'S-4',
+  '3',
+  '4',
+  '5',
+  '6-K',
+  '20-F',
+  '40-F',
+  '11-K',
+  'DEF 14A',
+  '144',
+  'D',
 ] as const;
 export type Form = (typeof FORMS)[number];
 const EDGAR_FORM: Partial<Record<Form, string>> = { '13F': '13F-HR' };

@@ -12,8 +12,7 @@ const MAX_HEADLINES = 10;
 
 export function assetSymbol(q: string): string {
   const symbol = q.toUpperCase();
-  if (!SYMBOL.test(symbol))
-    throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', whyNot(q, 'an asset symbol'));
+  if (!SYMBOL.test(symbol)) throw invalidQ('<asset_symbol> (2-10 letters or digits, e.g. BTC)', 'BTC', whyNot(q, 'an asset symbol'));
   return symbol;
 }
 

@@ -70,19 +70,21 @@ export function fromSportsDb(raw: EventsDay): Row[] {
       const start = Date.parse(/Z|[+-]\d\d:\d\d$/.test(e.strTimestamp) ? e.strTimestamp : `${e.strTimestamp}Z`);
       if (Number.isNaN(start)) return [];
       const state = stateOf(e.strStatus);
-      return [{
-        event_id: e.idEvent,
-        start_at: Math.floor(start / 1000),
-        name: e.strEvent,
-        home_team: e.strHomeTeam,
-        away_team: e.strAwayTeam,
-        home_score: state === 'pre' ? null : score(e.intHomeScore),
-        away_score: state === 'pre' ? null : score(e.intAwayScore),
-        state,
-        detail: e.strStatus ?? null,
-        period: null,
-        clock: null,
-      }];
+      return [
+        {
+          event_id: e.idEvent,
+          start_at: Math.floor(start / 1000),
+          name: e.strEvent,
+          home_team: e.strHomeTeam,
+          away_team: e.strAwayTeam,
+          home_score: state === 'pre' ? null : score(e.intHomeScore),
+          away_score: state === 'pre' ? null : score(e.intAwayScore),
+          state,
+          detail: e.strStatus ?? null,
+          period: null,
+          clock: null,
+        },
+      ];
     }),
   );
 }

@@ -51,7 +51,13 @@ export function toRows(symbol: string, stables: Stable[]): Row[] {
   const ranked = [...stables].sort((a, b) => b.supply_usd - a.supply_usd);
   const asked = ranked.findIndex((s) => s.symbol === symbol);
   if (asked < 0) throw noData(`no US-dollar stablecoin ${symbol} is listed`);
-  const picks = [asked, ...ranked.slice(0, TOP).map((_, i) => i).filter((i) => i !== asked)];
+  const picks = [
+    asked,
+    ...ranked
+      .slice(0, TOP)
+      .map((_, i) => i)
+      .filter((i) => i !== asked),
+  ];
   return picks.map((i) => {
     const s = ranked[i]!;
     return {
@@ -89,7 +95,9 @@ export default defineSource<string>({
       return toRows(symbol, fromDefiLlama(raw));
     },
     coingecko: async (symbol, { http, deadline }) => {
-      const ids = usdStablecoins().map((e) => e.ids.coingecko).join(',');
+      const ids = usdStablecoins()
+        .map((e) => e.ids.coingecko)
+        .join(',');
       const raw = await http.json<SimplePrice>('/api/v3/simple/price', SimplePrice, {
         deadline,
         query: { ids, vs_currencies: 'usd', include_market_cap: true, include_last_updated_at: true },

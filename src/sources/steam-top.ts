@@ -86,7 +86,13 @@ export default defineSource<List>({
   upstreams: {
     'steam-api': async (_list, ctx) => {
       const raw = await ctx.http.json<Charts>('/ISteamChartsService/GetMostPlayedGames/v1/', Charts, { deadline: ctx.deadline });
-      return fromCharts(raw, await storeNames(ctx, topRanks(raw).map((r) => r.appid)));
+      return fromCharts(
+        raw,
+        await storeNames(
+          ctx,
+          topRanks(raw).map((r) => r.appid),
+        ),
+      );
     },
     steamspy: async (_list, { http, deadline }) =>
       fromSteamSpy(await http.json<SteamSpy>('/api.php', SteamSpy, { deadline, query: { request: 'top100in2weeks' } })),

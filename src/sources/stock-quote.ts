@@ -17,7 +17,6 @@ const Finnhub = Type.Object({
 });
 type Finnhub = Type.Static<typeof Finnhub>;
 
-
 /** Yahoo's 5-day daily chart: the last bar is today; the previous close comes from the bar before it. */
 export function fromYahoo(raw: YahooChart): Row[] {
   const r = raw.chart.result?.[0];

@@ -30,9 +30,7 @@ export const listKey = (list: TwitchList): string =>
 /** Most viewers first; a channel that moved between pages is kept once. Thumbnails get a concrete 320×180 size. */
 export function toRows(raw: Streams): Row[] {
   const seen = new Set<string>();
-  const streams = raw.data
-    .filter((s) => !seen.has(s.user_id) && seen.add(s.user_id))
-    .sort((a, b) => b.viewer_count - a.viewer_count);
+  const streams = raw.data.filter((s) => !seen.has(s.user_id) && seen.add(s.user_id)).sort((a, b) => b.viewer_count - a.viewer_count);
   if (streams.length === 0) throw noData('no live stream matches this list');
   return streams.slice(0, MAX_STREAMS).map((s, i) => ({
     rank: i + 1,

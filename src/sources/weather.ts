@@ -8,12 +8,14 @@ import { parseUnixSeconds } from '../core/clock.js';
 const OpenMeteo = Type.Object({
   latitude: Type.Number(),
   longitude: Type.Number(),
-  current: Type.Optional(Type.Object({
-    time: Type.Integer(),
-    temperature_2m: Type.Number(),
-    wind_speed_10m: Type.Number(),
-    wind_direction_10m: Type.Number(),
-  })),
+  current: Type.Optional(
+    Type.Object({
+      time: Type.Integer(),
+      temperature_2m: Type.Number(),
+      wind_speed_10m: Type.Number(),
+      wind_direction_10m: Type.Number(),
+    }),
+  ),
 });
 type OpenMeteo = Type.Static<typeof OpenMeteo>;
 
@@ -37,14 +39,16 @@ type MetNo = Type.Static<typeof MetNo>;
 export function fromOpenMeteo(raw: OpenMeteo): Row[] {
   const c = raw.current;
   if (!c) throw noData('Open-Meteo sent no current conditions');
-  return [{
-    lat: raw.latitude,
-    lon: raw.longitude,
-    temp_c: c.temperature_2m,
-    wind_kmh: c.wind_speed_10m,
-    wind_dir_deg: c.wind_direction_10m,
-    as_of: c.time,
-  }];
+  return [
+    {
+      lat: raw.latitude,
+      lon: raw.longitude,
+      temp_c: c.temperature_2m,
+      wind_kmh: c.wind_speed_10m,
+      wind_dir_deg: c.wind_direction_10m,
+      as_of: c.time,
+    },
+  ];
 }
 
 /** MET Norway reports wind in m/s; rows use km/h like Open-Meteo. */

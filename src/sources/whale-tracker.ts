@@ -30,9 +30,15 @@ export function topTransfers(address: string, transfers: Transfer[]): Row[] {
     .sort((a, b) => b.valueUsd - a.valueUsd || b.t.transferred_at - a.t.transferred_at)
     .slice(0, TOP)
     .map(({ t, amount, valueUsd }) => ({
-      tx_hash: t.tx_hash, transferred_at: t.transferred_at, from: t.from, to: t.to,
-      token_address: t.token_address, token_symbol: t.token_symbol,
-      amount, value_usd: valueUsd, direction: t.to === address ? 'in' : t.from === address ? 'out' : null,
+      tx_hash: t.tx_hash,
+      transferred_at: t.transferred_at,
+      from: t.from,
+      to: t.to,
+      token_address: t.token_address,
+      token_symbol: t.token_symbol,
+      amount,
+      value_usd: valueUsd,
+      direction: t.to === address ? 'in' : t.from === address ? 'out' : null,
     }));
 }
 

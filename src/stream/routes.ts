@@ -12,62 +12,69 @@ const HEARTBEAT_MS = 15_000;
 
 const frame = (tick: Tick) => `id: ${tick.id}\ndata: ${JSON.stringify(tick.data)}\n\n`;
 
-export const streamRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
-  const { deps } = ctx;
-  const hub = new StreamHub(deps.bus);
-  const watch = deps.config.streamWatch.filter((w) => deps.registry.get(w.type));
-  const poller = new StreamPoller(watch, deps.sources, hub, deps.clock);
-  ctx.jobs.push({ name: 'stream-poller', everyMs: deps.config.streamPollS * 1000, run: () => poller.poll() });
-  app.addHook('onReady', () => hub.start());
-  const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
-  const open = new Set<{ end(): void }>();
-  // Before the server waits for its connections: end the streams, which would otherwise never finish.
-  app.addHook('preClose', async () => {
-    for (const res of open) res.end();
-  });
-  app.addHook('onClose', async () => {
-    limiter.close();
-    await hub.stop();
-  });
+export const streamRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { deps } = ctx;
+    const hub = new StreamHub(deps.bus);
+    const watch = deps.config.streamWatch.filter((w) => deps.registry.get(w.type));
+    const poller = new StreamPoller(watch, deps.sources, hub, deps.clock);
+    ctx.jobs.push({ name: 'stream-poller', everyMs: deps.config.streamPollS * 1000, run: () => poller.poll() });
+    app.addHook('onReady', () => hub.start());
+    const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
+    const open = new Set<{ end(): void }>();
+    // Before the server waits for its connections: end the streams, which would otherwise never finish.
+    app.addHook('preClose', async () => {
+      for (const res of open) res.end();
+    });
+    app.addHook('onClose', async () => {
+      limiter.close();
+      await hub.stop();
+    });
 
-  app.get(
-    '/api/data/stream',
-    {
-      schema: {
-        tags: ['data'],
-        summary: 'Live data ticks (server-sent events)',
-        description:
-          `Each message is \`id: <id>\` + \`data: {type, ...fields}\` + a blank line; a comment heartbeat is sent every ${HEARTBEAT_MS / 1000} s. ` +
-          `Ticks come from a poller over the configured watch list (SVC_STREAM_WATCH: ${deps.config.streamWatch.map((w) => `${w.type} ${w.q}`).join('; ')}), ` +
-          'every instance relays every tick (Redis bus). Reconnect with `Last-Event-ID` to resume from the last 500 ticks. ' +
-          `Anonymous clients may hold ${deps.config.streamMaxPerIp} concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.`,
-        response: {
-          200: EventStream(
-            Type.Object({ type: StringEnum(deps.registry.types(), { description: 'the data type' }) }, { title: 'StreamTick', additionalProperties: true, description: "one tick: the type's row fields next to `type`" }),
-            'Live ticks as server-sent events',
-          ),
-          ...errorResponses(429),
+    app.get(
+      '/api/data/stream',
+      {
+        schema: {
+          tags: ['data'],
+          summary: 'Live data ticks (server-sent events)',
+          description:
+            `Each message is \`id: <id>\` + \`data: {type, ...fields}\` + a blank line; a comment heartbeat is sent every ${HEARTBEAT_MS / 1000} s. ` +
+            `Ticks come from a poller over the configured watch list (SVC_STREAM_WATCH: ${deps.config.streamWatch.map((w) => `${w.type} ${w.q}`).join('; ')}), ` +
+            'every instance relays every tick (Redis bus). Reconnect with `Last-Event-ID` to resume from the last 500 ticks. ' +
+            `Anonymous clients may hold ${deps.config.streamMaxPerIp} concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.`,
+          response: {
+            200: EventStream(
+              Type.Object(
+                { type: StringEnum(deps.registry.types(), { description: 'the data type' }) },
+                { title: 'StreamTick', additionalProperties: true, description: "one tick: the type's row fields next to `type`" },
+              ),
+              'Live ticks as server-sent events',
+            ),
+            ...errorResponses(429),
+          },
         },
       },
-    },
-    async (request, reply) => {
-      const unlimited = await ctx.payments.hasPass(request);
-      const slot = unlimited ? undefined : await limiter.acquire([{ key: `stream-ip:${request.ip}`, limit: deps.config.streamMaxPerIp }]);
-      if (slot && 'full' in slot) {
-        throw new ApiError('rate_limited', `at most ${deps.config.streamMaxPerIp} concurrent streams per IP without a pass`, { limit: deps.config.streamMaxPerIp });
-      }
-      const res = openEventStream(reply);
-      open.add(res);
-      res.write(': connected\n\n');
-      for (const tick of hub.replayAfter(request.headers['last-event-id'] as string | undefined)) res.write(frame(tick));
-      const stopListening = hub.listen((tick) => res.write(frame(tick)));
-      const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
-      request.raw.on('close', () => {
-        open.delete(res);
-        clearInterval(heartbeat);
-        stopListening();
-        void slot?.lease.release();
-      });
-    },
-  );
-};
+      async (request, reply) => {
+        const unlimited = await ctx.payments.hasPass(request);
+        const slot = unlimited ? undefined : await limiter.acquire([{ key: `stream-ip:${request.ip}`, limit: deps.config.streamMaxPerIp }]);
+        if (slot && 'full' in slot) {
+          throw new ApiError('rate_limited', `at most ${deps.config.streamMaxPerIp} concurrent streams per IP without a pass`, {
+            limit: deps.config.streamMaxPerIp,
+          });
+        }
+        const res = openEventStream(reply);
+        open.add(res);
+        res.write(': connected\n\n');
+        for (const tick of hub.replayAfter(request.headers['last-event-id'] as string | undefined)) res.write(frame(tick));
+        const stopListening = hub.listen((tick) => res.write(frame(tick)));
+        const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+        request.raw.on('close', () => {
+          open.delete(res);
+          clearInterval(heartbeat);
+          stopListening();
+          void slot?.lease.release();
+        });
+      },
+    );
+  };

@@ -81,7 +81,9 @@ export class TrainingStationService {
     const saved = await this.repo.transaction(async (calib, agents) => {
       if (grant.status === 'new' && !(await agents.create(grant.credential))) {
         const agentId = profile.agent_id;
-        throw new ApiError('unauthorized', `agent ${agentId} was just created by another request: send its agent_key`, { agent_id: agentId });
+        throw new ApiError('unauthorized', `agent ${agentId} was just created by another request: send its agent_key`, {
+          agent_id: agentId,
+        });
       }
       await calib.upsertAgent({ ...profile, registered_at: this.clock.now() });
       return (await calib.agents(1, 0, profile.agent_id))[0]!;

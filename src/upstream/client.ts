@@ -59,7 +59,8 @@ export class UpstreamClient {
   host(name: HostName): HostHttp {
     return {
       name,
-      json: <T>(path: string, schema: TSchema, options: CallOptions) => this.call(name, path, options, (text) => parseJson<T>(name, text, schema)),
+      json: <T>(path: string, schema: TSchema, options: CallOptions) =>
+        this.call(name, path, options, (text) => parseJson<T>(name, text, schema)),
       text: (path: string, options: CallOptions) => this.call(name, path, options, (text) => text),
     };
   }
@@ -90,9 +91,9 @@ export class UpstreamClient {
   }
 
   private fail(name: HostName, error: UpstreamError): UpstreamError {
-    const outcome = ({ upstream_timeout: 'timeout', upstream_rate_limited: 'rate_limited', upstream_bad_response: 'bad_response' } as const)[
-      error.reason as 'upstream_timeout'
-    ];
+    const outcome = (
+      { upstream_timeout: 'timeout', upstream_rate_limited: 'rate_limited', upstream_bad_response: 'bad_response' } as const
+    )[error.reason as 'upstream_timeout'];
     this.observe(name, outcome ?? 'error');
     return error;
   }
@@ -170,9 +171,17 @@ export class UpstreamClient {
         signal,
       });
       const maxBytes = spec.maxBytes ?? DEFAULT_MAX_BYTES;
-      const text = await readCapped(res.body, maxBytes, () => new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name }));
+      const text = await readCapped(
+        res.body,
+        maxBytes,
+        () => new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name }),
+      );
       if (isRateLimited(res.statusCode, res.headers)) {
-        throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, { host: name, status: res.statusCode, retryAfterS: retryAfterS(res.headers, Date.now()) });
+        throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, {
+          host: name,
+          status: res.statusCode,
+          retryAfterS: retryAfterS(res.headers, Date.now()),
+        });
       }
       if (res.statusCode >= 400) {
         throw new UpstreamError('upstream_error', `${name} answered HTTP ${res.statusCode}`, { host: name, status: res.statusCode });

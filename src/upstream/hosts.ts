@@ -70,7 +70,11 @@ export const HOSTS = {
   /** Any OpenAI-compatible chat-completions server: agent-context plans goals no built-in rule matches with it. */
   llm: { baseUrl: 'https://api.openai.com', key: { in: 'header', name: 'authorization', required: true } },
   // Reddit app-only OAuth: UPSTREAM_REDDIT_AUTH_KEY=client_id:client_secret buys a token for oauth.reddit.com.
-  'reddit-auth': { baseUrl: 'https://www.reddit.com', key: { in: 'token', name: 'client_id:client_secret', required: true }, userAgent: 'identify' },
+  'reddit-auth': {
+    baseUrl: 'https://www.reddit.com',
+    key: { in: 'token', name: 'client_id:client_secret', required: true },
+    userAgent: 'identify',
+  },
   reddit: { baseUrl: 'https://oauth.reddit.com', userAgent: 'identify', tokenFrom: 'reddit-auth' },
   'reddit-rss': { baseUrl: 'https://www.reddit.com', userAgent: 'identify' },
   // ACLED password grant: UPSTREAM_ACLED_KEY=email:password (the first ':' splits them).
@@ -85,7 +89,10 @@ export const HOSTS = {
   'sec-edgar': { baseUrl: 'https://www.sec.gov', userAgent: 'identify' },
   'sec-efts': { baseUrl: 'https://efts.sec.gov', userAgent: 'identify' },
   // `courtlistener-anon` is the same API without a key (anonymous v4 access is being phased out).
-  courtlistener: { baseUrl: 'https://www.courtlistener.com', key: { in: 'header', name: 'authorization', scheme: 'Token', required: true } },
+  courtlistener: {
+    baseUrl: 'https://www.courtlistener.com',
+    key: { in: 'header', name: 'authorization', scheme: 'Token', required: true },
+  },
   'courtlistener-anon': { baseUrl: 'https://www.courtlistener.com' },
   // Keyless; the optional key is a GoPlus access token (POST /api/v1/token with app_key + app_secret), sent as Bearer.
   gopluslabs: { baseUrl: 'https://api.gopluslabs.io', key: { in: 'header', name: 'authorization', required: false } },
@@ -112,7 +119,11 @@ export const HOSTS = {
   entsoe: { baseUrl: 'https://web-api.tp.entsoe.eu', key: { in: 'query', name: 'securityToken', required: true } },
   'energy-charts': { baseUrl: 'https://api.energy-charts.info' },
   // Unofficial JSON behind seecapitalmarkets.com's index pages (Baltic indices); public scrapers send these XHR headers (terms of use unconfirmed).
-  seecapitalmarkets: { baseUrl: 'https://seecapitalmarkets.com', userAgent: 'browser', headers: { 'x-requested-with': 'XMLHttpRequest', referer: 'https://seecapitalmarkets.com/indeksi' } },
+  seecapitalmarkets: {
+    baseUrl: 'https://seecapitalmarkets.com',
+    userAgent: 'browser',
+    headers: { 'x-requested-with': 'XMLHttpRequest', referer: 'https://seecapitalmarkets.com/indeksi' },
+  },
   // Twitch app access token: UPSTREAM_TWITCH_AUTH_KEY=client_id:client_secret buys it; Helix (`twitch`) also gets the client id as Client-Id.
   'twitch-auth': { baseUrl: 'https://id.twitch.tv', key: { in: 'token', name: 'client_id:client_secret', required: true } },
   twitch: { baseUrl: 'https://api.twitch.tv', tokenFrom: 'twitch-auth' },

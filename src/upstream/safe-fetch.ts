@@ -96,7 +96,12 @@ function asUpstreamError(e: unknown): UpstreamError {
   const cause = (e as { cause?: unknown }).cause;
   if (cause instanceof UpstreamError) return cause;
   const name = (e as Error).name;
-  if (name === 'TimeoutError' || name === 'AbortError' || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.HeadersTimeoutError) {
+  if (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    e instanceof undiciErrors.BodyTimeoutError ||
+    e instanceof undiciErrors.HeadersTimeoutError
+  ) {
     return new UpstreamError('upstream_timeout', 'the page did not load in time');
   }
   return new UpstreamError('upstream_error', `could not fetch the page (${(e as Error).message})`);
@@ -112,7 +117,11 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
     for (let hop = 0; ; hop++) {
       const timeLeft = Math.floor(o.deadline - Date.now());
       if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the page did not load in time');
-      const res = await request(url, { dispatcher: agent, signal: AbortSignal.timeout(timeLeft), headers: { 'user-agent': o.userAgent, accept: o.accept.join(', ') } });
+      const res = await request(url, {
+        dispatcher: agent,
+        signal: AbortSignal.timeout(timeLeft),
+        headers: { 'user-agent': o.userAgent, accept: o.accept.join(', ') },
+      });
       const location = res.headers.location;
       if (res.statusCode >= 300 && res.statusCode < 400 && typeof location === 'string') {
         discard(res.body);
@@ -122,15 +131,36 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
       }
       if (res.statusCode >= 400) {
         discard(res.body);
-        throw new UpstreamError(res.statusCode === 429 ? 'upstream_rate_limited' : 'upstream_error', `the page answered HTTP ${res.statusCode}`, { status: res.statusCode });
+        throw new UpstreamError(
+          res.statusCode === 429 ? 'upstream_rate_limited' : 'upstream_error',
+          `the page answered HTTP ${res.statusCode}`,
+          { status: res.statusCode },
+        );
       }
-      const contentType = String(res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      const contentType = String(res.headers['content-type'] ?? '')
+        .split(';')[0]!
+        .trim()
+        .toLowerCase();
       if (!o.accept.includes(contentType)) {
         discard(res.body);
-        throw new UpstreamError('unsupported_content_type', `refused content type "${contentType || 'none'}"; accepted: ${o.accept.join(', ')}`);
+        throw new UpstreamError(
+          'unsupported_content_type',
+          `refused content type "${contentType || 'none'}"; accepted: ${o.accept.join(', ')}`,
+        );
       }
-      const headers = Object.fromEntries(Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]));
-      return { url: url.href, contentType, headers, body: await readCapped(res.body, o.maxBytes, () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`)) };
+      const headers = Object.fromEntries(
+        Object.entries(res.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value ?? '')]),
+      );
+      return {
+        url: url.href,
+        contentType,
+        headers,
+        body: await readCapped(
+          res.body,
+          o.maxBytes,
+          () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`),
+        ),
+      };
     }
   } catch (e) {
     throw asUpstreamError(e);
@@ -155,7 +185,13 @@ export async function safePost(
     const url = checkUrl(target, { refuse, ports: o.ports });
     const timeLeft = Math.floor(o.deadline - Date.now());
     if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the receiver did not answer in time');
-    const res = await request(url, { method: 'POST', dispatcher: agent, signal: AbortSignal.timeout(timeLeft), headers: { ...headers, 'user-agent': o.userAgent }, body });
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: agent,
+      signal: AbortSignal.timeout(timeLeft),
+      headers: { ...headers, 'user-agent': o.userAgent },
+      body,
+    });
     discard(res.body);
     return res.statusCode;
   } catch (e) {

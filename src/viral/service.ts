@@ -19,7 +19,9 @@ const Niches = Type.Object({
   origin: Origin,
   source_note: Type.String(),
   // Every niche must be configured: the file is checked on first use, so a missing niche fails loudly.
-  niches: Type.Object(Object.fromEntries(NICHES.map((n) => [n, Type.Object({ query: Type.String(), channels: Type.Array(Type.String()) })]))),
+  niches: Type.Object(
+    Object.fromEntries(NICHES.map((n) => [n, Type.Object({ query: Type.String(), channels: Type.Array(Type.String()) })])),
+  ),
 });
 const niches = curatedFile(new URL('./niches.v1.json', import.meta.url), Niches);
 
@@ -51,7 +53,10 @@ export class ViralService {
       if (this.upstream.hasKey('youtube')) {
         [videos, source] = [await searchToday(this.upstream.host('youtube'), query, utcDayStart(now), deadline), 'youtube'];
       } else {
-        [videos, source] = [await channelFeeds(this.upstream.host('youtube-feeds'), channels, Math.floor((now - 86_400_000) / 1000), deadline), 'youtube-feeds'];
+        [videos, source] = [
+          await channelFeeds(this.upstream.host('youtube-feeds'), channels, Math.floor((now - 86_400_000) / 1000), deadline),
+          'youtube-feeds',
+        ];
       }
     } catch (e) {
       if (e instanceof UpstreamError) return { niche, ok: false, error: e.reason };
@@ -59,7 +64,13 @@ export class ViralService {
     }
     const top5 = topByViews(videos);
     if (!top5.length) return { niche, ok: false, error: 'no_data' };
-    await this.repo.save({ niche, fetched_at: now, date: new Date(now).toISOString().slice(0, 10), source, top5_json: JSON.stringify(top5) });
+    await this.repo.save({
+      niche,
+      fetched_at: now,
+      date: new Date(now).toISOString().slice(0, 10),
+      source,
+      top5_json: JSON.stringify(top5),
+    });
     await this.repo.pruneBefore(now - KEEP_MS);
     return { niche, ok: true, count: top5.length, source };
   }
@@ -73,9 +84,18 @@ export class ViralService {
     let list = await this.repo.latest(niche, this.clock.now() - KEEP_MS);
     if (!list) {
       const outcome = await this.refresh(niche);
-      if (!outcome.ok) throw new ApiError('upstream_unavailable', `no viral list for ${niche} yet and the refresh failed (${outcome.error})`, { reason: outcome.error });
+      if (!outcome.ok)
+        throw new ApiError('upstream_unavailable', `no viral list for ${niche} yet and the refresh failed (${outcome.error})`, {
+          reason: outcome.error,
+        });
       list = await this.repo.latest(niche, this.clock.now() - KEEP_MS);
     }
-    return { niche, date: list!.date, source: list!.source, as_of: Math.floor(list!.fetched_at / 1000), top5: JSON.parse(list!.top5_json) as Video[] };
+    return {
+      niche,
+      date: list!.date,
+      source: list!.source,
+      as_of: Math.floor(list!.fetched_at / 1000),
+      top5: JSON.parse(list!.top5_json) as Video[],
+    };
   }
 }

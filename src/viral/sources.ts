@@ -14,7 +14,12 @@ export interface Video {
 }
 
 const Search = Type.Object({
-  items: Type.Array(Type.Object({ id: Type.Object({ videoId: Type.Optional(Type.String()) }), snippet: Type.Object({ title: Type.String(), channelTitle: Type.String(), publishedAt: Type.String() }) })),
+  items: Type.Array(
+    Type.Object({
+      id: Type.Object({ videoId: Type.Optional(Type.String()) }),
+      snippet: Type.Object({ title: Type.String(), channelTitle: Type.String(), publishedAt: Type.String() }),
+    }),
+  ),
 });
 const Stats = Type.Object({
   items: Type.Array(Type.Object({ id: Type.String(), statistics: Type.Object({ viewCount: Type.Optional(Type.String()) }) })),
@@ -33,15 +38,35 @@ export function topByViews(videos: Video[], n = 5): Video[] {
 export async function searchToday(http: HostHttp, query: string, dayStartMs: number, deadline: number): Promise<Video[]> {
   const search = await http.json<Type.Static<typeof Search>>('/youtube/v3/search', Search, {
     deadline,
-    query: { part: 'snippet', type: 'video', order: 'viewCount', maxResults: 25, q: query, publishedAfter: new Date(dayStartMs).toISOString() },
+    query: {
+      part: 'snippet',
+      type: 'video',
+      order: 'viewCount',
+      maxResults: 25,
+      q: query,
+      publishedAfter: new Date(dayStartMs).toISOString(),
+    },
   });
   const ids = search.items.flatMap((i) => (i.id.videoId ? [i.id.videoId] : []));
   if (!ids.length) return [];
-  const stats = await http.json<Type.Static<typeof Stats>>('/youtube/v3/videos', Stats, { deadline, query: { part: 'statistics', id: ids.join(',') } });
+  const stats = await http.json<Type.Static<typeof Stats>>('/youtube/v3/videos', Stats, {
+    deadline,
+    query: { part: 'statistics', id: ids.join(',') },
+  });
   const views = new Map(stats.items.map((s) => [s.id, Number(s.statistics.viewCount ?? 0)]));
   return search.items.flatMap((i) =>
     i.id.videoId
-      ? [{ video_id: i.id.videoId, title: i.snippet.title, channel: i.snippet.channelTitle, published_at: parseUnixSeconds(i.snippet.publishedAt), views: views.get(i.id.videoId) ?? 0, url: watchUrl(i.id.videoId), thumbnail_url: thumbnail(i.id.videoId) }]
+      ? [
+          {
+            video_id: i.id.videoId,
+            title: i.snippet.title,
+            channel: i.snippet.channelTitle,
+            published_at: parseUnixSeconds(i.snippet.publishedAt),
+            views: views.get(i.id.videoId) ?? 0,
+            url: watchUrl(i.id.videoId),
+            thumbnail_url: thumbnail(i.id.videoId),
+          },
+        ]
       : [],
   );
 }
@@ -59,15 +84,17 @@ export function parseChannelFeed(text: string): Video[] {
   return (atomNodes(text, 'YouTube') as ChannelEntry[]).flatMap((e) => {
     const id = e['yt:videoId'];
     if (!id || !e.published) return [];
-    return [{
-      video_id: id,
-      title: String(e.title ?? ''),
-      channel: String(e.author?.name ?? ''),
-      published_at: parseUnixSeconds(e.published),
-      views: Number(e['media:group']?.['media:community']?.['media:statistics']?.views ?? 0),
-      url: watchUrl(id),
-      thumbnail_url: thumbnail(id),
-    }];
+    return [
+      {
+        video_id: id,
+        title: String(e.title ?? ''),
+        channel: String(e.author?.name ?? ''),
+        published_at: parseUnixSeconds(e.published),
+        views: Number(e['media:group']?.['media:community']?.['media:statistics']?.views ?? 0),
+        url: watchUrl(id),
+        thumbnail_url: thumbnail(id),
+      },
+    ];
   });
 }
 

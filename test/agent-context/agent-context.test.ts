@@ -19,7 +19,8 @@ afterAll(async () => {
   await fakes.close();
 });
 
-const context = (query: Record<string, string>, headers: Record<string, string> = {}) => t.app.inject({ url: '/api/v1/agent-context', query, headers });
+const context = (query: Record<string, string>, headers: Record<string, string> = {}) =>
+  t.app.inject({ url: '/api/v1/agent-context', query, headers });
 
 describe('GET /api/v1/agent-context', () => {
   it('maps a buy goal to price, indicators and funding, one row each, and lists the supporting fetches unpaid', async () => {
@@ -27,8 +28,15 @@ describe('GET /api/v1/agent-context', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ goal_category: 'buy_crypto', subject: 'svc-ent:cr.bitcoin', paid: false });
-    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(['crypto-price bitcoin', 'ta-indicators BTC:1h', 'funding-rates BTC']);
-    expect(body.context.primary[0]).toMatchObject({ ok: true, data: { count: 1, results: [{ coin: 'bitcoin', usd: 67187.34 }], source: 'coingecko' } });
+    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual([
+      'crypto-price bitcoin',
+      'ta-indicators BTC:1h',
+      'funding-rates BTC',
+    ]);
+    expect(body.context.primary[0]).toMatchObject({
+      ok: true,
+      data: { count: 1, results: [{ coin: 'bitcoin', usd: 67187.34 }], source: 'coingecko' },
+    });
     expect(body.context.primary[2].data.results[0]).toMatchObject({ symbol: 'BTC', funding_rate: 0.0001 });
     expect(body.context.supporting).toEqual([
       { type: 'sentiment-ticker', q: 'BTC' },
@@ -98,13 +106,49 @@ describe('the goal kinds of the spec', () => {
     ['sell BTC', 'time to take profits on bitcoin?', 'sell_crypto', btc, btcSupport],
     ['buy ETH', 'accumulate ETH here?', 'buy_crypto', eth, ethSupport],
     ['sell ETH', 'should I sell my ETH', 'sell_crypto', eth, ethSupport],
-    ['security scan', `is ${usdt.slice(9)} a honeypot?`, 'security_scan', [`token-risk ${usdt}`], [`contract-risk ${usdt}`, `mev-exposure ${usdt}`]],
-    ['news brief', 'news brief on solana', 'news_brief', ['news-hn-top ', 'gdelt-events solana'], ['reddit-trending popular', 'who-outbreak latest']],
-    ['contract check', `check the contract ${uniswap.slice(9)} on arbitrum before I approve it`, 'contract_check', [`contract-risk ${uniswap}`], [`token-risk ${uniswap}`]],
-    ['contract check on Ethereum', `is the contract ${usdt.slice(9)} verified?`, 'contract_check', [`contract-risk ${usdt}`], [`token-risk ${usdt}`, `mev-exposure ${usdt}`]],
-    ['portfolio risk', 'how risky is my portfolio right now?', 'portfolio_risk', ['crypto-price bitcoin,ethereum', 'stable-depeg USDT', 'economic-indicator DGS10'], ['funding-rates BTC', 'forex USD:EUR', 'commodity-metals gold']],
+    [
+      'security scan',
+      `is ${usdt.slice(9)} a honeypot?`,
+      'security_scan',
+      [`token-risk ${usdt}`],
+      [`contract-risk ${usdt}`, `mev-exposure ${usdt}`],
+    ],
+    [
+      'news brief',
+      'news brief on solana',
+      'news_brief',
+      ['news-hn-top ', 'gdelt-events solana'],
+      ['reddit-trending popular', 'who-outbreak latest'],
+    ],
+    [
+      'contract check',
+      `check the contract ${uniswap.slice(9)} on arbitrum before I approve it`,
+      'contract_check',
+      [`contract-risk ${uniswap}`],
+      [`token-risk ${uniswap}`],
+    ],
+    [
+      'contract check on Ethereum',
+      `is the contract ${usdt.slice(9)} verified?`,
+      'contract_check',
+      [`contract-risk ${usdt}`],
+      [`token-risk ${usdt}`, `mev-exposure ${usdt}`],
+    ],
+    [
+      'portfolio risk',
+      'how risky is my portfolio right now?',
+      'portfolio_risk',
+      ['crypto-price bitcoin,ethereum', 'stable-depeg USDT', 'economic-indicator DGS10'],
+      ['funding-rates BTC', 'forex USD:EUR', 'commodity-metals gold'],
+    ],
     ['DeFi yield', 'best USDC yield right now', 'defi_yield', ['defi-yield USDC'], ['stable-depeg USDC', 'gas-prices-eth ']],
-    ['weather impact', 'will the weather at 41.88,-87.63 hurt soybeans?', 'weather_impact', ['weather 41.88,-87.63'], ['agriculture-prices soybeans', 'energy-oil WTI', 'air-quality 41.88,-87.63']],
+    [
+      'weather impact',
+      'will the weather at 41.88,-87.63 hurt soybeans?',
+      'weather_impact',
+      ['weather 41.88,-87.63'],
+      ['agriculture-prices soybeans', 'energy-oil WTI', 'air-quality 41.88,-87.63'],
+    ],
     ['stock decision', 'should I buy $AAPL shares?', 'stock_decision', ['stock-quote AAPL'], ['economic-indicator DGS10', 'sec-edgar 8-K']],
   ])('%s: "%s" → %s', async (_kind, goal, category, primary, supporting) => {
     const res = await context({ goal });
@@ -122,21 +166,48 @@ describe('goals no rule matches', () => {
     fakes.reset();
     fakes.queue({
       json: {
-        primary: [{ type: 'commodity-metals', q: 'gold' }, { type: 'forex', q: 'EUR:USD' }, { type: 'no-such-type', q: 'x' }],
-        supporting: [{ type: 'crypto-price', q: 'Gold Token!!' }, { type: 'economic-indicator', q: 'DGS10' }],
-        decision_recipe: { outcomes: ['prefer gold', 'prefer euro', 'neutral'], rules: [{ when: 'gold change_pct above EUR:USD change', then: 'prefer gold' }, { when: 'otherwise', then: 'neutral' }], caveats: [] },
+        primary: [
+          { type: 'commodity-metals', q: 'gold' },
+          { type: 'forex', q: 'EUR:USD' },
+          { type: 'no-such-type', q: 'x' },
+        ],
+        supporting: [
+          { type: 'crypto-price', q: 'Gold Token!!' },
+          { type: 'economic-indicator', q: 'DGS10' },
+        ],
+        decision_recipe: {
+          outcomes: ['prefer gold', 'prefer euro', 'neutral'],
+          rules: [
+            { when: 'gold change_pct above EUR:USD change', then: 'prefer gold' },
+            { when: 'otherwise', then: 'neutral' },
+          ],
+          caveats: [],
+        },
       },
     });
     const res = await context({ goal: 'compare gold with the euro' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body).toMatchObject({ goal_category: 'other', planner: 'language_model', subject: 'svc-ent:cmd.gold', paid: false, model: { id: 'demo-openai', vendor: 'openai', model: 'fake-1' } });
-    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(['commodity-metals gold', 'forex EUR:USD']);
+    expect(body).toMatchObject({
+      goal_category: 'other',
+      planner: 'language_model',
+      subject: 'svc-ent:cmd.gold',
+      paid: false,
+      model: { id: 'demo-openai', vendor: 'openai', model: 'fake-1' },
+    });
+    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual([
+      'commodity-metals gold',
+      'forex EUR:USD',
+    ]);
     expect(body.context.primary[0].ok).toBe(true);
     expect(body.context.supporting).toEqual([{ type: 'economic-indicator', q: 'DGS10' }]);
     expect(body.context.decision_recipe.outcomes).toEqual(['prefer gold', 'prefer euro', 'neutral']);
     const call = fakes.calls[0]!;
-    expect(call).toMatchObject({ wire: 'openai-chat', schemaName: 'goal_plan', messages: [{ role: 'user', text: 'compare gold with the euro' }] });
+    expect(call).toMatchObject({
+      wire: 'openai-chat',
+      schemaName: 'goal_plan',
+      messages: [{ role: 'user', text: 'compare gold with the euro' }],
+    });
     expect(call.system).toContain('- commodity-metals: q = ');
     const metrics = (await t.app.inject({ url: '/metrics' })).body;
     expect(metrics).toMatch(/svc_model_calls_total\{vendor="openai",model="demo-openai",outcome="ok"\} 1/);
@@ -150,9 +221,21 @@ describe('goals no rule matches', () => {
     fakes.queue({ status: 500 }, { status: 500 });
     const res = await context({ goal: 'compare gold with the euro' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { field: 'goal', reason: 'vendor_error', model: { vendor: 'openai' } } });
-    fakes.queue({ json: { primary: [{ type: 'no-such-type', q: 'x' }], supporting: [], decision_recipe: { outcomes: ['a'], rules: [{ when: 'x', then: 'a' }], caveats: [] } } });
-    expect((await context({ goal: 'compare gold with the euro' })).json()).toMatchObject({ error: 'upstream_unavailable', details: { reason: 'invalid_output' } });
+    expect(res.json()).toMatchObject({
+      error: 'upstream_unavailable',
+      details: { field: 'goal', reason: 'vendor_error', model: { vendor: 'openai' } },
+    });
+    fakes.queue({
+      json: {
+        primary: [{ type: 'no-such-type', q: 'x' }],
+        supporting: [],
+        decision_recipe: { outcomes: ['a'], rules: [{ when: 'x', then: 'a' }], caveats: [] },
+      },
+    });
+    expect((await context({ goal: 'compare gold with the euro' })).json()).toMatchObject({
+      error: 'upstream_unavailable',
+      details: { reason: 'invalid_output' },
+    });
   });
 
   it('still reach the legacy UPSTREAM_LLM_* model when SVC_MODELS is unset', async () => {
@@ -170,7 +253,10 @@ describe('goals no rule matches', () => {
     const res = await keyless.app.inject({ url: '/api/v1/agent-context', query: { goal: 'tell me a joke' } });
     await keyless.close();
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ error: 'goal_unmatched', details: { field: 'goal', goal_categories: expect.arrayContaining(['buy_crypto', 'news_brief']) } });
+    expect(res.json()).toMatchObject({
+      error: 'goal_unmatched',
+      details: { field: 'goal', goal_categories: expect.arrayContaining(['buy_crypto', 'news_brief']) },
+    });
   });
 });
 

@@ -6,14 +6,25 @@ import { openStream } from './sse.js';
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_SESSION_WATCHERS_PER_IP: '3', SVC_SESSION_WATCHERS_PER_SESSION: '2', SVC_SESSION_TTL_MAX_MIN: '120' } });
+  t = await startTestApp({
+    env: { SVC_SESSION_WATCHERS_PER_IP: '3', SVC_SESSION_WATCHERS_PER_SESSION: '2', SVC_SESSION_TTL_MAX_MIN: '120' },
+  });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());
 
-const start = async () => (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: {} })).json() as { session_id: string; session_token: string };
+const start = async () =>
+  (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: {} })).json() as {
+    session_id: string;
+    session_token: string;
+  };
 const post = (sessionId: string, token: string | undefined, event: object) =>
-  t.app.inject({ method: 'POST', url: '/api/agent-session/event', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { session_id: sessionId, ...event } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/agent-session/event',
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    payload: { session_id: sessionId, ...event },
+  });
 
 describe('agent session writes need the session token', () => {
   it('401 without a token, 403 with another session’s, 404 for an unknown session, 410 once ended', async () => {
@@ -26,7 +37,12 @@ describe('agent session writes need the session token', () => {
     expect((await post(a.session_id, 'ast_wrong', { kind: 'click' })).statusCode).toBe(403);
     expect((await post('as_unknownunknownunknown00', a.session_token, { kind: 'click' })).statusCode).toBe(404);
     const end = (token: string | undefined) =>
-      t.app.inject({ method: 'POST', url: '/api/agent-session/end', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { session_id: a.session_id } });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/agent-session/end',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+        payload: { session_id: a.session_id },
+      });
     expect((await end(undefined)).statusCode).toBe(401);
     expect((await end(b.session_token)).statusCode).toBe(403);
     expect((await end(a.session_token)).statusCode).toBe(200);
@@ -70,14 +86,23 @@ describe('agent session input limits', () => {
   it('accepts PNG, JPEG and WebP by magic bytes only, at most 1 MiB decoded', async () => {
     const s = await start();
     const image = sharp({ create: { width: 2, height: 2, channels: 3, background: '#000' } });
-    for (const bytes of [await image.clone().png().toBuffer(), await image.clone().jpeg().toBuffer(), await image.clone().webp().toBuffer()]) {
-      expect((await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: bytes.toString('base64') })).statusCode).toBe(200);
+    for (const bytes of [
+      await image.clone().png().toBuffer(),
+      await image.clone().jpeg().toBuffer(),
+      await image.clone().webp().toBuffer(),
+    ]) {
+      expect((await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: bytes.toString('base64') })).statusCode).toBe(
+        200,
+      );
     }
     const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
     const wrongType = await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: gif.toString('base64') });
     expect(wrongType.statusCode).toBe(415);
     expect(wrongType.json().details.field).toBe('screenshot_b64');
-    const html = await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: Buffer.from('<svg onload=alert(1)>').toString('base64') });
+    const html = await post(s.session_id, s.session_token, {
+      kind: 'screenshot',
+      screenshot_b64: Buffer.from('<svg onload=alert(1)>').toString('base64'),
+    });
     expect(html.statusCode).toBe(415);
     expect((await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: 'not base64!' })).statusCode).toBe(400);
     expect((await post(s.session_id, s.session_token, { kind: 'screenshot' })).json().details.field).toBe('screenshot_b64');
@@ -87,7 +112,9 @@ describe('agent session input limits', () => {
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json()).toMatchObject({ error: 'payload_too_large', details: { field: 'screenshot_b64', max_bytes: 1_048_576 } });
     const exact = Buffer.concat([png, Buffer.alloc(1_048_576 - png.length, 1)]);
-    expect((await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: exact.toString('base64') })).statusCode).toBe(200);
+    expect((await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: exact.toString('base64') })).statusCode).toBe(
+      200,
+    );
     const huge = await post(s.session_id, s.session_token, { kind: 'screenshot', screenshot_b64: 'A'.repeat(3_000_000) });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error).toBe('payload_too_large');

@@ -4,7 +4,10 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { STORE_BACKENDS } from '../helpers/backends.js';
 import { openStream } from './sse.js';
 
-const png = () => sharp({ create: { width: 8, height: 6, channels: 3, background: '#3366cc' } }).png().toBuffer();
+const png = () =>
+  sharp({ create: { width: 8, height: 6, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
 
 describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
   let t: TestApp;
@@ -21,8 +24,14 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     return res.json() as { session_id: string; session_token: string; watch_url: string; stream_url: string; expires_at: number };
   };
   const post = (s: { session_id: string; session_token: string }, event: object) =>
-    t.app.inject({ method: 'POST', url: '/api/agent-session/event', headers: { authorization: `Bearer ${s.session_token}` }, payload: { session_id: s.session_id, ...event } });
-  const stream = (id: string, headers: Record<string, string> = {}) => openStream(`${base}/api/agent-session/stream?session_id=${id}`, headers);
+    t.app.inject({
+      method: 'POST',
+      url: '/api/agent-session/event',
+      headers: { authorization: `Bearer ${s.session_token}` },
+      payload: { session_id: s.session_id, ...event },
+    });
+  const stream = (id: string, headers: Record<string, string> = {}) =>
+    openStream(`${base}/api/agent-session/stream?session_id=${id}`, headers);
 
   it('starts a session with an opaque id, public URLs and a token that is stored only as a hash', async () => {
     const s = await start({ label: 'Booking a flight', agent_id: 'acme:browser-1', ttl_minutes: 30 });
@@ -30,11 +39,22 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     expect(s.watch_url).toBe(`http://svc.test/watch/${s.session_id}`);
     expect(s.stream_url).toBe(`http://svc.test/api/agent-session/stream?session_id=${s.session_id}`);
     expect(s.expires_at).toBe(t.clock.now() + 30 * 60_000);
-    const row = await t.deps.store.db.selectFrom('agent_sessions').selectAll().where('session_id', '=', s.session_id).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('agent_sessions')
+      .selectAll()
+      .where('session_id', '=', s.session_id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(s.session_token);
     const info = (await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json();
-    expect(info).toMatchObject({ label: 'Booking a flight', agent_id: 'acme:browser-1', visibility: 'public', status: 'live', events: 0, watchers: 0 });
+    expect(info).toMatchObject({
+      label: 'Booking a flight',
+      agent_id: 'acme:browser-1',
+      visibility: 'public',
+      status: 'live',
+      events: 0,
+      watchers: 0,
+    });
     expect(info).not.toHaveProperty('token_hash');
     expect((await start()).expires_at).toBe(t.clock.now() + 60 * 60_000); // no body: every default
   });
@@ -45,21 +65,44 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     expect(watcher.res.status).toBe(200);
     expect(watcher.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     await watcher.waitFor(() => watcher.messages.some((m) => m.event === 'session'));
-    expect(watcher.messages[0]).toEqual({ event: 'session', data: expect.objectContaining({ session_id: s.session_id, label: 'demo', status: 'live', watchers: 1 }) });
+    expect(watcher.messages[0]).toEqual({
+      event: 'session',
+      data: expect.objectContaining({ session_id: s.session_id, label: 'demo', status: 'live', watchers: 1 }),
+    });
     const ts = t.clock.now() - 1000;
     expect((await post(s, { kind: 'navigate', text: 'https://example.org', ts })).json()).toEqual({ ok: true, seq: 1 });
     expect((await post(s, { kind: 'click', text: 'Search' })).json()).toEqual({ ok: true, seq: 2 });
     expect((await post(s, { kind: 'thought', text: 'looks right' })).json()).toEqual({ ok: true, seq: 3 });
     const events = await watcher.waitForEvents(3);
-    expect(events.map((m) => [m.id, m.event])).toEqual([['1', 'navigate'], ['2', 'click'], ['3', 'thought']]);
-    expect(events[0]!.data).toEqual({ session_id: s.session_id, seq: 1, kind: 'navigate', text: 'https://example.org', ts, screenshot_url: null });
+    expect(events.map((m) => [m.id, m.event])).toEqual([
+      ['1', 'navigate'],
+      ['2', 'click'],
+      ['3', 'thought'],
+    ]);
+    expect(events[0]!.data).toEqual({
+      session_id: s.session_id,
+      seq: 1,
+      kind: 'navigate',
+      text: 'https://example.org',
+      ts,
+      screenshot_url: null,
+    });
     expect(events[1]!.data.ts).toBe(t.clock.now());
     expect(watcher.raw()).toContain('id: 1\nevent: navigate\ndata: {');
 
-    const ended = await t.app.inject({ method: 'POST', url: '/api/agent-session/end', headers: { authorization: `Bearer ${s.session_token}` }, payload: { session_id: s.session_id } });
+    const ended = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent-session/end',
+      headers: { authorization: `Bearer ${s.session_token}` },
+      payload: { session_id: s.session_id },
+    });
     expect(ended.json()).toEqual({ ok: true, status: 'ended', ended_at: t.clock.now(), delete_at: t.clock.now() + 2 * 3_600_000 });
     await watcher.waitFor(() => watcher.ended());
-    expect(watcher.events().at(-1)).toEqual({ id: '4', event: 'end', data: expect.objectContaining({ seq: 4, kind: 'end', text: 'ended' }) });
+    expect(watcher.events().at(-1)).toEqual({
+      id: '4',
+      event: 'end',
+      data: expect.objectContaining({ seq: 4, kind: 'end', text: 'ended' }),
+    });
     await watcher.close();
 
     const late = await stream(s.session_id);
@@ -119,7 +162,14 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
 
   it('expires an idle session after its TTL with a final end, keeps it read-only, then deletes it', async () => {
     const s = await start({ ttl_minutes: 10 });
-    await post(s, { kind: 'screenshot', screenshot_b64: (await sharp({ create: { width: 3, height: 3, channels: 3, background: '#123456' } }).jpeg().toBuffer()).toString('base64') });
+    await post(s, {
+      kind: 'screenshot',
+      screenshot_b64: (
+        await sharp({ create: { width: 3, height: 3, channels: 3, background: '#123456' } })
+          .jpeg()
+          .toBuffer()
+      ).toString('base64'),
+    });
     const watcher = await stream(s.session_id);
     await watcher.waitForEvents(1);
     t.clock.advance(9 * 60_000);
@@ -140,7 +190,9 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     await t.app.scheduler.tick();
     expect((await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).statusCode).toBe(404);
     expect((await t.app.inject(`/watch/${s.session_id}`)).statusCode).toBe(404);
-    expect(await t.deps.store.db.selectFrom('agent_session_events').select('seq').where('session_id', '=', s.session_id).execute()).toEqual([]);
+    expect(await t.deps.store.db.selectFrom('agent_session_events').select('seq').where('session_id', '=', s.session_id).execute()).toEqual(
+      [],
+    );
     const shots = await t.deps.store.db.selectFrom('agent_session_screenshots').select('mime').execute();
     expect(shots.map((r) => r.mime)).not.toContain('image/jpeg');
   });

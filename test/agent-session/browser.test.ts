@@ -52,9 +52,18 @@ afterAll(async () => {
 });
 
 async function start(label: string) {
-  const session = (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label } })).json() as { session_id: string; session_token: string; watch_url: string };
+  const session = (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label } })).json() as {
+    session_id: string;
+    session_token: string;
+    watch_url: string;
+  };
   const authorized = (url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${session.session_token}` }, payload: { session_id: session.session_id, ...payload } });
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${session.session_token}` },
+      payload: { session_id: session.session_id, ...payload },
+    });
   const post = async (event: object) => expect((await authorized('/api/agent-session/event', event)).statusCode).toBe(200);
   const end = async () => expect((await authorized('/api/agent-session/end', {})).statusCode).toBe(200);
   return { ...session, post, end };
@@ -64,7 +73,10 @@ async function start(label: string) {
 function watchForTrouble(page: Page) {
   const trouble: string[] = [];
   page.on('dialog', (d) => void d.dismiss().then(() => trouble.push(`dialog: ${d.message()}`)));
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && trouble.push(`console: ${m.text()}`));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && trouble.push(`console: ${m.text()}`),
+  );
   page.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && trouble.push(`${r.status()}: ${r.url()}`));
   page.on('pageerror', (e) => trouble.push(`pageerror: ${e.message}`));
   page.on('request', (r) => /\/x$/.test(r.url()) && trouble.push(`request: ${r.url()}`));
@@ -93,7 +105,13 @@ describe('watch page in Chromium', () => {
     expect(await page.locator('.timeline img').count()).toBe(0);
 
     const shot = await sharp({ create: { width: 640, height: 360, channels: 3, background: '#2f6fdd' } })
-      .composite([{ input: Buffer.from('<svg width="640" height="360"><rect x="40" y="40" width="560" height="60" fill="#fff"/><text x="60" y="82" font-size="32" fill="#222">airline.example · results</text></svg>') }])
+      .composite([
+        {
+          input: Buffer.from(
+            '<svg width="640" height="360"><rect x="40" y="40" width="560" height="60" fill="#fff"/><text x="60" y="82" font-size="32" fill="#222">airline.example · results</text></svg>',
+          ),
+        },
+      ])
       .png()
       .toBuffer();
     await s.post({ kind: 'screenshot', text: 'Results page', screenshot_b64: shot.toString('base64') });
@@ -153,7 +171,9 @@ describe('widget in Chromium', () => {
     const item = widget.locator('li').first();
     expect(await item.evaluate((li) => getComputedStyle(li).display)).toBe('grid'); // the host's `li {display:none}` stays outside
     expect(await item.evaluate((li) => getComputedStyle(li).fontFamily)).not.toContain('Comic Sans');
-    expect(await page.evaluate(() => document.querySelector('[data-svc-watch]')?.nextElementSibling?.textContent)).toBe('Text after the widget.');
+    expect(await page.evaluate(() => document.querySelector('[data-svc-watch]')?.nextElementSibling?.textContent)).toBe(
+      'Text after the widget.',
+    );
     const leaked = (await page.evaluate(() => Object.getOwnPropertyNames(window))).filter((name) => !baseline.includes(name));
     expect(leaked).toEqual([]);
     await page.waitForTimeout(200);

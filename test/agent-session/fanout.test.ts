@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { Feeds, Watcher, frameOf, type SessionMessage } from '../../src/agent-session/fanout.js';
 import { createBus } from '../../src/bus/index.js';
 
-const message = (seq: number, kind = 'log', text = `event ${seq}`): SessionMessage => ({ session_id: 'as_x', seq, kind, text, ts: seq, screenshot_url: null });
+const message = (seq: number, kind = 'log', text = `event ${seq}`): SessionMessage => ({
+  session_id: 'as_x',
+  seq,
+  kind,
+  text,
+  ts: seq,
+  screenshot_url: null,
+});
 const seqsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
 
 /** A client that never reads: everything written stays in the stream's buffer. */
@@ -47,10 +54,14 @@ describe('Feeds', () => {
     const bus = createBus(undefined);
     const stored = [message(1), message(2), message(3)];
     const loads: [number, number][] = [];
-    const feeds = new Feeds(bus, async () => 0, async (_id, after, upto) => {
-      loads.push([after, upto]);
-      return stored.filter((m) => m.seq > after && m.seq <= upto);
-    });
+    const feeds = new Feeds(
+      bus,
+      async () => 0,
+      async (_id, after, upto) => {
+        loads.push([after, upto]);
+        return stored.filter((m) => m.seq > after && m.seq <= upto);
+      },
+    );
     const out = new PassThrough();
     const written = drain(out);
     const watcher = new Watcher(out, 0);

@@ -12,7 +12,13 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
   let baseA: string;
   let baseB: string;
   beforeAll(async () => {
-    const common = { postgres: true, redis: true, pgSchema: uniqueName('as'), redisPrefix: uniqueName('as'), env: { SVC_SESSION_WATCHERS_PER_SESSION: '3' } };
+    const common = {
+      postgres: true,
+      redis: true,
+      pgSchema: uniqueName('as'),
+      redisPrefix: uniqueName('as'),
+      env: { SVC_SESSION_WATCHERS_PER_SESSION: '3' },
+    };
     a = await startTestApp(common);
     b = await startTestApp({ ...common, sim: a.sim, clock: a.clock });
     baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
@@ -33,7 +39,12 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
     await onA.waitFor(() => onA.messages.length > 0);
     const auth = { authorization: `Bearer ${s.session_token}` };
     const posts = Array.from({ length: 20 }, (_, i) =>
-      (i % 2 ? a : b).app.inject({ method: 'POST', url: '/api/agent-session/event', headers: auth, payload: { session_id: s.session_id, kind: 'click', text: `#${i}` } }),
+      (i % 2 ? a : b).app.inject({
+        method: 'POST',
+        url: '/api/agent-session/event',
+        headers: auth,
+        payload: { session_id: s.session_id, kind: 'click', text: `#${i}` },
+      }),
     );
     const seqs = (await Promise.all(posts)).map((r) => r.json().seq as number).sort((x, y) => x - y);
     expect(seqs).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
@@ -42,7 +53,10 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
     expect(fromB.map((m) => Number(m.id))).toEqual(seqs);
     expect(fromB.map((m) => m.data.text)).toEqual(fromA.map((m) => m.data.text));
 
-    expect((await b.app.inject({ method: 'POST', url: '/api/agent-session/end', headers: auth, payload: { session_id: s.session_id } })).statusCode).toBe(200);
+    expect(
+      (await b.app.inject({ method: 'POST', url: '/api/agent-session/end', headers: auth, payload: { session_id: s.session_id } }))
+        .statusCode,
+    ).toBe(200);
     await onA.waitFor(() => onA.ended());
     await onB.waitFor(() => onB.ended());
     expect(onA.events().at(-1)?.event).toBe('end');
@@ -51,7 +65,11 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
 
   it('counts watchers of a session across instances against one cap', async () => {
     const s = (await b.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: {} })).json();
-    const open = [await openStream(url(baseA, s.session_id)), await openStream(url(baseB, s.session_id)), await openStream(url(baseA, s.session_id))];
+    const open = [
+      await openStream(url(baseA, s.session_id)),
+      await openStream(url(baseB, s.session_id)),
+      await openStream(url(baseA, s.session_id)),
+    ];
     expect((await fetch(url(baseB, s.session_id))).status).toBe(429);
     expect((await a.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json().watchers).toBe(3);
     await Promise.all(open.map((o) => o.close()));

@@ -15,7 +15,9 @@ describe('arena over HTTP', () => {
     const rows = await t.deps.store.db.selectFrom('arena_trades').selectAll().execute();
     expect(rows.length).toBeGreaterThan(0);
     const closed = rows.find((r) => r.exit_ts !== null)!;
-    const record = (await t.app.inject({ url: '/api/v1/arena/track-record', query: { strategy: closed.strategy, asset: closed.asset } })).json();
+    const record = (
+      await t.app.inject({ url: '/api/v1/arena/track-record', query: { strategy: closed.strategy, asset: closed.asset } })
+    ).json();
     expect(record).toMatchObject({ agent_id: `arena:${closed.strategy}:${closed.asset}`, strategy: closed.strategy, asset: closed.asset });
     expect(record.trade_count).toBeGreaterThan(0);
     expect(record.attestation_id_formula).toContain('SHA-256');
@@ -24,12 +26,22 @@ describe('arena over HTTP', () => {
     const entryId = attestationId(closed.strategy, closed.asset, closed.entry_ts, 'enter');
     const entry = (await t.app.inject(`/api/v1/arena/attestation/${entryId}`)).json();
     expect(entry).toMatchObject({ id: entryId, event: 'enter', claim_id: closed.claim_id, entry_price: closed.entry_price });
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: entry._receipt, response: entry } })).json()).toMatchObject({ valid: true });
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: entry._receipt, response: entry } })).json(),
+    ).toMatchObject({ valid: true });
     const exitUrl = record.chain[0].outcome_attestation_url.replace('http://svc.test', '');
     expect((await t.app.inject(exitUrl)).json()).toMatchObject({ event: 'exit' });
 
-    const claim = await t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', closed.claim_id!).executeTakeFirstOrThrow();
-    expect(claim).toMatchObject({ agent_id: `arena:${closed.strategy}:${closed.asset}`, status: 'resolved', outcome: closed.pnl_pct! > 0 ? 1 : 0 });
+    const claim = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .selectAll()
+      .where('claim_id', '=', closed.claim_id!)
+      .executeTakeFirstOrThrow();
+    expect(claim).toMatchObject({
+      agent_id: `arena:${closed.strategy}:${closed.asset}`,
+      status: 'resolved',
+      outcome: closed.pnl_pct! > 0 ? 1 : 0,
+    });
   });
 
   it('404 for an unknown attestation, 400 for a malformed id; a second run adds no duplicates', async () => {

@@ -13,11 +13,19 @@ describe('attestation ids', () => {
   });
 
   it('are the first 24 hex characters of SHA-256 over <strategy>|<asset>|<entry_ts>|enter or |exit', () => {
-    fc.assert(fc.property(fc.constantFrom('rsi14_oversold', 'bollinger_bounce'), fc.constantFrom('BTC', 'ETH', 'SOL'), fc.integer({ min: 0, max: 4_102_444_800_000 }), fc.constantFrom<'enter' | 'exit'>('enter', 'exit'), (s, a, ts, event) => {
-      const id = attestationId(s, a, ts, event);
-      expect(id).toMatch(/^[0-9a-f]{24}$/);
-      expect(id).toBe(createHash('sha256').update(`${s}|${a}|${ts}|${event}`).digest('hex').slice(0, 24));
-    }));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('rsi14_oversold', 'bollinger_bounce'),
+        fc.constantFrom('BTC', 'ETH', 'SOL'),
+        fc.integer({ min: 0, max: 4_102_444_800_000 }),
+        fc.constantFrom<'enter' | 'exit'>('enter', 'exit'),
+        (s, a, ts, event) => {
+          const id = attestationId(s, a, ts, event);
+          expect(id).toMatch(/^[0-9a-f]{24}$/);
+          expect(id).toBe(createHash('sha256').update(`${s}|${a}|${ts}|${event}`).digest('hex').slice(0, 24));
+        },
+      ),
+    );
     expect(attestationId('rsi14_oversold', 'BTC', 1, 'enter')).not.toBe(attestationId('rsi14_oversold', 'BTC', 1, 'exit'));
   });
 

@@ -5,17 +5,22 @@ import { candlesFromCloses, wavyCandles } from './synthetic-candles.js';
 
 /** StockCharts' worked examples (the data sets most TA libraries test against). */
 const RSI_CLOSES = [
-  44.34, 44.09, 44.15, 43.61, 44.33, 44.83, 45.1, 45.42, 45.84, 46.08, 45.89, 46.03, 45.61, 46.28, 46.28, 46.0, 46.03, 46.41, 46.22, 45.64, 46.21,
-  46.25, 45.71, 46.45, 45.78, 45.35, 44.03, 44.18, 44.22, 44.57, 43.42, 42.66, 43.13,
+  44.34, 44.09, 44.15, 43.61, 44.33, 44.83, 45.1, 45.42, 45.84, 46.08, 45.89, 46.03, 45.61, 46.28, 46.28, 46.0, 46.03, 46.41, 46.22, 45.64,
+  46.21, 46.25, 45.71, 46.45, 45.78, 45.35, 44.03, 44.18, 44.22, 44.57, 43.42, 42.66, 43.13,
 ];
 /** Wilder RSI(14) of RSI_CLOSES from the 15th close on, to 2 decimals. */
-const RSI14 = [70.46, 66.25, 66.48, 69.35, 66.29, 57.92, 62.88, 63.21, 56.01, 62.34, 54.67, 50.39, 40.02, 41.49, 41.9, 45.5, 37.32, 33.09, 37.79];
+const RSI14 = [
+  70.46, 66.25, 66.48, 69.35, 66.29, 57.92, 62.88, 63.21, 56.01, 62.34, 54.67, 50.39, 40.02, 41.49, 41.9, 45.5, 37.32, 33.09, 37.79,
+];
 const EMA_CLOSES = [
-  22.27, 22.19, 22.08, 22.17, 22.18, 22.13, 22.23, 22.43, 22.24, 22.29, 22.15, 22.39, 22.38, 22.61, 23.36, 24.05, 23.75, 23.83, 23.95, 23.63, 23.82,
-  23.87, 23.65, 23.19, 23.1, 23.33, 22.68, 23.1, 22.4, 22.17,
+  22.27, 22.19, 22.08, 22.17, 22.18, 22.13, 22.23, 22.43, 22.24, 22.29, 22.15, 22.39, 22.38, 22.61, 23.36, 24.05, 23.75, 23.83, 23.95,
+  23.63, 23.82, 23.87, 23.65, 23.19, 23.1, 23.33, 22.68, 23.1, 22.4, 22.17,
 ];
 /** EMA(10) of EMA_CLOSES seeded with the SMA of the first ten, from the 10th close on, as published (2 decimals). */
-const EMA10 = [22.22, 22.21, 22.24, 22.27, 22.33, 22.52, 22.8, 22.97, 23.13, 23.28, 23.34, 23.43, 23.51, 23.54, 23.47, 23.4, 23.39, 23.26, 23.23, 23.08, 22.92];
+const EMA10 = [
+  22.22, 22.21, 22.24, 22.27, 22.33, 22.52, 22.8, 22.97, 23.13, 23.28, 23.34, 23.43, 23.51, 23.54, 23.47, 23.4, 23.39, 23.26, 23.23, 23.08,
+  22.92,
+];
 
 const defined = <T>(xs: (T | undefined)[]) => xs.filter((x): x is T => x !== undefined);
 
@@ -95,8 +100,11 @@ describe('no look-ahead in indicators', () => {
   it('the series of a prefix is the prefix of the series', () => {
     const candles = wavyCandles(150, 2);
     const full = indicatorSeries(candles);
-    fc.assert(fc.property(fc.integer({ min: 0, max: 150 }), (cut) => {
-      expect(indicatorSeries(candles.slice(0, cut))).toEqual(full.slice(0, cut));
-    }), { numRuns: 30 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 150 }), (cut) => {
+        expect(indicatorSeries(candles.slice(0, cut))).toEqual(full.slice(0, cut));
+      }),
+      { numRuns: 30 },
+    );
   });
 });

@@ -31,7 +31,8 @@ describe.each(STORE_BACKENDS)('arena live and backfill trades on %s', (backend) 
   });
   afterAll(() => t.close());
 
-  const tradesOf = (asset: string) => t.deps.store.db.selectFrom('arena_trades').selectAll().where('asset', '=', asset).orderBy('entry_ts').execute();
+  const tradesOf = (asset: string) =>
+    t.deps.store.db.selectFrom('arena_trades').selectAll().where('asset', '=', asset).orderBy('entry_ts').execute();
 
   it('flags an entry live only when recorded within the lag of its candle close', async () => {
     const btc = await tradesOf('BTC');
@@ -47,9 +48,21 @@ describe.each(STORE_BACKENDS)('arena live and backfill trades on %s', (backend) 
       for (const event of ['enter', 'exit'] as const) {
         const attestation = (await t.app.inject(`/api/v1/arena/attestation/${attestationId(STRATEGY, 'BTC', row.entry_ts, event)}`)).json();
         expect(attestation, event).toMatchObject({ event, mode: row.mode });
-        expect((await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: attestation._receipt, response: attestation } })).json().valid).toBe(true);
+        expect(
+          (
+            await t.app.inject({
+              method: 'POST',
+              url: '/api/v1/receipt/verify',
+              payload: { receipt: attestation._receipt, response: attestation },
+            })
+          ).json().valid,
+        ).toBe(true);
       }
-      const claim = await t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', row.claim_id!).executeTakeFirstOrThrow();
+      const claim = await t.deps.store.db
+        .selectFrom('calib_claims')
+        .selectAll()
+        .where('claim_id', '=', row.claim_id!)
+        .executeTakeFirstOrThrow();
       expect(JSON.parse(claim.payload_json)).toMatchObject({ mode: row.mode, entry_ts: row.entry_ts });
       expect(claim).toMatchObject({ status: 'resolved', outcome_source: 'verified' });
     }
@@ -58,7 +71,8 @@ describe.each(STORE_BACKENDS)('arena live and backfill trades on %s', (backend) 
   it('reports both counts and filters the headline figures by mode (default all)', async () => {
     const btc = (await tradesOf('BTC')).filter((r) => r.exit_ts !== null);
     const sum = (rows: typeof btc) => rows.reduce((s, r) => s + r.pnl_pct!, 0);
-    const record = (mode?: string) => t.app.inject({ url: '/api/v1/arena/track-record', query: { strategy: STRATEGY, asset: 'BTC', ...(mode ? { mode } : {}) } });
+    const record = (mode?: string) =>
+      t.app.inject({ url: '/api/v1/arena/track-record', query: { strategy: STRATEGY, asset: 'BTC', ...(mode ? { mode } : {}) } });
     const counts = { live_trade_count: 1, backfill_trade_count: btc.length - 1 };
     const all = (await record()).json();
     expect(all).toMatchObject({ mode: 'all', ...counts, trade_count: btc.length });

@@ -15,12 +15,23 @@ const TARGET_OF: Record<Strategy, string> = {
 };
 
 const toRow = (strategy: Strategy, t: PaperTrade): TradeRow => ({
-  strategy, asset: 'BTC', entry_ts: t.entry_ts, entry_price: t.entry_price, predicted_p: t.predicted_p, signals_lit_json: JSON.stringify(t.signals_lit),
-  claim_id: null, exit_ts: t.exit_ts, exit_price: t.exit_price, exit_reason: t.exit_reason, pnl_pct: pnlPct(t), mode: 'live',
+  strategy,
+  asset: 'BTC',
+  entry_ts: t.entry_ts,
+  entry_price: t.entry_price,
+  predicted_p: t.predicted_p,
+  signals_lit_json: JSON.stringify(t.signals_lit),
+  claim_id: null,
+  exit_ts: t.exit_ts,
+  exit_price: t.exit_price,
+  exit_reason: t.exit_reason,
+  pnl_pct: pnlPct(t),
+  mode: 'live',
 });
 
 /** What a run that ended at `cutMs` knew of a trade: its exit only if that had happened. */
-const asOf = (t: PaperTrade, cutMs: number): PaperTrade => (t.exit_ts !== null && t.exit_ts <= cutMs ? t : { ...t, exit_ts: null, exit_price: null, exit_reason: null });
+const asOf = (t: PaperTrade, cutMs: number): PaperTrade =>
+  t.exit_ts !== null && t.exit_ts <= cutMs ? t : { ...t, exit_ts: null, exit_price: null, exit_reason: null };
 
 describe('predicted_p', () => {
   it('is 0.5 for the own signal alone, +0.05 per confirming signal, exact decimals', () => {
@@ -51,7 +62,8 @@ describe('simulate on a synthetic market', () => {
       expect([TARGET_OF[strategy], 'stop_loss', 'max_hold']).toContain(t.exit_reason);
       expect(t.exit_ts!).toBeGreaterThan(t.entry_ts);
       expect(t.exit_ts! - t.entry_ts).toBeLessThanOrEqual(MAX_HOLD_CANDLES * HOUR * 1000);
-      if (t.exit_reason === 'stop_loss') expect(t.exit_price!).toBeLessThanOrEqual(t.entry_price * (1 - RULES[strategy].stopLossPct / 100) + 1e-9);
+      if (t.exit_reason === 'stop_loss')
+        expect(t.exit_price!).toBeLessThanOrEqual(t.entry_price * (1 - RULES[strategy].stopLossPct / 100) + 1e-9);
       const closed = settle(t)!;
       expect(closed.outcome).toBe(closed.pnl_pct > 0 ? 1 : 0);
       expect(closed.duration_s).toBe((t.exit_ts! - t.entry_ts) / 1000);
@@ -64,7 +76,10 @@ describe('simulate on a synthetic market', () => {
     fc.assert(
       fc.property(fc.constantFrom(...STRATEGIES), fc.integer({ min: 0, max: 1500 }), (strategy, cut) => {
         const cutMs = cut === 0 ? 0 : closeMs(cut - 1);
-        const known = full.get(strategy)!.filter((t) => t.entry_ts <= cutMs).map((t) => asOf(t, cutMs));
+        const known = full
+          .get(strategy)!
+          .filter((t) => t.entry_ts <= cutMs)
+          .map((t) => asOf(t, cutMs));
         expect(simulate(strategy, candles.slice(0, cut), HOUR)).toEqual(known);
       }),
       { numRuns: 60 },
@@ -91,11 +106,15 @@ describe('simulate on a synthetic market', () => {
     for (const strategy of STRATEGIES) {
       const recorded = new Map<number, TradeRow>();
       for (let end = 300; end <= market.length; end += 7) {
-        for (const t of simulate(strategy, market.slice(end - 300, end), HOUR, resumeAfter([...recorded.values()]))) recorded.set(t.entry_ts, toRow(strategy, t));
+        for (const t of simulate(strategy, market.slice(end - 300, end), HOUR, resumeAfter([...recorded.values()])))
+          recorded.set(t.entry_ts, toRow(strategy, t));
       }
       const continuous = simulate(strategy, market, HOUR).filter((t) => t.entry_ts > closeMs(299));
       const live = [...recorded.values()].filter((r) => r.entry_ts > closeMs(299)).sort((a, b) => a.entry_ts - b.entry_ts);
-      expect(live.map((r) => [r.entry_ts, r.exit_ts, r.exit_reason]), strategy).toEqual(continuous.map((t) => [t.entry_ts, t.exit_ts, t.exit_reason]));
+      expect(
+        live.map((r) => [r.entry_ts, r.exit_ts, r.exit_reason]),
+        strategy,
+      ).toEqual(continuous.map((t) => [t.entry_ts, t.exit_ts, t.exit_reason]));
     }
   });
 
@@ -115,7 +134,9 @@ describe('exits, by hand (rsi14_oversold: enters when RSI(14) < 30, stop 4% belo
   const first = (candles: Candle[]) => simulate('rsi14_oversold', candles, HOUR)[0];
 
   it('enters at the close of the candle that lights the signal, and stays open without an exit', () => {
-    expect(simulate('rsi14_oversold', candlesFromCloses(falling), HOUR)).toEqual([{ ...entry, exit_ts: null, exit_price: null, exit_reason: null }]);
+    expect(simulate('rsi14_oversold', candlesFromCloses(falling), HOUR)).toEqual([
+      { ...entry, exit_ts: null, exit_price: null, exit_reason: null },
+    ]);
   });
 
   it('takes its target when RSI(14) climbs above 50: after the 10th rising close (Wilder: 13/14^k < 1/2)', () => {

@@ -12,7 +12,14 @@ export function wavyCandles(n: number, seed = 1): Candle[] {
     const o = price;
     const c = Math.max(1, o * (1 + 0.02 * Math.sin(i / 9) + 0.012 * noise()));
     price = c;
-    return { t: T0 + i * HOUR, o, h: Math.max(o, c) * (1 + Math.abs(noise()) * 0.004), l: Math.min(o, c) * (1 - Math.abs(noise()) * 0.004), c, v: 100 };
+    return {
+      t: T0 + i * HOUR,
+      o,
+      h: Math.max(o, c) * (1 + Math.abs(noise()) * 0.004),
+      l: Math.min(o, c) * (1 - Math.abs(noise()) * 0.004),
+      c,
+      v: 100,
+    };
   });
 }
 

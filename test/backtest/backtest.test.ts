@@ -55,7 +55,15 @@ describe('backtest', () => {
       { t: 1763649000, o: 229.9, h: 231.0, l: 229.0, c: 230.5, v: 35120000 },
       { t: 1763735400, o: 230.2, h: 232.1, l: 229.8, c: 231.5, v: 40010000 },
     ]);
-    const fx = (await backtest({ type: 'forex', q: 'eur:usd', interval: '1d', from: Date.parse('2026-11-15') / 1000, to: Date.parse('2026-11-21') / 1000 })).json();
+    const fx = (
+      await backtest({
+        type: 'forex',
+        q: 'eur:usd',
+        interval: '1d',
+        from: Date.parse('2026-11-15') / 1000,
+        to: Date.parse('2026-11-21') / 1000,
+      })
+    ).json();
     expect(fx.count).toBe(5);
     expect(fx.data[0]).toEqual({ t: Date.parse('2026-11-16') / 1000, o: 1.0812, h: 1.0812, l: 1.0812, c: 1.0812, v: 0 });
   });
@@ -69,15 +77,34 @@ describe('backtest', () => {
     expect(interval.json().details).toMatchObject({ field: 'interval', allowed: ['1m', '5m', '15m', '1h', '1d'] });
     const fxInterval = await backtest({ type: 'forex', q: 'EUR:USD', interval: '4h', from: 1, to: 2 });
     expect(fxInterval.json().details).toMatchObject({ field: 'interval', allowed: ['1d', '1m', '5m', '15m', '1h'] });
-    const tooOld = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '1m', from: nowS - 40 * 86_400, to: nowS - 39 * 86_400, free: 1 });
+    const tooOld = await backtest({
+      type: 'stock-quote',
+      q: 'AAPL',
+      interval: '1m',
+      from: nowS - 40 * 86_400,
+      to: nowS - 39 * 86_400,
+      free: 1,
+    });
     expect(tooOld.statusCode).toBe(400);
     expect(tooOld.json().details).toMatchObject({ field: 'from', rule: 'lookback', interval: '1m', earliest: nowS - 30 * 86_400 });
-    const fxOld = await backtest({ type: 'forex', q: 'EUR:USD', interval: '5m', from: nowS - 61 * 86_400, to: nowS - 60.5 * 86_400, free: 1 });
+    const fxOld = await backtest({
+      type: 'forex',
+      q: 'EUR:USD',
+      interval: '5m',
+      from: nowS - 61 * 86_400,
+      to: nowS - 60.5 * 86_400,
+      free: 1,
+    });
     expect(fxOld.json().details).toMatchObject({ rule: 'lookback', interval: '5m' });
-    expect((await backtest({ type: 'forex', q: 'EURUSD', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({ error: 'invalid_q', details: { example: 'EUR:USD' } });
+    expect((await backtest({ type: 'forex', q: 'EURUSD', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({
+      error: 'invalid_q',
+      details: { example: 'EUR:USD' },
+    });
     expect((await backtest({ type: 'weather', q: '1,2', from: 1, to: 2 })).json().details).toMatchObject({ field: 'type', rule: 'enum' });
     expect((await backtest({ type: 'crypto-price', from: 1, to: 2 })).json().details).toMatchObject({ field: 'q', rule: 'required' });
-    expect((await backtest({ type: 'crypto-price', q: 'SOL', from: 1, to: 2, cursor: 'svc-bt-cur:forged.sig' })).json().error).toBe('invalid_cursor');
+    expect((await backtest({ type: 'crypto-price', q: 'SOL', from: 1, to: 2, cursor: 'svc-bt-cur:forged.sig' })).json().error).toBe(
+      'invalid_cursor',
+    );
   });
 
   it('a failing upstream is a 503 with the reason, not a 500', async () => {
@@ -98,13 +125,18 @@ describe('backtest', () => {
       v: fc.double({ min: 0, max: 1e6, noNaN: true }),
     });
     fc.assert(
-      fc.property(fc.array(candle, { maxLength: 80 }), fc.integer({ min: 0, max: 6000 }), fc.integer({ min: 0, max: 12_000 }), (candles, from, span) => {
-        const to = from + span;
-        const nowS = 9000;
-        const out = normalizeCandles(candles, { from, to, nowS, intervalS: 60 });
-        expectWellFormed(out, Math.min(to, nowS - 60));
-        for (const c of out) expect(c.t).toBeGreaterThanOrEqual(from);
-      }),
+      fc.property(
+        fc.array(candle, { maxLength: 80 }),
+        fc.integer({ min: 0, max: 6000 }),
+        fc.integer({ min: 0, max: 12_000 }),
+        (candles, from, span) => {
+          const to = from + span;
+          const nowS = 9000;
+          const out = normalizeCandles(candles, { from, to, nowS, intervalS: 60 });
+          expectWellFormed(out, Math.min(to, nowS - 60));
+          for (const c of out) expect(c.t).toBeGreaterThanOrEqual(from);
+        },
+      ),
     );
   });
 });

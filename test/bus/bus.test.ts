@@ -42,7 +42,10 @@ describe.each(BUS_BACKENDS)('bus on %s', (backend) => {
     await a.publish('ticks', { type: 'crypto-price', coin: 'bitcoin', usd: 1 });
     await b.publish('ticks', { type: 'crypto-price', coin: 'ethereum', usd: 2 });
     expect(await onB).toEqual({ type: 'crypto-price', coin: 'bitcoin', usd: 1 });
-    expect(await onA).toEqual([{ type: 'crypto-price', coin: 'bitcoin', usd: 1 }, { type: 'crypto-price', coin: 'ethereum', usd: 2 }]);
+    expect(await onA).toEqual([
+      { type: 'crypto-price', coin: 'bitcoin', usd: 1 },
+      { type: 'crypto-price', coin: 'ethereum', usd: 2 },
+    ]);
   });
 
   it('stops delivering after unsubscribe and keeps channels apart', async () => {

@@ -12,33 +12,81 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
   /** agent_id → the agent_key its first claim returned; later writes send it (test/security covers writes without it). */
   const keys = new Map<string, string>();
   const post = (url: string, payload: object, agentId?: string) =>
-    t.app.inject({ method: 'POST', url, payload, headers: agentId && keys.has(agentId) ? { authorization: `Bearer ${keys.get(agentId)}` } : {} });
+    t.app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: agentId && keys.has(agentId) ? { authorization: `Bearer ${keys.get(agentId)}` } : {},
+    });
   async function claim(agent_id: string, predicted_p: number, extra: object = {}) {
-    const res = await post('/api/v1/calib/record_claim', { agent_id, kind: 'btc-up', predicted_p, payload: { note: 'x' }, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24, ...extra }, agent_id);
+    const res = await post(
+      '/api/v1/calib/record_claim',
+      {
+        agent_id,
+        kind: 'btc-up',
+        predicted_p,
+        payload: { note: 'x' },
+        outcome_resolver: { type: 'manual', config: {} },
+        ttl_hours: 24,
+        ...extra,
+      },
+      agent_id,
+    );
     if (res.statusCode === 200 && res.json().agent_key) keys.set(agent_id, res.json().agent_key);
     return res;
   }
-  const outcome = (agentId: string, claim_id: string, value: 0 | 1) => post('/api/v1/calib/record_outcome', { claim_id, outcome: value }, agentId);
+  const outcome = (agentId: string, claim_id: string, value: 0 | 1) =>
+    post('/api/v1/calib/record_outcome', { claim_id, outcome: value }, agentId);
 
   it('records claims and outcomes and reproduces the reference curve over HTTP, signed', async () => {
     const agent = `test:ref-${backend}`;
-    const cases: [number, 0 | 1][] = [[0.9, 1], [0.8, 1], [0.7, 0], [0.3, 0], [0.2, 1]];
+    const cases: [number, 0 | 1][] = [
+      [0.9, 1],
+      [0.8, 1],
+      [0.7, 0],
+      [0.3, 0],
+      [0.2, 1],
+    ];
     for (const [p, o] of cases) {
       const res = (await claim(agent, p)).json();
-      expect(res).toMatchObject({ claim_id: expect.stringMatching(/^svc-claim:/), calibrated_p: p, low_confidence: true, expected_resolution_at: Math.floor(t.clock.now() / 1000) + 24 * 3600 });
+      expect(res).toMatchObject({
+        claim_id: expect.stringMatching(/^svc-claim:/),
+        calibrated_p: p,
+        low_confidence: true,
+        expected_resolution_at: Math.floor(t.clock.now() / 1000) + 24 * 3600,
+      });
       expect(res._receipt.v).toBe(1);
       const resolved = (await outcome(agent, res.claim_id, o)).json();
-      expect(resolved).toMatchObject({ claim_id: res.claim_id, status: 'resolved', outcome: o, calibrated_p: o, outcome_source: 'self_reported' });
+      expect(resolved).toMatchObject({
+        claim_id: res.claim_id,
+        status: 'resolved',
+        outcome: o,
+        calibrated_p: o,
+        outcome_source: 'self_reported',
+      });
     }
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agent, kind: 'btc-up' } })).json();
     expect(curve.brier).toBeCloseTo(0.254, 10);
     expect(curve.ece).toBeCloseTo(0.42, 10);
-    expect(curve).toMatchObject({ agent_id: agent, kind: 'btc-up', total_claims: 5, resolved_claims: 5, verified_outcomes: 0, self_reported_outcomes: 5 });
+    expect(curve).toMatchObject({
+      agent_id: agent,
+      kind: 'btc-up',
+      total_claims: 5,
+      resolved_claims: 5,
+      verified_outcomes: 0,
+      self_reported_outcomes: 5,
+    });
     expect(curve.bins).toHaveLength(10);
     const calibrated = (await post('/api/v1/calib/calibrate_p', { agent_id: agent, kind: 'btc-up', predicted_p: 0.85 })).json();
     expect(calibrated).toMatchObject({ calibrated_p: 1, low_confidence: true, sample_count: 1, bin_index: 8 });
     const card = (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id: agent } })).json();
-    expect(card).toMatchObject({ agent_id: agent, claims_total: 5, verified_outcomes: 0, self_reported_outcomes: 5, kinds: [{ kind: 'btc-up', claims: 5, self_reported_outcomes: 5, miscalibration: 'insufficient_data' }] });
+    expect(card).toMatchObject({
+      agent_id: agent,
+      claims_total: 5,
+      verified_outcomes: 0,
+      self_reported_outcomes: 5,
+      kinds: [{ kind: 'btc-up', claims: 5, self_reported_outcomes: 5, miscalibration: 'insufficient_data' }],
+    });
     expect((await post('/api/v1/receipt/verify', { receipt: card._receipt, response: card })).json()).toMatchObject({ valid: true });
   });
 
@@ -82,15 +130,29 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
 
   it('resolves due price claims with crypto-price and expires manual claims past their TTL, leaving the curves alone', async () => {
     const agent = `test:resolver-${backend}`;
-    const above = (await claim(agent, 0.8, { ttl_hours: 1, outcome_resolver: { type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 50_000 } } })).json();
-    const below = (await claim(agent, 0.8, { ttl_hours: 1, outcome_resolver: { type: 'price_below', config: { coin: 'bitcoin', threshold_usd: 50_000 } } })).json();
+    const above = (
+      await claim(agent, 0.8, {
+        ttl_hours: 1,
+        outcome_resolver: { type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 50_000 } },
+      })
+    ).json();
+    const below = (
+      await claim(agent, 0.8, {
+        ttl_hours: 1,
+        outcome_resolver: { type: 'price_below', config: { coin: 'bitcoin', threshold_usd: 50_000 } },
+      })
+    ).json();
     const manual = (await claim(agent, 0.8, { ttl_hours: 1 })).json();
     t.clock.advance(3600_000);
     await t.app.scheduler.tick();
     const late = await outcome(agent, manual.claim_id, 1);
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe('claim expired without an outcome');
-    const rows = await t.deps.store.db.selectFrom('calib_claims').select(['claim_id', 'status', 'outcome', 'outcome_source', 'evidence_json']).where('agent_id', '=', agent).execute();
+    const rows = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .select(['claim_id', 'status', 'outcome', 'outcome_source', 'evidence_json'])
+      .where('agent_id', '=', agent)
+      .execute();
     const byId = new Map(rows.map((r) => [r.claim_id, r]));
     expect(byId.get(above.claim_id)).toMatchObject({ status: 'resolved', outcome: 1, outcome_source: 'verified' });
     expect(byId.get(below.claim_id)).toMatchObject({ status: 'resolved', outcome: 0, outcome_source: 'verified' });

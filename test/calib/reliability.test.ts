@@ -66,18 +66,22 @@ describe('bins', () => {
   });
 
   it('bin index is monotone in p', () => {
-    fc.assert(fc.property(probability, probability, (a, b) => {
-      expect(binIndex(Math.min(a, b))).toBeLessThanOrEqual(binIndex(Math.max(a, b)));
-    }));
+    fc.assert(
+      fc.property(probability, probability, (a, b) => {
+        expect(binIndex(Math.min(a, b))).toBeLessThanOrEqual(binIndex(Math.max(a, b)));
+      }),
+    );
   });
 
   it('every p lies inside its bin: low < p ≤ high (p = 0 in the first)', () => {
     const edges = binEdges();
-    fc.assert(fc.property(probability, (p) => {
-      const k = binIndex(p);
-      expect(p).toBeLessThanOrEqual(edges[k + 1]!);
-      if (p > 0) expect(p).toBeGreaterThan(edges[k]!);
-    }));
+    fc.assert(
+      fc.property(probability, (p) => {
+        const k = binIndex(p);
+        expect(p).toBeLessThanOrEqual(edges[k + 1]!);
+        if (p > 0) expect(p).toBeGreaterThan(edges[k]!);
+      }),
+    );
   });
 });
 
@@ -101,23 +105,42 @@ describe('aggregates', () => {
 
   it('aggregate keeps only non-empty bins, sorted', () => {
     expect(aggregate([]).length).toBe(0);
-    expect(aggregate([[0.95, 1], [0.05, 0], [0.96, 0]]).map((a) => [a.bin_index, a.count])).toEqual([[0, 1], [9, 2]]);
+    expect(
+      aggregate([
+        [0.95, 1],
+        [0.05, 0],
+        [0.96, 0],
+      ]).map((a) => [a.bin_index, a.count]),
+    ).toEqual([
+      [0, 1],
+      [9, 2],
+    ]);
   });
 
   it('is order independent: any permutation gives the same counts and (to rounding) the same sums', () => {
-    fc.assert(fc.property(history, fc.integer(), (pairs, seed) => {
-      const random = seeded(seed);
-      const shuffled = [...pairs].sort(() => random() - 0.5);
-      const [a, b] = [aggregate(pairs), aggregate(shuffled)];
-      expect(b.map((x) => [x.bin_index, x.count, x.success_count])).toEqual(a.map((x) => [x.bin_index, x.count, x.success_count]));
-      b.forEach((x, i) => expect(x.sum_sq_err).toBeCloseTo(a[i]!.sum_sq_err, 9));
-    }));
+    fc.assert(
+      fc.property(history, fc.integer(), (pairs, seed) => {
+        const random = seeded(seed);
+        const shuffled = [...pairs].sort(() => random() - 0.5);
+        const [a, b] = [aggregate(pairs), aggregate(shuffled)];
+        expect(b.map((x) => [x.bin_index, x.count, x.success_count])).toEqual(a.map((x) => [x.bin_index, x.count, x.success_count]));
+        b.forEach((x, i) => expect(x.sum_sq_err).toBeCloseTo(a[i]!.sum_sq_err, 9));
+      }),
+    );
   });
 });
 
 describe('curve', () => {
   it('matches the reference case: Brier 0.254, ECE 0.42', () => {
-    const c = curve(aggregate([[0.9, 1], [0.8, 1], [0.7, 0], [0.3, 0], [0.2, 1]]));
+    const c = curve(
+      aggregate([
+        [0.9, 1],
+        [0.8, 1],
+        [0.7, 0],
+        [0.3, 0],
+        [0.2, 1],
+      ]),
+    );
     expect(c.brier).toBeCloseTo(0.254, 12);
     expect(c.ece).toBeCloseTo(0.42, 12);
     expect(c.resolved).toBe(5);
@@ -128,7 +151,16 @@ describe('curve', () => {
 
   it('matches a hand-computed case with several claims per bin', () => {
     // bin 0: p 0.05 → 0, 0.1 → 1 (0.1 closes bin 0); bin 1: 0.15 → 1; bin 5: 0.55 → 1, 0.6 → 0, 0.6 → 1.
-    const c = curve(aggregate([[0.05, 0], [0.1, 1], [0.15, 1], [0.55, 1], [0.6, 0], [0.6, 1]]));
+    const c = curve(
+      aggregate([
+        [0.05, 0],
+        [0.1, 1],
+        [0.15, 1],
+        [0.55, 1],
+        [0.6, 0],
+        [0.6, 1],
+      ]),
+    );
     // ECE = (2·|0.5 − 0.075| + 1·|1 − 0.15| + 3·|2/3 − 0.58333|) / 6 = (0.85 + 0.85 + 0.25) / 6
     expect(c.ece).toBeCloseTo(0.325, 12);
     // Brier = (0.0025 + 0.81 + 0.7225 + 0.2025 + 0.36 + 0.16) / 6
@@ -145,7 +177,11 @@ describe('curve', () => {
   it('without resolved claims: ten empty bins (null rates, smoothed 0.5) and null ECE/Brier', () => {
     const c = curve([]);
     expect(c).toMatchObject({ ece: null, brier: null, signed_gap: null, resolved: 0 });
-    expect(c.bins.map((b) => [b.low, b.high])).toEqual(binEdges().slice(0, 10).map((low, k) => [low, binEdges()[k + 1]]));
+    expect(c.bins.map((b) => [b.low, b.high])).toEqual(
+      binEdges()
+        .slice(0, 10)
+        .map((low, k) => [low, binEdges()[k + 1]]),
+    );
     for (const b of c.bins) expect(b).toMatchObject({ count: 0, success_count: 0, success_rate: null, smoothed_rate: 0.5, avg_p: null });
   });
 
@@ -162,25 +198,27 @@ describe('curve', () => {
   });
 
   it('agrees with ECE and Brier computed claim by claim, and keeps them in [0, 1] with |signed gap| ≤ ECE', () => {
-    fc.assert(fc.property(history, (pairs) => {
-      const c = curve(aggregate(pairs));
-      const n = pairs.length;
-      expect(c.brier!).toBeCloseTo(pairs.reduce((s, [p, o]) => s + (p - o) ** 2, 0) / n, 9);
-      let ece = 0;
-      for (let k = 0; k < BIN_COUNT; k++) {
-        const inBin = pairs.filter(([p]) => binIndex(p) === k);
-        if (!inBin.length) continue;
-        const mean = (f: (x: Pair) => number) => inBin.reduce((s, x) => s + f(x), 0) / inBin.length;
-        ece += (inBin.length / n) * Math.abs(mean(([, o]) => o) - mean(([p]) => p));
-      }
-      expect(c.ece!).toBeCloseTo(ece, 9);
-      for (const value of [c.ece!, c.brier!]) {
-        expect(value).toBeGreaterThanOrEqual(0);
-        expect(value).toBeLessThanOrEqual(1 + 1e-12);
-      }
-      expect(Math.abs(c.signed_gap!)).toBeLessThanOrEqual(c.ece! + 1e-12);
-      expect(c.bins.reduce((s, b) => s + b.count, 0)).toBe(n);
-    }));
+    fc.assert(
+      fc.property(history, (pairs) => {
+        const c = curve(aggregate(pairs));
+        const n = pairs.length;
+        expect(c.brier!).toBeCloseTo(pairs.reduce((s, [p, o]) => s + (p - o) ** 2, 0) / n, 9);
+        let ece = 0;
+        for (let k = 0; k < BIN_COUNT; k++) {
+          const inBin = pairs.filter(([p]) => binIndex(p) === k);
+          if (!inBin.length) continue;
+          const mean = (f: (x: Pair) => number) => inBin.reduce((s, x) => s + f(x), 0) / inBin.length;
+          ece += (inBin.length / n) * Math.abs(mean(([, o]) => o) - mean(([p]) => p));
+        }
+        expect(c.ece!).toBeCloseTo(ece, 9);
+        for (const value of [c.ece!, c.brier!]) {
+          expect(value).toBeGreaterThanOrEqual(0);
+          expect(value).toBeLessThanOrEqual(1 + 1e-12);
+        }
+        expect(Math.abs(c.signed_gap!)).toBeLessThanOrEqual(c.ece! + 1e-12);
+        expect(c.bins.reduce((s, b) => s + b.count, 0)).toBe(n);
+      }),
+    );
   });
 });
 

@@ -22,14 +22,22 @@ describe('event matching rule', () => {
 
   it('finds any term set between separators and never inside a longer word', () => {
     const word = fc.stringMatching(/^[a-z0-9]{1,12}$/);
-    fc.assert(fc.property(word, fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (term, before, after) => {
-      expect(containsTerm(`${before} ${term.toUpperCase()}, ${after}`, term)).toBe(true);
-      expect(containsTerm(`x${term}y`, term)).toBe(false);
-    }));
+    fc.assert(
+      fc.property(word, fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }), (term, before, after) => {
+        expect(containsTerm(`${before} ${term.toUpperCase()}, ${after}`, term)).toBe(true);
+        expect(containsTerm(`x${term}y`, term)).toBe(false);
+      }),
+    );
   });
 
   it('needs every term in the row and a date at or after the claim', () => {
-    const row = { title: 'Cholera - Sudan', summary: 'Cases rose in Khartoum', url: 'https://who.int/cholera-yemen', source: 'who', as_of: 100 };
+    const row = {
+      title: 'Cholera - Sudan',
+      summary: 'Cases rose in Khartoum',
+      url: 'https://who.int/cholera-yemen',
+      source: 'who',
+      as_of: 100,
+    };
     expect(matches(row, ['cholera', 'khartoum'], 100)).toBe(true);
     expect(matches(row, ['cholera', 'khartoum'], 101)).toBe(false);
     expect(matches(row, ['cholera', 'yemen'], 0)).toBe(false);
@@ -48,18 +56,31 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
 
   async function claim(outcome_resolver: object, ttl_hours = 1) {
     const res = await t.app.inject({
-      method: 'POST', url: '/api/v1/calib/record_claim', headers: key ? { authorization: `Bearer ${key}` } : {},
+      method: 'POST',
+      url: '/api/v1/calib/record_claim',
+      headers: key ? { authorization: `Bearer ${key}` } : {},
       payload: { agent_id: agent, kind: 'k', predicted_p: 0.6, payload: {}, outcome_resolver, ttl_hours },
     });
     key ??= res.json().agent_key;
     return res;
   }
-  const claimRow = (claimId: string) => t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', claimId).executeTakeFirstOrThrow();
+  const claimRow = (claimId: string) =>
+    t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', claimId).executeTakeFirstOrThrow();
 
   it('lists every resolver with its rule and config schema in the OpenAPI document', async () => {
     const doc = (await t.app.inject('/openapi.json')).json();
-    const resolver = doc.paths['/api/v1/calib/record_claim'].post.requestBody.content['application/json'].schema.properties.outcome_resolver;
-    expect(resolver.properties.type.enum).toEqual(['manual', 'price_above', 'price_below', 'value_above', 'value_below', 'event_occurred', 'shield_exploit', 'top_gainer']);
+    const resolver =
+      doc.paths['/api/v1/calib/record_claim'].post.requestBody.content['application/json'].schema.properties.outcome_resolver;
+    expect(resolver.properties.type.enum).toEqual([
+      'manual',
+      'price_above',
+      'price_below',
+      'value_above',
+      'value_below',
+      'event_occurred',
+      'shield_exploit',
+      'top_gainer',
+    ]);
     for (const type of RESOLVER_TYPES) expect(resolver.description).toContain(`**${type}**`);
     expect(resolver.description).toContain('"required":["type","q","field","threshold"]');
   });
@@ -71,9 +92,18 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
       expect(res.json().details.field, field).toBe(field);
     };
     await bad({ type: 'value_above', config: { type: 'crypto-price', q: 'bitcoin', threshold: 1 } }, 'outcome_resolver.config.field');
-    await bad({ type: 'value_above', config: { type: 'no-such-type', q: 'x', field: 'usd', threshold: 1 } }, 'outcome_resolver.config.type');
-    await bad({ type: 'value_below', config: { type: 'weather', q: 'not a place', field: 'temp_c', threshold: 1 } }, 'outcome_resolver.config.q');
-    await bad({ type: 'value_below', config: { type: 'crypto-price', q: 'bitcoin', field: 'usd', threshold: 'high' } }, 'outcome_resolver.config.threshold');
+    await bad(
+      { type: 'value_above', config: { type: 'no-such-type', q: 'x', field: 'usd', threshold: 1 } },
+      'outcome_resolver.config.type',
+    );
+    await bad(
+      { type: 'value_below', config: { type: 'weather', q: 'not a place', field: 'temp_c', threshold: 1 } },
+      'outcome_resolver.config.q',
+    );
+    await bad(
+      { type: 'value_below', config: { type: 'crypto-price', q: 'bitcoin', field: 'usd', threshold: 'high' } },
+      'outcome_resolver.config.threshold',
+    );
     await bad({ type: 'event_occurred', config: { type: 'crypto-price', q: 'bitcoin', terms: ['etf'] } }, 'outcome_resolver.config.type');
     await bad({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: [] } }, 'outcome_resolver.config.terms');
     await bad({ type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 1, extra: true } }, 'outcome_resolver.config');
@@ -85,11 +115,22 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
     const eth = { type: 'crypto-price', q: 'bitcoin,ethereum', field: 'usd', where: { field: 'coin', equals: 'ethereum' } };
     const above = (await claim({ type: 'value_above', config: { ...eth, threshold: 3500 } })).json();
     const below = (await claim({ type: 'value_below', config: { ...eth, threshold: 3500 } })).json();
-    const happened = (await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'finance deal'] } })).json();
-    const didNot = (await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'pizza'] } })).json();
+    const happened = (
+      await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'finance deal'] } })
+    ).json();
+    const didNot = (
+      await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'pizza'] } })
+    ).json();
     t.clock.set((COP31_SEEN_S + 1800) * 1000);
-    const tooLate = (await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'finance deal'] } })).json();
-    const selfGraded = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_outcome', headers: { authorization: `Bearer ${key}` }, payload: { claim_id: above.claim_id, outcome: 0 } });
+    const tooLate = (
+      await claim({ type: 'event_occurred', config: { type: 'gdelt-events', q: 'Climate', terms: ['COP31', 'finance deal'] } })
+    ).json();
+    const selfGraded = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/record_outcome',
+      headers: { authorization: `Bearer ${key}` },
+      payload: { claim_id: above.claim_id, outcome: 0 },
+    });
     expect(selfGraded.statusCode).toBe(409);
 
     t.clock.set((COP31_SEEN_S + 1800 + 3600) * 1000);
@@ -97,10 +138,24 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
     const rows = await Promise.all([above, below, happened, didNot, tooLate].map((c) => claimRow(c.claim_id)));
     const [a, , h, d] = rows as [ClaimRow, ClaimRow, ClaimRow, ClaimRow, ClaimRow];
     expect(rows.map((r) => [r.status, r.outcome, r.outcome_source])).toEqual([
-      ['resolved', 1, 'verified'], ['resolved', 0, 'verified'], ['resolved', 1, 'verified'], ['resolved', 0, 'verified'], ['resolved', 0, 'verified'],
+      ['resolved', 1, 'verified'],
+      ['resolved', 0, 'verified'],
+      ['resolved', 1, 'verified'],
+      ['resolved', 0, 'verified'],
+      ['resolved', 0, 'verified'],
     ]);
-    expect(JSON.parse(a.evidence_json!)).toMatchObject({ resolver: 'value_above', value: 3500.1, threshold: 3500, field: 'usd', source: 'coingecko' });
-    expect(JSON.parse(h.evidence_json!)).toMatchObject({ resolver: 'event_occurred', since: COP31_SEEN_S - 600, match: { title: 'COP31 climate talks run into final night as finance deal stalls', as_of: COP31_SEEN_S } });
+    expect(JSON.parse(a.evidence_json!)).toMatchObject({
+      resolver: 'value_above',
+      value: 3500.1,
+      threshold: 3500,
+      field: 'usd',
+      source: 'coingecko',
+    });
+    expect(JSON.parse(h.evidence_json!)).toMatchObject({
+      resolver: 'event_occurred',
+      since: COP31_SEEN_S - 600,
+      match: { title: 'COP31 climate talks run into final night as finance deal stalls', as_of: COP31_SEEN_S },
+    });
     expect(JSON.parse(d.evidence_json!)).toMatchObject({ match: null, rows_checked: expect.any(Number) });
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agent, kind: 'k' } })).json();
     expect(curve).toMatchObject({ resolved_claims: 5, verified_outcomes: 5, self_reported_outcomes: 0 });

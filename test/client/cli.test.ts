@@ -27,8 +27,11 @@ interface Run {
 
 function svc(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [TSX, CLI, ...args], { env: { ...process.env, SVC_BASE_URL: base, SVC_WALLET_KEY: '', SVC_PASS: '', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [TSX, CLI, ...args],
+      { env: { ...process.env, SVC_BASE_URL: base, SVC_WALLET_KEY: '', SVC_PASS: '', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -56,7 +59,10 @@ describe('svc CLI', { timeout: 120_000 }, () => {
   });
 
   it('svc query prints the row; svc verify accepts the saved body (exit 0) and rejects it tampered by one byte (exit 1)', async () => {
-    const [query, human] = await Promise.all([svc(['query', 'crypto-price', 'bitcoin', '--json', '--max-age', '60']), svc(['query', 'crypto-price', 'bitcoin'])]);
+    const [query, human] = await Promise.all([
+      svc(['query', 'crypto-price', 'bitcoin', '--json', '--max-age', '60']),
+      svc(['query', 'crypto-price', 'bitcoin']),
+    ]);
     expect(query.code, query.stderr).toBe(0);
     expect(JSON.parse(query.stdout)).toMatchObject({ ok: true, type: 'crypto-price', q: 'bitcoin' });
     expect(human.stdout).toMatch(/_cursor\s+svc-cur:/);
@@ -81,8 +87,17 @@ describe('svc CLI', { timeout: 120_000 }, () => {
 
   it('svc bundle pays with the wallet from SVC_WALLET_KEY; without a wallet it exits 4', async () => {
     const file = join(dir, 'bundle.json');
-    writeFileSync(file, JSON.stringify([{ type: 'crypto-price', q: 'bitcoin' }, { type: 'weather', q: '40.71,-74.01' }]));
-    const [paid, unpaid] = await Promise.all([svc(['bundle', file, '--json'], { SVC_WALLET_KEY: generatePrivateKey() }), svc(['bundle', file])]);
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { type: 'crypto-price', q: 'bitcoin' },
+        { type: 'weather', q: '40.71,-74.01' },
+      ]),
+    );
+    const [paid, unpaid] = await Promise.all([
+      svc(['bundle', file, '--json'], { SVC_WALLET_KEY: generatePrivateKey() }),
+      svc(['bundle', file]),
+    ]);
     expect(paid.code, paid.stderr).toBe(0);
     expect(JSON.parse(paid.stdout)).toMatchObject({ count: 2, payment: { method: 'x402' } });
     expect(unpaid.code).toBe(4);

@@ -6,6 +6,9 @@ describe('svc-client route types', () => {
   it('match what openapi-typescript generates from a freshly built app (else run `npm run -w svc-client gen`)', async () => {
     const generated = await clientTypes(await freshOpenApiDocument());
     expect(generated).toContain('"/api/data/bundle": {');
-    expect(readFileSync(CLIENT_TYPES_FILE, 'utf8') === generated, 'packages/client/src/openapi.d.ts is stale: run `npm run -w svc-client gen`').toBe(true);
+    expect(
+      readFileSync(CLIENT_TYPES_FILE, 'utf8') === generated,
+      'packages/client/src/openapi.d.ts is stale: run `npm run -w svc-client gen`',
+    ).toBe(true);
   });
 });

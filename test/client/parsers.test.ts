@@ -4,10 +4,22 @@ import { readSse, type SseMessage } from '../../packages/client/src/sse.js';
 import { formatUsd } from '../../packages/client/src/index.js';
 
 const line = fc.string({ unit: fc.constantFrom('a', 'b', ' ', ':', '{', '"', 'é', '1') }).filter((s) => !s.startsWith(' '));
-const message = fc.record({ id: fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined }), event: fc.option(fc.stringMatching(/^[a-z]{1,8}$/), { nil: undefined }), data: fc.array(line, { minLength: 1, maxLength: 3 }) });
+const message = fc.record({
+  id: fc.option(fc.stringMatching(/^[0-9]{1,4}$/), { nil: undefined }),
+  event: fc.option(fc.stringMatching(/^[a-z]{1,8}$/), { nil: undefined }),
+  data: fc.array(line, { minLength: 1, maxLength: 3 }),
+});
 
 function serialize(m: { id?: string; event?: string; data: string[] }, eol: string): string {
-  return [...(m.id === undefined ? [] : [`id: ${m.id}`]), ...(m.event === undefined ? [] : [`event: ${m.event}`]), ...m.data.map((d) => `data: ${d}`)].map((l) => l + eol).join('') + eol;
+  return (
+    [
+      ...(m.id === undefined ? [] : [`id: ${m.id}`]),
+      ...(m.event === undefined ? [] : [`event: ${m.event}`]),
+      ...m.data.map((d) => `data: ${d}`),
+    ]
+      .map((l) => l + eol)
+      .join('') + eol
+  );
 }
 
 /** The text cut at the given points into a byte stream (cuts may fall inside a UTF-8 character). */
@@ -21,12 +33,23 @@ function chunked(text: string, cuts: number[]): ReadableStream<Uint8Array> {
 describe('SSE parser', () => {
   it('yields every message as sent, whatever the chunking, line ends or comments', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(message, { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 8 }), fc.constantFrom('\n', '\r\n'), async (messages, cuts, eol) => {
-        const text = `: heartbeat${eol}${eol}` + messages.map((m) => serialize(m, eol)).join(`: comment${eol}`);
-        const seen: SseMessage[] = [];
-        for await (const m of readSse(chunked(text, cuts))) seen.push(m);
-        expect(seen).toEqual(messages.map((m) => ({ ...(m.id === undefined ? {} : { id: m.id }), ...(m.event === undefined ? {} : { event: m.event }), data: m.data.join('\n') })));
-      }),
+      fc.asyncProperty(
+        fc.array(message, { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom('\n', '\r\n'),
+        async (messages, cuts, eol) => {
+          const text = `: heartbeat${eol}${eol}` + messages.map((m) => serialize(m, eol)).join(`: comment${eol}`);
+          const seen: SseMessage[] = [];
+          for await (const m of readSse(chunked(text, cuts))) seen.push(m);
+          expect(seen).toEqual(
+            messages.map((m) => ({
+              ...(m.id === undefined ? {} : { id: m.id }),
+              ...(m.event === undefined ? {} : { event: m.event }),
+              data: m.data.join('\n'),
+            })),
+          );
+        },
+      ),
     );
   });
 });

@@ -11,11 +11,19 @@ let t: TestApp;
 let base: string;
 const facilitator = new FakeFacilitator();
 const wallet = () => privateKeyToAccount(generatePrivateKey());
-const twoQueries = { queries: [{ type: 'crypto-price' as const, q: 'bitcoin' }, { type: 'weather' as const, q: '40.71,-74.01' }] };
+const twoQueries = {
+  queries: [
+    { type: 'crypto-price' as const, q: 'bitcoin' },
+    { type: 'weather' as const, q: '40.71,-74.01' },
+  ],
+};
 const authorizations = () => t.deps.store.db.selectFrom('payment_authorizations').selectAll().execute();
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, PAYMENT_SETTLE: 'sync', X402_FACILITATOR_URL: await facilitator.start() }, clock: new WallClock() });
+  t = await startTestApp({
+    env: { SVC_PAY_TO: PAY_TO, PAYMENT_SETTLE: 'sync', X402_FACILITATOR_URL: await facilitator.start() },
+    clock: new WallClock(),
+  });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -31,13 +39,20 @@ describe('SDK payments', () => {
     expect(body.results.map((r) => r.ok)).toEqual([true, true]);
     expect(body.payment).toEqual({ method: 'x402', charged: true });
     expect(client.spent()).toBe(1000n);
-    expect(client.lastPayment()).toMatchObject({ version: 2, amount: 1000n, payer: account.address, settlement: { success: true, payer: account.address } });
+    expect(client.lastPayment()).toMatchObject({
+      version: 2,
+      amount: 1000n,
+      payer: account.address,
+      settlement: { success: true, payer: account.address },
+    });
     expect(facilitator.settled.at(-1)!.paymentPayload.payload.authorization.from).toBe(account.address);
     expect((await authorizations()).find((a) => a.payer === account.address)).toMatchObject({ amount: '1000', status: 'settled' });
   });
 
   it('without a wallet a paid call is a typed PaymentRequiredError naming the price', async () => {
-    const error = await createClient({ baseUrl: base }).bundle(twoQueries).catch((e) => e);
+    const error = await createClient({ baseUrl: base })
+      .bundle(twoQueries)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(PaymentRequiredError);
     expect(error.amount).toBe(1000n);
   });
@@ -114,7 +129,9 @@ describe('SDK payments', () => {
   });
 
   it('a week pass is above the default cap of $1', async () => {
-    const error = await createClient({ baseUrl: base, wallet: wallet() }).passes.buy('week').catch((e) => e);
+    const error = await createClient({ baseUrl: base, wallet: wallet() })
+      .passes.buy('week')
+      .catch((e) => e);
     expect(error).toMatchObject({ name: 'SpendCapError', cap: 'per_call', amount: 4_990_000n });
   });
 
@@ -132,9 +149,14 @@ describe('SDK payments', () => {
   it('a paid agent-context returns the paid plan for 5000; without a wallet the paid tier is a PaymentRequiredError', async () => {
     const client = createClient({ baseUrl: base, wallet: wallet() });
     expect(await client.agentContext({ goal: 'should I buy bitcoin?' })).toMatchObject({ paid: false });
-    expect(await client.agentContext({ goal: 'should I buy bitcoin?' }, { paid: true })).toMatchObject({ paid: true, goal_category: 'buy_crypto' });
+    expect(await client.agentContext({ goal: 'should I buy bitcoin?' }, { paid: true })).toMatchObject({
+      paid: true,
+      goal_category: 'buy_crypto',
+    });
     expect(client.spent()).toBe(5000n);
-    const error = await createClient({ baseUrl: base }).agentContext({ goal: 'should I buy bitcoin?' }, { paid: true }).catch((e) => e);
+    const error = await createClient({ baseUrl: base })
+      .agentContext({ goal: 'should I buy bitcoin?' }, { paid: true })
+      .catch((e) => e);
     expect(error).toMatchObject({ name: 'PaymentRequiredError', amount: 5000n });
   });
 });
@@ -156,7 +178,9 @@ describe('SDK receipts', () => {
   });
 
   it('refuses a service key that is not the pinned kid', async () => {
-    const error = await createClient({ baseUrl: base, receiptKid: 'pinned-elsewhere' }).receiptKey().catch((e) => e);
+    const error = await createClient({ baseUrl: base, receiptKid: 'pinned-elsewhere' })
+      .receiptKey()
+      .catch((e) => e);
     expect(error).toMatchObject({ code: 'receipt_key_changed' });
   });
 
@@ -177,20 +201,32 @@ describe('SDK credentials it keeps', () => {
   it('remembers the agent_key from the first claim and sends it for the next writes', async () => {
     const client = createClient({ baseUrl: base });
     const agent_id = `test:sdk-${Date.now()}`;
-    const claim = { agent_id, kind: 'sdk-test', predicted_p: 0.7, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 24 } as const;
+    const claim = {
+      agent_id,
+      kind: 'sdk-test',
+      predicted_p: 0.7,
+      payload: {},
+      outcome_resolver: { type: 'manual', config: {} },
+      ttl_hours: 24,
+    } as const;
     const first = await client.calib.recordClaim(claim as never);
     expect(first.agent_key).toBeTruthy();
     const second = await client.calib.recordClaim(claim as never);
     expect(second.agent_key).toBeUndefined();
     expect(await client.calib.recordOutcome({ claim_id: second.claim_id, outcome: 1 })).toMatchObject({ outcome: 1 });
-    const stranger = await createClient({ baseUrl: base }).calib.recordClaim(claim as never).catch((e) => e);
+    const stranger = await createClient({ baseUrl: base })
+      .calib.recordClaim(claim as never)
+      .catch((e) => e);
     expect(stranger).toMatchObject({ status: 401 });
   });
 
   it('reads the other public routes through typed methods', async () => {
     const client = createClient({ baseUrl: base });
     const agent_id = `test:sdk-reader-${Date.now()}`;
-    expect(await client.calib.calibrateP({ agent_id, kind: 'k', predicted_p: 0.42 })).toMatchObject({ calibrated_p: 0.42, low_confidence: true });
+    expect(await client.calib.calibrateP({ agent_id, kind: 'k', predicted_p: 0.42 })).toMatchObject({
+      calibrated_p: 0.42,
+      low_confidence: true,
+    });
     expect((await client.trainingStation.leaderboard()).entries).toBeInstanceOf(Array);
     expect((await client.cams()).count).toBe(4);
     expect((await client.entity.list({ type: 'crypto', limit: 2 })).entities).toHaveLength(2);

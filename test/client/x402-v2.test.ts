@@ -24,7 +24,23 @@ const requirement = (asset: string = USDC_NETWORKS.base.usdc) => ({
 });
 const resource = { url: 'http://v2.test/api/data/bundle', description: 'a bundle of 2 queries', mimeType: 'application/json' };
 /** A v1 body with another price: the SDK must not read it when the header is there. */
-const v1Body = { x402Version: 1, accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '999999', resource: resource.url, description: '', mimeType: 'application/json', payTo: PAY_TO, maxTimeoutSeconds: 120, asset: USDC_NETWORKS.base.usdc, extra: { name: 'USD Coin', version: '2' } }] };
+const v1Body = {
+  x402Version: 1,
+  accepts: [
+    {
+      scheme: 'exact',
+      network: 'base',
+      maxAmountRequired: '999999',
+      resource: resource.url,
+      description: '',
+      mimeType: 'application/json',
+      payTo: PAY_TO,
+      maxTimeoutSeconds: 120,
+      asset: USDC_NETWORKS.base.usdc,
+      extra: { name: 'USD Coin', version: '2' },
+    },
+  ],
+};
 
 let offered = requirement();
 const received: { header: string; payload: Record<string, unknown>; verdict: unknown }[] = [];
@@ -33,14 +49,43 @@ let base: string;
 
 async function answer(req: IncomingMessage): Promise<{ status: number; headers: Record<string, string>; body: unknown }> {
   const header = req.headers['payment-signature'];
-  if (typeof header !== 'string') return { status: 402, headers: { 'payment-required': b64({ x402Version: 2, error: 'PAYMENT-SIGNATURE header is required', resource, accepts: [offered] }) }, body: v1Body };
+  if (typeof header !== 'string')
+    return {
+      status: 402,
+      headers: { 'payment-required': b64({ x402Version: 2, error: 'PAYMENT-SIGNATURE header is required', resource, accepts: [offered] }) },
+      body: v1Body,
+    };
   const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8'));
   // svc's own verifier checks the v2 payment exactly as it would on its routes.
-  const payment: Payment = { version: 2, scheme: 'exact', network: 'base', payload: payload.payload, accepted: payload.accepted, wire: payload };
-  const verdict = await verifyPayment(payment, { network: 'base', payTo: PAY_TO, amount: 1000n, maxTimeoutSeconds: 120, nowS: Math.floor(Date.now() / 1000) });
+  const payment: Payment = {
+    version: 2,
+    scheme: 'exact',
+    network: 'base',
+    payload: payload.payload,
+    accepted: payload.accepted,
+    wire: payload,
+  };
+  const verdict = await verifyPayment(payment, {
+    network: 'base',
+    payTo: PAY_TO,
+    amount: 1000n,
+    maxTimeoutSeconds: 120,
+    nowS: Math.floor(Date.now() / 1000),
+  });
   received.push({ header, payload, verdict });
-  if (!verdict.ok) return { status: 402, headers: { 'payment-required': b64({ x402Version: 2, error: verdict.reason, resource, accepts: [offered] }) }, body: {} };
-  return { status: 200, headers: { 'payment-response': b64({ success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer: verdict.payer }) }, body: { count: 2, results: [], payment: { method: 'x402', charged: true } } };
+  if (!verdict.ok)
+    return {
+      status: 402,
+      headers: { 'payment-required': b64({ x402Version: 2, error: verdict.reason, resource, accepts: [offered] }) },
+      body: {},
+    };
+  return {
+    status: 200,
+    headers: {
+      'payment-response': b64({ success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'eip155:8453', payer: verdict.payer }),
+    },
+    body: { count: 2, results: [], payment: { method: 'x402', charged: true } },
+  };
 }
 
 beforeAll(async () => {
@@ -68,7 +113,11 @@ describe('SDK with an x402 v2 server', () => {
     expect(payload).not.toHaveProperty('scheme');
     expect(payload.payload).toMatchObject({ authorization: { from: account.address, to: PAY_TO, value: '1000' } });
     expect(client.spent()).toBe(1000n);
-    expect(client.lastPayment()).toMatchObject({ version: 2, amount: 1000n, settlement: { success: true, network: 'eip155:8453', payer: account.address } });
+    expect(client.lastPayment()).toMatchObject({
+      version: 2,
+      amount: 1000n,
+      settlement: { success: true, network: 'eip155:8453', payer: account.address },
+    });
   });
 
   it('refuses to pay an asset it cannot value in USD, before signing', async () => {

@@ -5,10 +5,24 @@ import { canonicalJson, sha256Tagged } from '../../src/core/canonical-json.js';
 describe('RFC 8785 canonical JSON', () => {
   it('matches the RFC examples', () => {
     // RFC 8785 §3.2.2 (sorting) and §3.2.3 (number and string serialization).
-    expect(canonicalJson({ numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001], string: '\u20ac$\u000F\u000aA\'\u0042\u0022\u005c\\"/', literals: [null, true, false] })).toBe(
-      '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}',
-    );
-    expect(canonicalJson({ '\u20ac': 'Euro Sign', '\r': 'Carriage Return', '\ufb33': 'Hebrew Letter Dalet With Dagesh', '1': 'One', '\ud83d\ude00': 'Emoji: Grinning Face', '\u0080': 'Control', '\u00f6': 'Latin Small Letter O With Diaeresis' })).toBe(
+    expect(
+      canonicalJson({
+        numbers: [333333333.33333329, 1e30, 4.5, 2e-3, 0.000000000000000000000000001],
+        string: '\u20ac$\u000F\u000aA\'\u0042\u0022\u005c\\"/',
+        literals: [null, true, false],
+      }),
+    ).toBe('{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}');
+    expect(
+      canonicalJson({
+        '\u20ac': 'Euro Sign',
+        '\r': 'Carriage Return',
+        '\ufb33': 'Hebrew Letter Dalet With Dagesh',
+        '1': 'One',
+        '\ud83d\ude00': 'Emoji: Grinning Face',
+        '\u0080': 'Control',
+        '\u00f6': 'Latin Small Letter O With Diaeresis',
+      }),
+    ).toBe(
       '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis","\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
     );
   });

@@ -23,7 +23,12 @@ describe('curated data files', () => {
 
   it('are found where the service ships them', () => {
     expect(files).toEqual(
-      expect.arrayContaining(['entities/entities.v1.json', 'viral/niches.v1.json', 'cams/cams.v1.json', 'sources/data/token-unlock.v2.json']),
+      expect.arrayContaining([
+        'entities/entities.v1.json',
+        'viral/niches.v1.json',
+        'cams/cams.v1.json',
+        'sources/data/token-unlock.v2.json',
+      ]),
     );
   });
 

@@ -8,9 +8,11 @@ const other = new CursorCodec(Buffer.from('b'.repeat(32)));
 
 describe('cursors', () => {
   it('round-trips any payload', () => {
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (payload) => {
-      expect(codec.decode('svc-cur:', codec.encode('svc-cur:', payload))).toEqual(JSON.parse(JSON.stringify(payload)));
-    }));
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), (payload) => {
+        expect(codec.decode('svc-cur:', codec.encode('svc-cur:', payload))).toEqual(JSON.parse(JSON.stringify(payload)));
+      }),
+    );
   });
 
   it('refuses any single-character alteration', () => {

@@ -18,7 +18,12 @@ describe('errors over HTTP', () => {
   });
 
   it('a malformed JSON body is a 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', headers: { 'content-type': 'application/json' }, payload: '{"receipt":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/receipt/verify',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"receipt":',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ ...shape, error: 'invalid_json' });
   });
@@ -55,7 +60,11 @@ describe('errors over HTTP', () => {
     await broken.deps.store.db.destroy();
     const res = await broken.app.inject('/api/data/preview?type=crypto-price&q=bitcoin&max_age=0');
     expect(res.statusCode).toBe(500);
-    expect(res.json()).toEqual({ error: 'internal_error', message: 'an internal error occurred; it has been logged', request_id: expect.any(String) });
+    expect(res.json()).toEqual({
+      error: 'internal_error',
+      message: 'an internal error occurred; it has been logged',
+      request_id: expect.any(String),
+    });
     expect(res.body).not.toMatch(/at .*\.ts:\d+|driver has already been destroyed/);
     const health = await broken.app.inject('/healthz');
     expect(health.statusCode).toBe(503);

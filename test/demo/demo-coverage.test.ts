@@ -36,17 +36,25 @@ describe('SVC_DEMO=1 answers everything, and says it is a demo', () => {
   it('receipt/verify reports a demo receipt as demo', async () => {
     const body = (await t.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '40.71,-74.01' } })).json();
     const { _receipt, ...response } = body;
-    const verified = (await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: _receipt, response } })).json();
+    const verified = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: _receipt, response } })
+    ).json();
     expect(verified).toMatchObject({ valid: true, source_mode: 'demo' });
     const forged = { ..._receipt, source_mode: undefined };
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: forged } })).json()).toMatchObject({ valid: false });
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: forged } })).json()).toMatchObject({
+      valid: false,
+    });
   });
 
   const cases = (['crypto-price', 'stock-quote', 'forex'] as BacktestType[]).flatMap((type) =>
-    intervalsOf(type).map((interval) => [type, type === 'forex' ? 'EUR:USD' : type === 'stock-quote' ? 'AAPL' : 'ETH', interval] as const));
+    intervalsOf(type).map((interval) => [type, type === 'forex' ? 'EUR:USD' : type === 'stock-quote' ? 'AAPL' : 'ETH', interval] as const),
+  );
   it.each(cases)('backtests %s %s at %s with candles up to now', async (type, q, interval) => {
     const step = INTERVAL_SECONDS[interval as Interval];
-    const res = await t.app.inject({ url: '/api/v1/backtest', query: { type, q, interval, from: String(nowS - 200 * step), to: String(nowS), free: '1' } });
+    const res = await t.app.inject({
+      url: '/api/v1/backtest',
+      query: { type, q, interval, from: String(nowS - 200 * step), to: String(nowS), free: '1' },
+    });
     const body = res.json();
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
     expect(body.source_mode).toBe('demo');

@@ -14,7 +14,7 @@ let log = '';
 const START_UP_MS = 45_000;
 
 async function waitUntilUp(): Promise<void> {
-  for (const until = Date.now() + START_UP_MS; Date.now() < until; ) {
+  for (const until = Date.now() + START_UP_MS; Date.now() < until;) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -27,7 +27,15 @@ async function waitUntilUp(): Promise<void> {
 
 beforeAll(async () => {
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, SVC_DEMO: '1', PORT: String(port), HOST: '127.0.0.1', SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-demo-')), DATABASE_URL: '', REDIS_URL: '' },
+    env: {
+      ...process.env,
+      SVC_DEMO: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-demo-')),
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (log += d));

@@ -38,7 +38,10 @@ describe('discovery files', () => {
     expect(llms).toContain('- economic-indicator [economics, finance, macro, fred]: q = <series_code>');
     const x402 = (await get('/.well-known/x402.json')).json();
     expect(x402.endpoints[0].tiers).toEqual([
-      { max_queries: 2, amount: '1000' }, { max_queries: 5, amount: '3500' }, { max_queries: 10, amount: '5000' }, { max_queries: 20, amount: '8000' },
+      { max_queries: 2, amount: '1000' },
+      { max_queries: 5, amount: '3500' },
+      { max_queries: 10, amount: '5000' },
+      { max_queries: 20, amount: '8000' },
     ]);
     expect((await get('/.well-known/mcp.json')).json().tools.map((tool: { name: string }) => tool.name)).toContain('query');
     expect((await get('/.well-known/agent-card.json')).json().skills).toHaveLength(43);
@@ -50,7 +53,11 @@ describe('discovery files', () => {
 
   it('advertises as the single-query price exactly what a 402 for one query asks', async () => {
     const advertised = (await get('/.well-known/x402.json')).json().per_call_amount;
-    const challenge = await t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+    const challenge = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/bundle',
+      payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] },
+    });
     expect(challenge.statusCode).toBe(402);
     expect(challenge.json().invoice.amount).toBe(advertised);
     expect((await get('/llms.txt')).body).toContain(`single query: $${Number(advertised) / 1e6} (a 1-query bundle)`);
@@ -64,6 +71,9 @@ describe('discovery files', () => {
       categories: ['energy', 'commodities', 'finance'],
       desc: '`<benchmark_name>` (crude benchmarks WTI and Brent); daily spot series',
     });
-    expect(catalog.data_types.find((d: { type: string }) => d.type === 'crypto-trending')).toMatchObject({ example: '', desc: 'empty; trending coins of the last hour' });
+    expect(catalog.data_types.find((d: { type: string }) => d.type === 'crypto-trending')).toMatchObject({
+      example: '',
+      desc: 'empty; trending coins of the last hour',
+    });
   });
 });

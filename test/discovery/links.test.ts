@@ -2,7 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** Every discovery file, and every link in it, must lead somewhere real. */
-const FILES = ['/', '/llms.txt', '/AGENTS.md', '/.well-known/x402.json', '/.well-known/mcp.json', '/.well-known/ai-plugin.json', '/.well-known/agent-card.json', '/how-svc-saves-agents-money', '/svc/comparison.json', '/svc/why-agents-pick-svc'];
+const FILES = [
+  '/',
+  '/llms.txt',
+  '/AGENTS.md',
+  '/.well-known/x402.json',
+  '/.well-known/mcp.json',
+  '/.well-known/ai-plugin.json',
+  '/.well-known/agent-card.json',
+  '/how-svc-saves-agents-money',
+  '/svc/comparison.json',
+  '/svc/why-agents-pick-svc',
+];
 const BASE = 'http://svc.test';
 
 let t: TestApp;
@@ -24,7 +35,10 @@ describe('discovery links', () => {
     for (const file of FILES) {
       const res = await t.app.inject(file);
       expect(res.statusCode, file).toBe(200);
-      const paid = file === '/.well-known/x402.json' ? new Set<string>(res.json().endpoints.map((e: { resource: string }) => e.resource.replace(BASE, ''))) : new Set<string>();
+      const paid =
+        file === '/.well-known/x402.json'
+          ? new Set<string>(res.json().endpoints.map((e: { resource: string }) => e.resource.replace(BASE, '')))
+          : new Set<string>();
       for (const link of linksIn(res.body)) {
         if (paid.has(link)) continue; // paid resources are checked below, with their method
         const url = link.replace('{type}', 'crypto-price');
@@ -34,7 +48,8 @@ describe('discovery links', () => {
     }
     // The landing page alone links a preview of every type; the descriptors add /mcp, /openapi.json, /docs, /logo.svg, …
     expect(checked.size).toBeGreaterThan(t.deps.registry.types().length + 8);
-    for (const expected of ['/mcp', '/openapi.json', '/docs', '/logo.svg', '/.well-known/svc-receipt-pubkey.json']) expect([...checked.keys()], expected).toContain(expected);
+    for (const expected of ['/mcp', '/openapi.json', '/docs', '/logo.svg', '/.well-known/svc-receipt-pubkey.json'])
+      expect([...checked.keys()], expected).toContain(expected);
   }, 60_000);
 
   it('every paid resource in x402.json exists with its method and asks for payment', async () => {
@@ -45,13 +60,24 @@ describe('discovery links', () => {
       '/api/v1/agent-context': { url: '/api/v1/agent-context?goal=should%20I%20buy%20ETH' },
       '/api/v1/calib/record_claim': {
         url: '/api/v1/calib/record_claim?product=calib-pro',
-        payload: { agent_id: 'test:links', kind: 'k', predicted_p: 0.5, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 1 },
+        payload: {
+          agent_id: 'test:links',
+          kind: 'k',
+          predicted_p: 0.5,
+          payload: {},
+          outcome_resolver: { type: 'manual', config: {} },
+          ttl_hours: 1,
+        },
       },
     };
     for (const endpoint of endpoints) {
       const path = endpoint.resource.replace(BASE, '');
       const call = calls[path] ?? { url: path };
-      const res = await t.app.inject({ method: endpoint.method as 'GET', url: call.url, ...(call.payload ? { payload: call.payload as object } : {}) });
+      const res = await t.app.inject({
+        method: endpoint.method as 'GET',
+        url: call.url,
+        ...(call.payload ? { payload: call.payload as object } : {}),
+      });
       expect(res.statusCode, `${endpoint.method} ${path}`).not.toBe(404);
       if (endpoint.method === 'POST') expect(res.statusCode, `${endpoint.method} ${path}`).toBe(402);
     }

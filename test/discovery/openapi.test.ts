@@ -19,13 +19,21 @@ import { EXAMPLE_CALLS, recordExamples } from '../../scripts/openapi-examples.js
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
 
-type Operation = { operationId?: string; tags?: string[]; summary?: string; security?: Record<string, string[]>[]; responses: Record<string, any> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  summary?: string;
+  security?: Record<string, string[]>[];
+  responses: Record<string, any>;
+};
 
 let t: TestApp;
 let doc: any;
 let scratch: string;
 const operations = () =>
-  Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, method, path, op })));
+  Object.entries(doc.paths as Record<string, Record<string, Operation>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ where: `${method.toUpperCase()} ${path}`, method, path, op })),
+  );
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -50,13 +58,19 @@ describe('OpenAPI', () => {
     const file = join(scratch, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     const bin = join(REPO, 'node_modules/.bin/redocly');
-    const { stdout } = await run(bin, ['lint', file, '--extends=recommended', '--format=json', '--max-problems=1000'], { cwd: scratch, maxBuffer: 1 << 24 }).catch((e) => e);
+    const { stdout } = await run(bin, ['lint', file, '--extends=recommended', '--format=json', '--max-problems=1000'], {
+      cwd: scratch,
+      maxBuffer: 1 << 24,
+    }).catch((e) => e);
     const problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] = JSON.parse(stdout).problems;
     const describe = (p: (typeof problems)[number]) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`;
     expect(problems.filter((p) => p.severity === 'error').map(describe)).toEqual([]);
     // /healthz is outside the rate limiter and takes no input: it has no 4xx to document.
     // agentKey is the scheme of agent-authenticated writes, used once those routes declare SECURITY.agent.
-    const known = ['warn operation-4xx-response #/paths/~1healthz/get/responses', 'warn no-unused-components #/components/securitySchemes/agentKey'];
+    const known = [
+      'warn operation-4xx-response #/paths/~1healthz/get/responses',
+      'warn no-unused-components #/components/securitySchemes/agentKey',
+    ];
     expect(problems.map(describe).filter((d) => !known.some((k) => d.startsWith(k)))).toEqual([]);
   }, 60_000);
 
@@ -70,9 +84,14 @@ describe('OpenAPI', () => {
       expect(op.summary, where).toBeTruthy();
       expect(Array.isArray(op.security), where).toBe(true);
       // Every route documents what it answers (a response schema), except acknowledgements without a body.
-      const documented = Object.entries(op.responses).some(([status, response]) => status.startsWith('2') && (response.content || status === '202' || status === '204'));
+      const documented = Object.entries(op.responses).some(
+        ([status, response]) => status.startsWith('2') && (response.content || status === '202' || status === '204'),
+      );
       expect(documented, `${where}: add a 2xx response schema`).toBe(true);
-      expect(Object.entries(op.responses).filter(([status, response]) => status.startsWith('2') && !response.content && status === '200'), where).toEqual([]);
+      expect(
+        Object.entries(op.responses).filter(([status, response]) => status.startsWith('2') && !response.content && status === '200'),
+        where,
+      ).toEqual([]);
     }
     expect(operationIdFor('GET', '/api/v1/entity/:id')).toBe('getEntityById');
     expect(operationIdFor('GET', '/.well-known/svc-receipt-pubkey.json')).toBe('getWellKnownSvcReceiptPubkeyJson');
@@ -94,14 +113,18 @@ describe('OpenAPI', () => {
         // 402 is the x402 challenge; 405 on /mcp is the JSON-RPC error the MCP specification prescribes.
         // Pages for people (the watch page) answer their 404 as a page; every API error is the house body.
         const page = Boolean(response.content?.['text/html']);
-        if (status.startsWith('4') && status !== '402' && status !== '405' && !page) expect(response.content['application/json'].schema.$ref, `${where} ${status}`).toBe('#/components/schemas/ErrorBody');
-        if (!response.content?.['text/event-stream']) expect(Object.keys(response.headers ?? {}), `${where} ${status}`).toContain('X-Request-Id');
+        if (status.startsWith('4') && status !== '402' && status !== '405' && !page)
+          expect(response.content['application/json'].schema.$ref, `${where} ${status}`).toBe('#/components/schemas/ErrorBody');
+        if (!response.content?.['text/event-stream'])
+          expect(Object.keys(response.headers ?? {}), `${where} ${status}`).toContain('X-Request-Id');
       }
     }
     expect(doc.paths['/api/data/bundle'].post.security).toEqual([{ x402: [] }, { passToken: [] }, { checkoutSession: [] }, {}]);
     expect(doc.paths['/api/v1/pass/day'].post.security).toEqual([{ x402: [] }]);
     expect(doc.paths['/api/v1/admin/keys'].get.security).toEqual([{ adminToken: [] }]);
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(expect.arrayContaining(['x402', 'passToken', 'checkoutSession', 'agentKey', 'adminToken']));
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(
+      expect.arrayContaining(['x402', 'passToken', 'checkoutSession', 'agentKey', 'adminToken']),
+    );
     expect(doc.components.securitySchemes.x402).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Payment' });
     expect(doc.paths['/api/v1/catalog'].get.responses['429'].headers).toHaveProperty('Retry-After');
     const answer = await t.app.inject('/api/v1/catalog');
@@ -110,13 +133,18 @@ describe('OpenAPI', () => {
   });
 
   it('documents _receipt on every signed answer and shares Receipt, Cursor, ErrorBody, Entity, Bundle, Candle by $ref', async () => {
-    for (const name of ['Receipt', 'Cursor', 'ErrorBody', 'PaymentChallenge', 'Entity', 'Bundle', 'Candle', 'Row']) expect(doc.components.schemas, name).toHaveProperty(name);
+    for (const name of ['Receipt', 'Cursor', 'ErrorBody', 'PaymentChallenge', 'Entity', 'Bundle', 'Candle', 'Row'])
+      expect(doc.components.schemas, name).toHaveProperty(name);
     const preview = doc.paths['/api/data/preview'].get.responses['200'].content['application/json'].schema;
     expect(preview.properties._receipt).toEqual({ $ref: '#/components/schemas/Receipt' });
     expect(preview.properties._cursor).toEqual({ $ref: '#/components/schemas/Cursor' });
     expect(preview.properties.preview).toEqual({ $ref: '#/components/schemas/Row' });
-    expect(doc.paths['/api/v1/backtest'].get.responses['200'].content['application/json'].schema.properties.data.items).toEqual({ $ref: '#/components/schemas/Candle' });
-    expect(doc.paths['/api/data/bundle'].post.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Bundle' });
+    expect(doc.paths['/api/v1/backtest'].get.responses['200'].content['application/json'].schema.properties.data.items).toEqual({
+      $ref: '#/components/schemas/Candle',
+    });
+    expect(doc.paths['/api/data/bundle'].post.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Bundle',
+    });
     // Every route that signs must say so in its 200 schema: probe each signed GET that needs no input.
     const text = JSON.stringify(doc.paths['/api/v1/snapshot'].get.responses['200']);
     expect(text).toContain('#/components/schemas/Receipt');
@@ -154,13 +182,21 @@ describe('OpenAPI', () => {
     const recorded = await recordExamples(t.app, unixSeconds(t.clock), 'http://svc.test');
     // Signatures, cursors, memos and request ids depend on the instance's key and the request; the rest must match.
     const stable = (value: unknown): unknown =>
-      JSON.parse(JSON.stringify(value, (key, v) => (['_receipt', '_cursor', 'request_id', 'memo', 'nonce', 'x402Memo'].includes(key) ? '<varies>' : v)));
+      JSON.parse(
+        JSON.stringify(value, (key, v) =>
+          ['_receipt', '_cursor', 'request_id', 'memo', 'nonce', 'x402Memo'].includes(key) ? '<varies>' : v,
+        ),
+      );
     const ajv = new Ajv({ strict: false });
     for (const call of EXAMPLE_CALLS) {
       const documented = doc.paths;
-      const op = Object.values(documented as Record<string, Record<string, any>>).flatMap((ops) => Object.values(ops)).find((o) => o.operationId === call.operationId);
+      const op = Object.values(documented as Record<string, Record<string, any>>)
+        .flatMap((ops) => Object.values(ops))
+        .find((o) => o.operationId === call.operationId);
       const media = op.responses[String(call.status)].content['application/json'];
-      expect(stable(media.example), `${call.operationId} ${call.status}: run npm run docs:examples`).toEqual(stable(recorded[call.operationId]![String(call.status)]));
+      expect(stable(media.example), `${call.operationId} ${call.status}: run npm run docs:examples`).toEqual(
+        stable(recorded[call.operationId]![String(call.status)]),
+      );
       const validate = ajv.compile(toJsonSchema(media.schema, doc));
       expect(validate(media.example), `${call.operationId} ${call.status}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }
@@ -220,7 +256,10 @@ export const wrong: PreviewQuery = { type: 'not-a-type' };
     expect(res.body).toContain('swagger-ui');
     const spec = (await t.app.inject('/docs/json')).json();
     expect(spec.servers[0].url).toBe('/');
-    const csp = String((await t.app.inject('/docs/static/index.html')).headers['content-security-policy'] ?? (await t.app.inject('/docs/')).headers['content-security-policy']);
+    const csp = String(
+      (await t.app.inject('/docs/static/index.html')).headers['content-security-policy'] ??
+        (await t.app.inject('/docs/')).headers['content-security-policy'],
+    );
     expect(csp).toContain("default-src 'self'");
     expect(csp).not.toContain('upgrade-insecure-requests');
     expect((await t.app.inject('/docs/static/swagger-initializer.js')).statusCode).toBe(200);

@@ -24,7 +24,8 @@ describe('entity dataset', () => {
   });
 
   it('every contract address is a well-formed EVM address with a correct EIP-55 checksum', () => {
-    for (const e of dataset.entities) for (const [chain, address] of Object.entries(e.contracts ?? {})) expect(isAddress(address), `${e.id} ${chain}`).toBe(true);
+    for (const e of dataset.entities)
+      for (const [chain, address] of Object.entries(e.contracts ?? {})) expect(isAddress(address), `${e.id} ${chain}`).toBe(true);
   });
 
   it('ids are unique and follow svc-ent:<class>.<slug> with eq for equities', () => {
@@ -45,7 +46,10 @@ describe('check digits', () => {
     const equities = dataset.entities.filter((x) => x.type === 'equity');
     fc.assert(
       fc.property(fc.constantFrom(...equities), fc.nat(), fc.constantFrom(...'0123456789'), (e, pos, digit) => {
-        for (const [id, valid] of [[e.ids.cusip!, isValidCusip], [e.ids.isin!, isValidIsin]] as const) {
+        for (const [id, valid] of [
+          [e.ids.cusip!, isValidCusip],
+          [e.ids.isin!, isValidIsin],
+        ] as const) {
           const i = 2 + (pos % (id.length - 2));
           fc.pre(id[i] !== digit && /\d/.test(id[i]!));
           expect(valid(id.slice(0, i) + digit + id.slice(i + 1))).toBe(false);

@@ -67,7 +67,12 @@ describe('entity resolution', () => {
   it('sorts by confidence and says when the top two are too close to call', () => {
     const alphabet = resolver.resolve('alphabet', 5);
     expect(alphabet.ambiguous).toBe(true);
-    expect(alphabet.matches.slice(0, 2).map((m) => m.id).sort()).toEqual(['svc-ent:eq.goog', 'svc-ent:eq.googl']);
+    expect(
+      alphabet.matches
+        .slice(0, 2)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['svc-ent:eq.goog', 'svc-ent:eq.googl']);
     const bitcoin = resolver.resolve('bitcoin', 5);
     expect(bitcoin.ambiguous).toBe(false);
     const confidences = bitcoin.matches.map((m) => m.confidence);
@@ -84,7 +89,12 @@ describe('entity resolution', () => {
   it('a name shared by two share classes is ambiguous', () => {
     const google = resolver.resolve('google', 5);
     expect(google.ambiguous).toBe(true);
-    expect(google.matches.slice(0, 2).map((m) => m.id).sort()).toEqual(['svc-ent:eq.goog', 'svc-ent:eq.googl']);
+    expect(
+      google.matches
+        .slice(0, 2)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(['svc-ent:eq.goog', 'svc-ent:eq.googl']);
   });
 
   it('finds nothing for gibberish', () => {

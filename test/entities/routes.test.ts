@@ -10,7 +10,12 @@ afterAll(() => t.close());
 describe('entity endpoints', () => {
   it('resolve: signed matches with confidence, limit bounds, empty q refused', async () => {
     const res = (await t.app.inject('/api/v1/entity/resolve?q=US0378331005')).json();
-    expect(res).toMatchObject({ count: 1, query: 'US0378331005', ambiguous: false, matches: [{ id: 'svc-ent:eq.aapl', name: 'Apple Inc.', type: 'equity', confidence: 1, matched_on: 'isin' }] });
+    expect(res).toMatchObject({
+      count: 1,
+      query: 'US0378331005',
+      ambiguous: false,
+      matches: [{ id: 'svc-ent:eq.aapl', name: 'Apple Inc.', type: 'equity', confidence: 1, matched_on: 'isin' }],
+    });
     expect(res._receipt.v).toBe(1);
     expect((await t.app.inject('/api/v1/entity/resolve?q=a&limit=21')).json().details).toMatchObject({ field: 'limit', rule: 'maximum' });
     expect((await t.app.inject('/api/v1/entity/resolve?q=')).json().details).toMatchObject({ field: 'q', rule: 'minLength' });
@@ -22,7 +27,9 @@ describe('entity endpoints', () => {
     expect(btc).toMatchObject({ id: 'svc-ent:cr.bitcoin', name: 'Bitcoin', type: 'crypto', ids: { coingecko: 'bitcoin', symbol: 'BTC' } });
     expect(btc.supported_types).toEqual(expect.arrayContaining(['crypto-price', 'ta-indicators', 'funding-rates']));
     expect(btc.example_calls).toContain('http://svc.test/api/data/preview?type=crypto-price&entity=svc-ent%3Acr.bitcoin');
-    expect(btc.source).toMatch(/^curated: svc maintainers \(compiled from public identifiers, not a registry publication\); https:\/\/.*; retrieved 2026-11-22$/);
+    expect(btc.source).toMatch(
+      /^curated: svc maintainers \(compiled from public identifiers, not a registry publication\); https:\/\/.*; retrieved 2026-11-22$/,
+    );
     const aapl = (await t.app.inject('/api/v1/entity/svc-ent:eq.aapl')).json();
     expect(aapl.supported_types).toEqual(['stock-quote']);
     const missing = await t.app.inject('/api/v1/entity/svc-ent:eq.nope');
@@ -44,7 +51,19 @@ describe('entity endpoints', () => {
   });
 
   it('bundle queries take entity= too', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/data/bundle?free=1', payload: { queries: [{ type: 'crypto-price', entity: 'svc-ent:cr.ethereum' }, { type: 'economic-indicator', entity: 'svc-ent:fx.eurusd' }] } });
-    expect(res.json().queries).toEqual([{ type: 'crypto-price', q: 'ethereum' }, { type: 'economic-indicator', q: 'DEXUSEU' }]);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/bundle?free=1',
+      payload: {
+        queries: [
+          { type: 'crypto-price', entity: 'svc-ent:cr.ethereum' },
+          { type: 'economic-indicator', entity: 'svc-ent:fx.eurusd' },
+        ],
+      },
+    });
+    expect(res.json().queries).toEqual([
+      { type: 'crypto-price', q: 'ethereum' },
+      { type: 'economic-indicator', q: 'DEXUSEU' },
+    ]);
   });
 });

@@ -33,8 +33,13 @@ describe('gainers', () => {
   });
 
   it('keeps the sign of dir and sorts by the move, whatever the upstream sends (property)', () => {
-    const mover = fc.record({ ticker: fc.string(), name: fc.string(), price: fc.double({ noNaN: true }), volume_24h: fc.constant(null),
-      change_24h_pct: fc.double({ min: -100, max: 100, noNaN: true }) });
+    const mover = fc.record({
+      ticker: fc.string(),
+      name: fc.string(),
+      price: fc.double({ noNaN: true }),
+      volume_24h: fc.constant(null),
+      change_24h_pct: fc.double({ min: -100, max: 100, noNaN: true }),
+    });
     fc.assert(
       fc.property(fc.array(mover), fc.constantFrom('up' as const, 'down' as const), (movers, dir) => {
         const ranked = rankMovers(movers, dir).map((m) => m.change_24h_pct);
@@ -58,16 +63,27 @@ describe('viral', () => {
     const body = (await t.app.inject('/api/v1/viral/today?niche=ai')).json();
     expect(body).toMatchObject({ niche: 'ai', date: '2026-11-22', source: 'youtube-feeds' });
     expect(body.top5).toEqual([
-      { video_id: 'aB3dE5gH7jK', title: 'New AI Beats Humans At Chess960', channel: 'Two Minute Papers', published_at: 1795335300, views: 184220, url: 'https://www.youtube.com/watch?v=aB3dE5gH7jK', thumbnail_url: 'https://i.ytimg.com/vi/aB3dE5gH7jK/hqdefault.jpg' },
+      {
+        video_id: 'aB3dE5gH7jK',
+        title: 'New AI Beats Humans At Chess960',
+        channel: 'Two Minute Papers',
+        published_at: 1795335300,
+        views: 184220,
+        url: 'https://www.youtube.com/watch?v=aB3dE5gH7jK',
+        thumbnail_url: 'https://i.ytimg.com/vi/aB3dE5gH7jK/hqdefault.jpg',
+      },
       expect.objectContaining({ video_id: 'Zx9Yw8Vu7Ts', views: 95310 }),
     ]);
     expect(body._receipt).toBeDefined();
   });
 
-  it('with a key, searches today\'s videos and ranks them by view count', async () => {
+  it("with a key, searches today's videos and ranks them by view count", async () => {
     const body = (await withKey.app.inject('/api/v1/viral/today?niche=markets')).json();
     expect(body.source).toBe('youtube');
-    expect(body.top5.map((v: { video_id: string; views: number }) => [v.video_id, v.views])).toEqual([['Ab12Cd34Ef5', 1204332], ['Gh56Ij78Kl9', 88210]]);
+    expect(body.top5.map((v: { video_id: string; views: number }) => [v.video_id, v.views])).toEqual([
+      ['Ab12Cd34Ef5', 1204332],
+      ['Gh56Ij78Kl9', 88210],
+    ]);
   });
 
   it('refresh requires the cron key (403 otherwise) and refreshes every niche', async () => {
@@ -77,7 +93,12 @@ describe('viral', () => {
     expect(wrong.json()).toMatchObject({ error: 'forbidden' });
     expect((await withKey.app.inject('/api/v1/viral/refresh?key=anything')).statusCode).toBe(403); // no SVC_CRON_KEY: refresh disabled
     const ok = (await t.app.inject('/api/v1/viral/refresh?key=a-long-cron-secret-123')).json();
-    expect(ok.results.map((r: { niche: string; ok: boolean }) => [r.niche, r.ok])).toEqual([['markets', true], ['tech', true], ['ai', true], ['trade', true]]);
+    expect(ok.results.map((r: { niche: string; ok: boolean }) => [r.niche, r.ok])).toEqual([
+      ['markets', true],
+      ['tech', true],
+      ['ai', true],
+      ['trade', true],
+    ]);
   });
 
   it('rejects an unknown niche', async () => {

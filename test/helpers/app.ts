@@ -40,7 +40,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const sim = options.sim ?? (await new Simulator(loadFixtures()).start());
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   // Rate limits high enough that only the protection suite meets them.
-  const env: Record<string, string> = { SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: 'http://svc.test', SVC_SCHEDULER: '0', SVC_RATE_ANON_PER_MIN: '1000000', SVC_REDIS_PREFIX: `${options.redisPrefix ?? uniqueName('t')}:`, ...sim.env(), ...options.env };
+  const env: Record<string, string> = {
+    SVC_DATA_DIR: dataDir,
+    SVC_PUBLIC_URL: 'http://svc.test',
+    SVC_SCHEDULER: '0',
+    SVC_RATE_ANON_PER_MIN: '1000000',
+    SVC_REDIS_PREFIX: `${options.redisPrefix ?? uniqueName('t')}:`,
+    ...sim.env(),
+    ...options.env,
+  };
   if (options.postgres && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (options.redis && process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   const clock = options.clock ?? new ManualClock();

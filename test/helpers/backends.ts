@@ -11,7 +11,10 @@ import { createStore, type Store } from '../../src/store/db.js';
  */
 if (process.env.CI === 'true') {
   const missing = ['DATABASE_URL', 'REDIS_URL'].filter((name) => !process.env[name]);
-  if (missing.length) throw new Error(`CI=true but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: the Postgres/Redis suites would not run`);
+  if (missing.length)
+    throw new Error(
+      `CI=true but ${missing.join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not set: the Postgres/Redis suites would not run`,
+    );
 }
 
 export const STORE_BACKENDS = ['sqlite', ...(process.env.DATABASE_URL ? ['postgres'] : [])] as const;

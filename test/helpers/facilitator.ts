@@ -11,7 +11,11 @@ export const SUPPORTS_BASE = [
  * when told to); it records every settle call and the headers of every request.
  */
 export class FakeFacilitator {
-  settled: { x402Version: number; paymentPayload: { payload: { authorization: { from: string; nonce: string } } }; paymentRequirements: Record<string, unknown> }[] = [];
+  settled: {
+    x402Version: number;
+    paymentPayload: { payload: { authorization: { from: string; nonce: string } } };
+    paymentRequirements: Record<string, unknown>;
+  }[] = [];
   requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
   succeed = true;
   kinds: object[] = SUPPORTS_BASE;
@@ -26,7 +30,13 @@ export class FakeFacilitator {
       const call = JSON.parse(body);
       this.settled.push(call);
       const from = call.paymentPayload.payload.authorization.from;
-      res.end(JSON.stringify(this.succeed ? { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'base', payer: from } : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' }));
+      res.end(
+        JSON.stringify(
+          this.succeed
+            ? { success: true, transaction: `0x${'ab'.repeat(32)}`, network: 'base', payer: from }
+            : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' },
+        ),
+      );
     });
   });
 

@@ -40,19 +40,32 @@ export async function paymentHeader(o: PaymentOptions): Promise<string> {
     nonce: o.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
   };
   const signer = o.impostor ? other : payer;
-  let signature = await signer.signTypedData({ domain: usdcDomain(o.signNetwork ?? network), types: AUTHORIZATION_TYPES, primaryType: 'TransferWithAuthorization', message: authorization });
+  let signature = await signer.signTypedData({
+    domain: usdcDomain(o.signNetwork ?? network),
+    types: AUTHORIZATION_TYPES,
+    primaryType: 'TransferWithAuthorization',
+    message: authorization,
+  });
   if (o.highS) {
     const { r, s, yParity } = parseSignature(signature);
     signature = serializeSignature({ r, s: `0x${(N - BigInt(s)).toString(16).padStart(64, '0')}`, yParity: yParity === 0 ? 1 : 0 });
   }
   const exact = {
     signature,
-    authorization: { ...authorization, value: authorization.value.toString(), validAfter: authorization.validAfter.toString(), validBefore: authorization.validBefore.toString() },
+    authorization: {
+      ...authorization,
+      value: authorization.value.toString(),
+      validAfter: authorization.validAfter.toString(),
+      validBefore: authorization.validBefore.toString(),
+    },
   };
-  const payload = o.accepted ? { x402Version: 2, accepted: o.accepted, payload: exact } : { x402Version: 1, scheme: 'exact', network, payload: exact };
+  const payload = o.accepted
+    ? { x402Version: 2, accepted: o.accepted, payload: exact }
+    : { x402Version: 1, scheme: 'exact', network, payload: exact };
   const json = JSON.stringify(payload);
   return o.encoding === 'raw' ? json : Buffer.from(json).toString('base64');
 }
 
 /** The x402 v2 PaymentRequired a 402 carries in its `PAYMENT-REQUIRED` header. */
-export const paymentRequired = (header: string | string[] | number | undefined) => JSON.parse(Buffer.from(String(header), 'base64').toString('utf8'));
+export const paymentRequired = (header: string | string[] | number | undefined) =>
+  JSON.parse(Buffer.from(String(header), 'base64').toString('utf8'));

@@ -9,7 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startPanel } from './helpers.js';
 
 type Kline = [number, string, string, string, string];
-const fixture = JSON.parse(readFileSync(new URL('../../src/sources/fixtures/ta-indicators.json', import.meta.url), 'utf8')) as { exchanges: { host: string; body: Kline[] }[] };
+const fixture = JSON.parse(readFileSync(new URL('../../src/sources/fixtures/ta-indicators.json', import.meta.url), 'utf8')) as {
+  exchanges: { host: string; body: Kline[] }[];
+};
 /** The simulator's BTCUSDT hourly klines, by close time (Unix s). */
 const closes = new Map(fixture.exchanges.find((e) => e.host === 'binance')!.body.map((k) => [k[0] / 1000 + 3600, Number(k[4])]));
 
@@ -80,7 +82,11 @@ describe('olympics backfill', () => {
     const tool = await mcp.callTool({ name: 'olympics_standings', arguments: { mode: 'backfill' } });
     await mcp.close();
     expect(tool.isError).toBeFalsy();
-    expect(tool.structuredContent).toMatchObject({ mode: 'backfill', resolved_events: backfill.resolved_events, medal_table: backfill.medal_table });
+    expect(tool.structuredContent).toMatchObject({
+      mode: 'backfill',
+      resolved_events: backfill.resolved_events,
+      medal_table: backfill.medal_table,
+    });
 
     const again = await runBackfill(t.deps, await createOlympics(t.app, t.deps), nowS - 5 * 86_400, nowS);
     expect(again).toBe(0); // the same history is never played twice

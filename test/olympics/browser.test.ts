@@ -30,7 +30,10 @@ async function listening(env: Record<string, string>): Promise<{ t: TestApp; bas
 function watchForTrouble(page: Page) {
   const trouble: string[] = [];
   page.on('dialog', (d) => void d.dismiss().then(() => trouble.push(`dialog: ${d.message()}`)));
-  page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && trouble.push(`console: ${m.text()}`));
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && trouble.push(`console: ${m.text()}`),
+  );
   page.on('pageerror', (e) => trouble.push(`pageerror: ${e.message}`));
   return trouble;
 }

@@ -24,7 +24,12 @@ export function scriptedPanel(): (call: FakeCall) => FakeReply {
 /** Vendor fakes with four panel models named m-<vendor> (so a responder can tell openai from mistral) and the SVC_MODELS value. */
 export async function startPanel(): Promise<{ fakes: ModelFakes; env: Record<string, string> }> {
   const { fakes, env } = await startModelFakes();
-  const entries = (JSON.parse(env.SVC_MODELS!) as { id: string; vendor: string; model: string }[]).map((e) => ({ ...e, id: `m-${e.vendor}`, model: `m-${e.vendor}`, roles: ['panel'] }));
+  const entries = (JSON.parse(env.SVC_MODELS!) as { id: string; vendor: string; model: string }[]).map((e) => ({
+    ...e,
+    id: `m-${e.vendor}`,
+    model: `m-${e.vendor}`,
+    roles: ['panel'],
+  }));
   fakes.respondWith(scriptedPanel());
   return { fakes, env: { SVC_MODELS: JSON.stringify(entries), SVC_MODEL_DEADLINE_MS: '1000' } };
 }

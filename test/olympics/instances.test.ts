@@ -30,7 +30,10 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('olympics across two instances
     expect(events).toHaveLength(4);
     const calls = fakes.calls.length;
     // Without the scheduler's lease (two services calling the opening pass directly), the event ids still keep it to one.
-    const [fromA, fromB] = await Promise.all([(await createOlympics(a.app, a.deps)).openDue(), (await createOlympics(b.app, b.deps)).openDue()]);
+    const [fromA, fromB] = await Promise.all([
+      (await createOlympics(a.app, a.deps)).openDue(),
+      (await createOlympics(b.app, b.deps)).openDue(),
+    ]);
     expect(fromA + fromB).toBe(0);
     expect(fakes.calls.length).toBe(calls);
     const answers = await a.deps.store.db.selectFrom('olympics_answers').select(['event_id', 'model_id']).execute();

@@ -11,7 +11,12 @@ describe('olympics without panel models', () => {
 
   it('answers 503 model_unavailable on every route and opens no events', async () => {
     expect(await (await createOlympics(t.app, t.deps)).openDue()).toBe(0);
-    for (const url of ['/api/v1/olympics/events', '/api/v1/olympics/events/oly_000000000000000000000000', '/api/v1/olympics/medals', '/api/v1/olympics/ticker']) {
+    for (const url of [
+      '/api/v1/olympics/events',
+      '/api/v1/olympics/events/oly_000000000000000000000000',
+      '/api/v1/olympics/medals',
+      '/api/v1/olympics/ticker',
+    ]) {
       const response = await t.app.inject(url);
       expect(response.statusCode, url).toBe(503);
       expect(response.json(), url).toMatchObject({ error: 'model_unavailable', details: { role: 'panel' } });

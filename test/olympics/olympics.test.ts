@@ -12,7 +12,8 @@ type Event = { id: string; template: string; discipline: string; status: string;
 let t: TestApp;
 let fakes: ModelFakes;
 let slot: number;
-const events = async (query: Record<string, string> = {}) => (await t.app.inject({ url: '/api/v1/olympics/events', query })).json().events as Event[];
+const events = async (query: Record<string, string> = {}) =>
+  (await t.app.inject({ url: '/api/v1/olympics/events', query })).json().events as Event[];
 const byTemplate = (list: Event[], template: string) => list.find((e) => e.template === template)!;
 const answerOf = (e: Event, model: string) => e.answers.find((a) => a.model_id === model)!;
 
@@ -50,7 +51,11 @@ describe.each(STORE_BACKENDS)('olympics over HTTP on %s', (backend) => {
     expect(new Set(prompts.map(textOf)).size).toBe(1);
     expect(new Set(prompts.map((c) => c.system)).size).toBe(1);
 
-    const claim = await t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', answerOf(berlin, 'm-openai').claim_id!).executeTakeFirstOrThrow();
+    const claim = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .selectAll()
+      .where('claim_id', '=', answerOf(berlin, 'm-openai').claim_id!)
+      .executeTakeFirstOrThrow();
     expect(claim).toMatchObject({ agent_id: 'olympics:m-openai', kind: 'weather', predicted_p: 0.8, status: 'unresolved' });
   });
 
@@ -64,9 +69,17 @@ describe.each(STORE_BACKENDS)('olympics over HTTP on %s', (backend) => {
     expect(detail.answer_deadline_ms).toBe(1000);
     const { _receipt, ...item } = detail.data[0];
     expect(item).toMatchObject({ type: 'crypto-price', q: coin, source: 'coingecko', rows: [{ coin, usd: price }] });
-    const verified = (await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: _receipt, response: item } })).json();
+    const verified = (
+      await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: _receipt, response: item } })
+    ).json();
     expect(verified).toMatchObject({ valid: true });
-    const tampered = (await t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: { receipt: _receipt, response: { ...item, q: 'dogecoin' } } })).json();
+    const tampered = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/receipt/verify',
+        payload: { receipt: _receipt, response: { ...item, q: 'dogecoin' } },
+      })
+    ).json();
     expect(tampered.valid).toBe(false);
 
     expect((await t.app.inject('/api/v1/olympics/events/oly_000000000000000000000000')).statusCode).toBe(404);
@@ -105,7 +118,11 @@ describe.each(STORE_BACKENDS)('olympics over HTTP on %s', (backend) => {
     expect(answerOf(berlin, 'm-google')).toMatchObject({ status: 'timed_out', brier: 0.25, medal: null });
     expect(byTemplate(await events({ status: 'open' }), 'treasury_10y_week')).toBeDefined(); // resolves after a week
 
-    const claim = await t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', answerOf(above, 'm-anthropic').claim_id!).executeTakeFirstOrThrow();
+    const claim = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .selectAll()
+      .where('claim_id', '=', answerOf(above, 'm-anthropic').claim_id!)
+      .executeTakeFirstOrThrow();
     expect(claim).toMatchObject({ status: 'resolved', outcome: 1, outcome_source: 'verified' });
   });
 
@@ -129,7 +146,9 @@ describe.each(STORE_BACKENDS)('olympics over HTTP on %s', (backend) => {
     expect(first.events).toHaveLength(3);
     const second = (await t.app.inject({ url: '/api/v1/olympics/events', query: { limit: '3', cursor: first.next_cursor } })).json();
     const all = await events({ limit: '100' });
-    expect([...first.events, ...second.events].map((e: Event) => e.id)).toEqual(all.slice(0, first.events.length + second.events.length).map((e) => e.id));
+    expect([...first.events, ...second.events].map((e: Event) => e.id)).toEqual(
+      all.slice(0, first.events.length + second.events.length).map((e) => e.id),
+    );
     expect((await events({ discipline: 'weather' })).every((e) => e.discipline === 'weather')).toBe(true);
     expect(await events({ mode: 'backfill' })).toEqual([]);
     const forged = await t.app.inject({ url: '/api/v1/olympics/events', query: { cursor: 'oly1.abc.def' } });

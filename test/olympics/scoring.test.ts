@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { FAILED_P, LOG_LOSS_EPS, TIE_EPS, awardMedals, brier, logLoss, medalOrder, standing, table, type ScoredRow } from '../../src/olympics/scoring.js';
+import {
+  FAILED_P,
+  LOG_LOSS_EPS,
+  TIE_EPS,
+  awardMedals,
+  brier,
+  logLoss,
+  medalOrder,
+  standing,
+  table,
+  type ScoredRow,
+} from '../../src/olympics/scoring.js';
 import { gainsPct, isTopGainer } from '../../src/calib/resolvers/top-gainer.js';
 import { replayEvents } from '../../src/olympics/history.js';
 import type { Candle } from '../../src/core/candles.js';
@@ -27,8 +38,20 @@ describe('olympics scoring', () => {
   });
 
   it('medals follow standard competition ranking: ties share a medal and skip the next ones', () => {
-    expect(Object.fromEntries(awardMedals([{ model_id: 'a', brier: 0.04 }, { model_id: 'b', brier: 0.04 }, { model_id: 'c', brier: 0.16 }, { model_id: 'd', brier: 0.2 }]))).toEqual({
-      a: 'gold', b: 'gold', c: 'bronze', d: null,
+    expect(
+      Object.fromEntries(
+        awardMedals([
+          { model_id: 'a', brier: 0.04 },
+          { model_id: 'b', brier: 0.04 },
+          { model_id: 'c', brier: 0.16 },
+          { model_id: 'd', brier: 0.2 },
+        ]),
+      ),
+    ).toEqual({
+      a: 'gold',
+      b: 'gold',
+      c: 'bronze',
+      d: null,
     });
     fc.assert(
       fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }), (scores) => {
@@ -41,20 +64,24 @@ describe('olympics scoring', () => {
           if (e.brier === best) expect(medals.get(e.model_id)).toBe('gold');
         }
         // A lower Brier never gets a worse medal.
-        for (const a of entries) for (const b of entries) {
-          if (a.brier < b.brier - TIE_EPS && medals.get(b.model_id)) expect(RANK[medals.get(a.model_id)!]).toBeLessThanOrEqual(RANK[medals.get(b.model_id)!]!);
-        }
+        for (const a of entries)
+          for (const b of entries) {
+            if (a.brier < b.brier - TIE_EPS && medals.get(b.model_id))
+              expect(RANK[medals.get(a.model_id)!]).toBeLessThanOrEqual(RANK[medals.get(b.model_id)!]!);
+          }
       }),
     );
   });
 
-  const row = fc.record({
-    model_id: fc.constantFrom('a', 'b', 'c'),
-    status: fc.constantFrom<ScoredRow['status']>('answered', 'answered', 'failed', 'timed_out'),
-    p,
-    outcome,
-    medal: fc.constantFrom<ScoredRow['medal']>('gold', 'silver', 'bronze', null),
-  }).map((r): ScoredRow => ({ ...r, vendor: 'v', model: 'm', p: r.status === 'answered' ? r.p : null }));
+  const row = fc
+    .record({
+      model_id: fc.constantFrom('a', 'b', 'c'),
+      status: fc.constantFrom<ScoredRow['status']>('answered', 'answered', 'failed', 'timed_out'),
+      p,
+      outcome,
+      medal: fc.constantFrom<ScoredRow['medal']>('gold', 'silver', 'bronze', null),
+    })
+    .map((r): ScoredRow => ({ ...r, vendor: 'v', model: 'm', p: r.status === 'answered' ? r.p : null }));
 
   it('standings count every event, score failures at p = 0.5, and keep silent models in the table', () => {
     fc.assert(
@@ -75,7 +102,15 @@ describe('olympics scoring', () => {
   });
 
   it('a perfectly calibrated, always-right model has ECE 0 and Brier 0', () => {
-    const rows: ScoredRow[] = [1, 0, 1].map((o) => ({ model_id: 'a', vendor: 'v', model: 'm', status: 'answered', p: o, outcome: o as 0 | 1, medal: 'gold' }));
+    const rows: ScoredRow[] = [1, 0, 1].map((o) => ({
+      model_id: 'a',
+      vendor: 'v',
+      model: 'm',
+      status: 'answered',
+      p: o,
+      outcome: o as 0 | 1,
+      medal: 'gold',
+    }));
     expect(standing({ model_id: 'a', vendor: 'v', model: 'm' }, rows)).toMatchObject({ brier: 0, ece: 0, gold: 3, answered: 3 });
   });
 });
@@ -96,7 +131,14 @@ describe('top_gainer and the candle replay', () => {
 
   it('replays one question per UTC midnight with only earlier candles shown, graded by the close 24 h later', () => {
     const start = 1_795_000_000 - (1_795_000_000 % 86_400) - 3 * 86_400;
-    const candles: Candle[] = Array.from({ length: 24 * 6 }, (_, i) => ({ t: start + i * 3600, o: 100, h: 130, l: 90, c: 100 + ((i * 7) % 23), v: 1 }));
+    const candles: Candle[] = Array.from({ length: 24 * 6 }, (_, i) => ({
+      t: start + i * 3600,
+      o: 100,
+      h: 130,
+      l: 90,
+      c: 100 + ((i * 7) % 23),
+      v: 1,
+    }));
     const events = replayEvents('BTCUSDT', candles, start, start + 6 * 86_400);
     // Not at `start` (no candles before it to show), nor at start + 6 d (no candle a day later).
     expect(events.map((e) => e.event.openedAt / 1000)).toEqual([1, 2, 3, 4, 5].map((d) => start + d * 86_400));

@@ -9,9 +9,36 @@ import { SUPPORTS_BASE } from '../helpers/facilitator.js';
 /** A loopback stand-in for Stripe's GET /v1/checkout/sessions/:id and an x402 facilitator's POST /settle. */
 function fakeServices() {
   const sessions: Record<string, object> = {
-    cs_test_paidday: { id: 'cs_test_paidday', object: 'checkout.session', status: 'complete', payment_status: 'paid', livemode: false, amount_total: 99, currency: 'usd', mode: 'payment' },
-    cs_test_unpaid: { id: 'cs_test_unpaid', object: 'checkout.session', status: 'open', payment_status: 'unpaid', livemode: false, amount_total: 99, currency: 'usd', mode: 'payment' },
-    cs_test_oddamount: { id: 'cs_test_oddamount', object: 'checkout.session', status: 'complete', payment_status: 'paid', livemode: false, amount_total: 150, currency: 'usd', mode: 'payment' },
+    cs_test_paidday: {
+      id: 'cs_test_paidday',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      livemode: false,
+      amount_total: 99,
+      currency: 'usd',
+      mode: 'payment',
+    },
+    cs_test_unpaid: {
+      id: 'cs_test_unpaid',
+      object: 'checkout.session',
+      status: 'open',
+      payment_status: 'unpaid',
+      livemode: false,
+      amount_total: 99,
+      currency: 'usd',
+      mode: 'payment',
+    },
+    cs_test_oddamount: {
+      id: 'cs_test_oddamount',
+      object: 'checkout.session',
+      status: 'complete',
+      payment_status: 'paid',
+      livemode: false,
+      amount_total: 150,
+      currency: 'usd',
+      mode: 'payment',
+    },
   };
   const calls = { stripe: 0, settle: 0 };
   let settleSucceeds = true;
@@ -23,7 +50,11 @@ function fakeServices() {
         calls.stripe++;
         const session = sessions[req.url.split('/').pop()!.split('?')[0]!];
         res.writeHead(session ? 200 : 404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(session ?? { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } }));
+        res.end(
+          JSON.stringify(
+            session ?? { error: { type: 'invalid_request_error', code: 'resource_missing', message: 'No such checkout.session' } },
+          ),
+        );
         return;
       }
       if (req.url === '/supported') {
@@ -35,7 +66,13 @@ function fakeServices() {
         calls.settle++;
         const { paymentPayload } = JSON.parse(body);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(settleSucceeds ? { success: true, transaction: '0xabc', network: 'base', payer: paymentPayload.payload.authorization.from } : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' }));
+        res.end(
+          JSON.stringify(
+            settleSucceeds
+              ? { success: true, transaction: '0xabc', network: 'base', payer: paymentPayload.payload.authorization.from }
+              : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' },
+          ),
+        );
         return;
       }
       res.writeHead(404).end();
@@ -57,7 +94,9 @@ let t: TestApp;
 let nowS: number;
 beforeAll(async () => {
   const url = await services.start();
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_API_URL: url, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' } });
+  t = await startTestApp({
+    env: { SVC_PAY_TO: PAY_TO, STRIPE_SECRET_KEY: 'sk_test_fake', STRIPE_API_URL: url, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' },
+  });
   nowS = Math.floor(t.clock.now() / 1000);
 });
 afterAll(async () => {
@@ -66,7 +105,12 @@ afterAll(async () => {
 });
 
 const bundle = (headers: Record<string, string>, extra: object = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/data/bundle', headers, payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }], ...extra } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/data/bundle',
+    headers,
+    payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }], ...extra },
+  });
 
 describe('passes', () => {
   it('a day pass costs 990000, is issued once paid and settled, and lasts exactly 24 h', async () => {
@@ -94,7 +138,11 @@ describe('passes', () => {
   });
 
   it('a week pass lasts 168 h; an unknown pass is refused', async () => {
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/pass/week', headers: { 'x-payment': await paymentHeader({ nowS, amount: 4_990_000n }) } });
+    const bought = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/pass/week',
+      headers: { 'x-payment': await paymentHeader({ nowS, amount: 4_990_000n }) },
+    });
     expect(bought.json()).toMatchObject({ kind: 'week', expires_at: nowS + 168 * 3600 });
     expect((await bundle({ authorization: 'Bearer svc-pass_nope' })).json().reason).toBe('pass_unknown');
   });
@@ -114,7 +162,10 @@ describe('checkout sessions', () => {
   });
 
   it('unknown, unpaid or odd-amount sessions are 402; a malformed id is 400', async () => {
-    expect((await bundle({}, { session_id: 'cs_test_missing' })).json()).toMatchObject({ error: 'payment_required', reason: 'checkout_session_unknown' });
+    expect((await bundle({}, { session_id: 'cs_test_missing' })).json()).toMatchObject({
+      error: 'payment_required',
+      reason: 'checkout_session_unknown',
+    });
     expect((await bundle({}, { session_id: 'cs_test_unpaid' })).json().reason).toBe('checkout_session_unpaid');
     expect((await bundle({}, { session_id: 'cs_test_oddamount' })).json().reason).toBe('checkout_session_amount_mismatch');
     const malformed = await bundle({}, { session_id: 'cs_live_abc' }); // a live id with a test key
@@ -127,12 +178,20 @@ describe('settlement', () => {
   it('sync: settles before answering and sets X-Payment-Response; a failed settlement withholds the answer with a 402', async () => {
     const res = await bundle({ 'x-payment': await paymentHeader({ nowS, amount: 1000n }) });
     expect(res.statusCode).toBe(200);
-    expect(JSON.parse(Buffer.from(String(res.headers['x-payment-response']), 'base64').toString())).toMatchObject({ success: true, transaction: '0xabc', network: 'base' });
+    expect(JSON.parse(Buffer.from(String(res.headers['x-payment-response']), 'base64').toString())).toMatchObject({
+      success: true,
+      transaction: '0xabc',
+      network: 'base',
+    });
     services.failSettlement();
     const failed = await bundle({ 'x-payment': await paymentHeader({ nowS, amount: 1000n }) });
     expect(failed.statusCode).toBe(402);
     expect(failed.json()).toMatchObject({ reason: 'settlement_failed', message: 'settlement failed: insufficient_funds' });
-    const row = await t.deps.store.db.selectFrom('payment_authorizations').select(['status', 'facilitator_json']).where('status', '=', 'settle_failed').executeTakeFirst();
+    const row = await t.deps.store.db
+      .selectFrom('payment_authorizations')
+      .select(['status', 'facilitator_json'])
+      .where('status', '=', 'settle_failed')
+      .executeTakeFirst();
     expect(JSON.parse(row!.facilitator_json!)).toMatchObject({ success: false, errorReason: 'insufficient_funds' });
   });
 });
@@ -140,13 +199,22 @@ describe('settlement', () => {
 describe.each(SHARED_STORE_BACKENDS)('replay across two instances on %s', () => {
   it('an authorization used on one instance is refused on the other', async () => {
     const pgSchema = uniqueName('pay');
-    const a = await startTestApp({ postgres: true, pgSchema, env: { SVC_PAY_TO: PAY_TO, SVC_SIGNING_KEY: t.deps.config.signingKey ?? '' } });
+    const a = await startTestApp({
+      postgres: true,
+      pgSchema,
+      env: { SVC_PAY_TO: PAY_TO, SVC_SIGNING_KEY: t.deps.config.signingKey ?? '' },
+    });
     const b = await startTestApp({ postgres: true, pgSchema, sim: a.sim, clock: a.clock, env: { SVC_PAY_TO: PAY_TO } });
     const header = await paymentHeader({ nowS: Math.floor(a.clock.now() / 1000), amount: 1000n });
     const body = { queries: [{ type: 'crypto-price', q: 'bitcoin' }] };
     const [ra, rb] = await Promise.all([
       a.app.inject({ method: 'POST', url: '/api/data/bundle', headers: { 'x-payment': header }, payload: body }),
-      b.app.inject({ method: 'POST', url: '/api/data/bundle', headers: { 'x-payment': header }, payload: { queries: [{ type: 'weather', q: '3,3' }] } }),
+      b.app.inject({
+        method: 'POST',
+        url: '/api/data/bundle',
+        headers: { 'x-payment': header },
+        payload: { queries: [{ type: 'weather', q: '3,3' }] },
+      }),
     ]);
     expect([ra.statusCode, rb.statusCode].sort()).toEqual([200, 402]);
     expect([ra, rb].find((r) => r.statusCode === 402)!.json().reason).toBe('replayed_authorization');
@@ -160,14 +228,28 @@ describe('asynchronous settlement', () => {
     const url = await fakeServices().start();
     const app = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'async' } });
     const nowS = Math.floor(app.clock.now() / 1000);
-    const res = await app.app.inject({ method: 'POST', url: '/api/data/bundle', headers: { 'x-payment': await paymentHeader({ nowS, amount: 1000n }) }, payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+    const res = await app.app.inject({
+      method: 'POST',
+      url: '/api/data/bundle',
+      headers: { 'x-payment': await paymentHeader({ nowS, amount: 1000n }) },
+      payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] },
+    });
     expect(res.headers['x-payment-status']).toBe('pending');
-    const status = () => app.deps.store.db.selectFrom('payment_authorizations').select(['status', 'settle_attempts']).executeTakeFirstOrThrow();
+    const status = () =>
+      app.deps.store.db.selectFrom('payment_authorizations').select(['status', 'settle_attempts']).executeTakeFirstOrThrow();
     expect(await status()).toEqual({ status: 'pending', settle_attempts: 0 });
     await app.app.scheduler.tick();
     expect(await status()).toEqual({ status: 'settled', settle_attempts: 1 });
 
-    const preflight = await app.app.inject({ method: 'OPTIONS', url: '/api/data/bundle', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-payment,content-type' } });
+    const preflight = await app.app.inject({
+      method: 'OPTIONS',
+      url: '/api/data/bundle',
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'x-payment,content-type',
+      },
+    });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('x-payment');
     expect(res.headers['access-control-expose-headers']).toContain('x-payment-response');

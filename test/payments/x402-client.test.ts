@@ -18,7 +18,10 @@ let base: string;
 beforeAll(async () => {
   const url = await facilitator.start();
   // The clients sign with the real clock, so the service runs on the real clock too.
-  t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' }, clock: new ManualClock(Date.now()) });
+  t = await startTestApp({
+    env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' },
+    clock: new ManualClock(Date.now()),
+  });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -36,7 +39,12 @@ const v1Client = () => wrapFetchWithPaymentV1(fetch, payer, 5_000_000n);
 const bundleRequest = (q: string) => ({
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ queries: [{ type: 'crypto-price', q }, { type: 'weather', q: '40.71,-74.01' }] }),
+  body: JSON.stringify({
+    queries: [
+      { type: 'crypto-price', q },
+      { type: 'weather', q: '40.71,-74.01' },
+    ],
+  }),
 });
 const decode = (header: string | null) => JSON.parse(Buffer.from(String(header), 'base64').toString('utf8'));
 
@@ -49,7 +57,10 @@ describe('stock x402 clients pay a bundle', () => {
     expect(body.results.every((r) => r.ok)).toBe(true);
     expect(decode(res.headers.get('payment-response'))).toMatchObject({ success: true, network: 'eip155:8453', payer: payer.address });
     expect(res.headers.get('x-payment-response')).toBeNull();
-    const settled = facilitator.settled.at(-1) as unknown as { x402Version: number; paymentRequirements: { network: string; amount: string } };
+    const settled = facilitator.settled.at(-1) as unknown as {
+      x402Version: number;
+      paymentRequirements: { network: string; amount: string };
+    };
     expect(settled).toMatchObject({ x402Version: 2, paymentRequirements: { network: 'eip155:8453', amount: '1000' } });
   });
 
@@ -59,7 +70,10 @@ describe('stock x402 clients pay a bundle', () => {
     expect(((await res.json()) as { payment: unknown }).payment).toEqual({ method: 'x402', charged: true });
     expect(decodeXPaymentResponse(res.headers.get('x-payment-response')!)).toMatchObject({ success: true, network: 'base' });
     expect(res.headers.get('payment-response')).toBeNull();
-    const settled = facilitator.settled.at(-1) as unknown as { x402Version: number; paymentRequirements: { network: string; maxAmountRequired: string } };
+    const settled = facilitator.settled.at(-1) as unknown as {
+      x402Version: number;
+      paymentRequirements: { network: string; maxAmountRequired: string };
+    };
     expect(settled).toMatchObject({ x402Version: 1, paymentRequirements: { network: 'base', maxAmountRequired: '1000' } });
   });
 });

@@ -34,7 +34,12 @@ describe('two X-Payment headers', () => {
     const before = (await claims()).length;
     const res = await t.app.inject({ ...request, headers: { 'x-payment': [first, second] } });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: 'bad_request', message: 'send one payment header (X-Payment), not 2', details: { field: 'X-Payment', rule: 'single' }, request_id: expect.any(String) });
+    expect(res.json()).toMatchObject({
+      error: 'bad_request',
+      message: 'send one payment header (X-Payment), not 2',
+      details: { field: 'X-Payment', rule: 'single' },
+      request_id: expect.any(String),
+    });
     expect(await claims()).toHaveLength(before);
     expect((await t.app.inject({ ...request, headers: { 'x-payment': first } })).statusCode).toBe(200);
   });
@@ -46,15 +51,29 @@ describe('x402 v2 beside v1', () => {
     t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
   });
   afterAll(() => t.close());
-  const bundle = (headers: Record<string, string | string[]> = {}, body: object = oneQuery) => t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: body, headers });
+  const bundle = (headers: Record<string, string | string[]> = {}, body: object = oneQuery) =>
+    t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: body, headers });
 
   it('every 402 carries the v1 body and a PAYMENT-REQUIRED header with the same price on the CAIP-2 network', async () => {
     const res = await bundle();
     expect(res.statusCode).toBe(402);
     const v1 = res.json().accepts[0];
     const v2 = paymentRequired(res.headers['payment-required']);
-    expect(v2).toMatchObject({ x402Version: 2, resource: { url: 'http://svc.test/api/data/bundle', description: 'svc bundle of 1 query', mimeType: 'application/json' } });
-    expect(v2.accepts).toEqual([{ scheme: 'exact', network: 'eip155:8453', amount: '1000', asset: v1.asset, payTo: PAY_TO, maxTimeoutSeconds: v1.maxTimeoutSeconds, extra: v1.extra }]);
+    expect(v2).toMatchObject({
+      x402Version: 2,
+      resource: { url: 'http://svc.test/api/data/bundle', description: 'svc bundle of 1 query', mimeType: 'application/json' },
+    });
+    expect(v2.accepts).toEqual([
+      {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '1000',
+        asset: v1.asset,
+        payTo: PAY_TO,
+        maxTimeoutSeconds: v1.maxTimeoutSeconds,
+        extra: v1.extra,
+      },
+    ]);
     expect(paymentRequired((await bundle()).headers['payment-required'])).toEqual(v2); // deterministic per request
   });
 
@@ -63,7 +82,9 @@ describe('x402 v2 beside v1', () => {
     const paid = await bundle({ 'payment-signature': await paymentHeader({ nowS: nowS(t), amount: 1000n, accepted }) });
     expect(paid.statusCode).toBe(200);
     expect(paid.json().payment).toEqual({ method: 'x402', charged: false });
-    const altered = await bundle({ 'payment-signature': await paymentHeader({ nowS: nowS(t), amount: 1000n, accepted: { ...accepted, maxTimeoutSeconds: 300 } }) });
+    const altered = await bundle({
+      'payment-signature': await paymentHeader({ nowS: nowS(t), amount: 1000n, accepted: { ...accepted, maxTimeoutSeconds: 300 } }),
+    });
     expect(altered.statusCode).toBe(402);
     expect(altered.json().reason).toBe('invalid_payment_requirements');
     expect(paymentRequired(altered.headers['payment-required']).error).toBe('invalid_payment_requirements');
@@ -81,7 +102,10 @@ describe('x402 v2 beside v1', () => {
   });
 
   it('X-Payment and PAYMENT-SIGNATURE together are a 400 naming both', async () => {
-    const res = await bundle({ 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }), 'payment-signature': await paymentHeader({ nowS: nowS(t), amount: 1000n }) });
+    const res = await bundle({
+      'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }),
+      'payment-signature': await paymentHeader({ nowS: nowS(t), amount: 1000n }),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().details).toMatchObject({ field: 'X-Payment, PAYMENT-SIGNATURE', rule: 'single' });
   });
@@ -117,9 +141,15 @@ describe('paid tiers', () => {
     const query = { ...range(), tier: 'paid' };
     const header = await paymentHeader({ nowS: nowS(t), amount: 5000n });
     expect((await t.app.inject({ url: '/api/v1/backtest', query, headers: { 'x-payment': header } })).json()).toMatchObject({ paid: true });
-    const bought = await t.app.inject({ method: 'POST', url: '/api/v1/pass/day', headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 990_000n }) } });
+    const bought = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/pass/day',
+      headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 990_000n }) },
+    });
     const pass = bought.json().pass;
-    expect((await t.app.inject({ url: '/api/v1/backtest', query, headers: { authorization: `Bearer ${pass}` } })).json()).toMatchObject({ paid: true });
+    expect((await t.app.inject({ url: '/api/v1/backtest', query, headers: { authorization: `Bearer ${pass}` } })).json()).toMatchObject({
+      paid: true,
+    });
   });
 
   it('tier=paid with free=1 is a 400 naming tier', async () => {
@@ -133,7 +163,12 @@ describe('payments that nothing settles are never reported as charged', () => {
   it('PAYMENT_SETTLE=off: the answer says charged: false and start-up warns once', async () => {
     const { t, warnings } = await appWithLog({ SVC_PAY_TO: PAY_TO, PAYMENT_SETTLE: 'off' });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: oneQuery, headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/bundle',
+        payload: oneQuery,
+        headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }) },
+      });
       expect(res.json().payment).toEqual({ method: 'x402', charged: false });
       expect(res.headers['x-payment-status']).toBe('unsettled');
       expect(warnings()).toHaveLength(1);
@@ -147,10 +182,19 @@ describe('payments that nothing settles are never reported as charged', () => {
     const facilitator = new FakeFacilitator();
     const { t, warnings } = await appWithLog({ SVC_PAY_TO: ZERO, PAYMENT_SETTLE: 'off', X402_FACILITATOR_URL: await facilitator.start() });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: oneQuery, headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n, to: ZERO }) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/bundle',
+        payload: oneQuery,
+        headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n, to: ZERO }) },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().payment).toEqual({ method: 'x402', charged: false });
-      const pass = await t.app.inject({ method: 'POST', url: '/api/v1/pass/day', headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 990_000n, to: ZERO }) } });
+      const pass = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/pass/day',
+        headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 990_000n, to: ZERO }) },
+      });
       expect(pass.headers['x-payment-status']).toBe('unsettled');
       expect(facilitator.requests).toEqual([]);
       expect(warnings()).toHaveLength(1);
@@ -161,14 +205,25 @@ describe('payments that nothing settles are never reported as charged', () => {
   });
 
   it('a zero pay-to address with settlement on stops start-up, naming SVC_PAY_TO', () => {
-    expect(() => loadConfig({ SVC_PAY_TO: ZERO, PAYMENT_SETTLE: 'sync', X402_FACILITATOR_URL: 'http://127.0.0.1:1' })).toThrow(/SVC_PAY_TO: .*zero address/);
+    expect(() => loadConfig({ SVC_PAY_TO: ZERO, PAYMENT_SETTLE: 'sync', X402_FACILITATOR_URL: 'http://127.0.0.1:1' })).toThrow(
+      /SVC_PAY_TO: .*zero address/,
+    );
   });
 
   it('a configured recipient and facilitator: charged: true, settled once, and no warning', async () => {
     const facilitator = new FakeFacilitator();
-    const { t, warnings } = await appWithLog({ SVC_PAY_TO: PAY_TO, PAYMENT_SETTLE: 'sync', X402_FACILITATOR_URL: await facilitator.start() });
+    const { t, warnings } = await appWithLog({
+      SVC_PAY_TO: PAY_TO,
+      PAYMENT_SETTLE: 'sync',
+      X402_FACILITATOR_URL: await facilitator.start(),
+    });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: oneQuery, headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }) } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/data/bundle',
+        payload: oneQuery,
+        headers: { 'x-payment': await paymentHeader({ nowS: nowS(t), amount: 1000n }) },
+      });
       expect(res.json().payment).toEqual({ method: 'x402', charged: true });
       expect(facilitator.settled).toHaveLength(1);
       expect(warnings()).toEqual([]);

@@ -13,11 +13,23 @@ afterAll(() => t.close());
 beforeEach(() => t.sim.clearFaults());
 
 const oneQuery = { queries: [{ type: 'crypto-price', q: 'bitcoin' }] };
-const threeQueries = { queries: [{ type: 'crypto-price', q: 'bitcoin' }, { type: 'weather', q: '1,1' }, { type: 'economic-indicator', q: 'DGS10' }] };
+const threeQueries = {
+  queries: [
+    { type: 'crypto-price', q: 'bitcoin' },
+    { type: 'weather', q: '1,1' },
+    { type: 'economic-indicator', q: 'DGS10' },
+  ],
+};
 /** Each call from its own address: this suite sends more invalid payments than the abuse detector lets one IP send. */
 const someIp = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
 const pay = async (body: object, options: Partial<PaymentOptions> = {}, header?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: body, remoteAddress: someIp(), headers: { 'x-payment': header ?? (await paymentHeader({ nowS, amount: 1000n, ...options })) } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/data/bundle',
+    payload: body,
+    remoteAddress: someIp(),
+    headers: { 'x-payment': header ?? (await paymentHeader({ nowS, amount: 1000n, ...options })) },
+  });
 
 describe('x402 verification', () => {
   it('checks both USDC domain separators against the on-chain constants', () => {
@@ -38,7 +50,7 @@ describe('x402 verification', () => {
     expect(rows[0]).toMatchObject({ amount: '1000', status: 'unsettled', network: 'base', resource: 'http://svc.test/api/data/bundle' });
   });
 
-  it('refuses a replay, but answers the payer\'s retry of the same request with the stored result', async () => {
+  it("refuses a replay, but answers the payer's retry of the same request with the stored result", async () => {
     const header = await paymentHeader({ nowS, amount: 1000n });
     const first = await pay(oneQuery, {}, header);
     expect(first.statusCode).toBe(200);
@@ -59,7 +71,7 @@ describe('x402 verification', () => {
     ['a validity window beyond maxTimeoutSeconds', { validBefore: 3600 }, 'invalid_exact_evm_payload_authorization_valid_before'],
     ['a signature by another key', { impostor: true }, 'invalid_exact_evm_payload_signature'],
     ['a high-s signature', { highS: true }, 'invalid_exact_evm_payload_signature'],
-    ['a signature over the other network\'s domain', { signNetwork: 'base-sepolia' }, 'invalid_exact_evm_payload_signature'],
+    ["a signature over the other network's domain", { signNetwork: 'base-sepolia' }, 'invalid_exact_evm_payload_signature'],
   ])('refuses %s with 402 %s', async (_name, options, reason) => {
     const relative = { ...options };
     if (options.validBefore !== undefined) relative.validBefore = nowS + options.validBefore;

@@ -11,14 +11,28 @@ afterAll(() => t.close());
 
 describe('the demo', () => {
   it('links the sandbox account, computes insights and answers a question as model "demo"', async () => {
-    const { portfolio_token: token, link_token: linkToken } = (await t.app.inject({ method: 'POST', url: '/api/portfolio/link', payload: { user_id: 'demo-user' } })).json();
+    const { portfolio_token: token, link_token: linkToken } = (
+      await t.app.inject({ method: 'POST', url: '/api/portfolio/link', payload: { user_id: 'demo-user' } })
+    ).json();
     expect(linkToken).toMatch(/^link-sandbox-/);
     const headers = { authorization: `Bearer ${token}` };
-    const synced = await t.app.inject({ method: 'POST', url: '/api/portfolio/sync', payload: { user_id: 'demo-user', public_token: DEMO_PUBLIC_TOKEN }, headers });
+    const synced = await t.app.inject({
+      method: 'POST',
+      url: '/api/portfolio/sync',
+      payload: { user_id: 'demo-user', public_token: DEMO_PUBLIC_TOKEN },
+      headers,
+    });
     expect(synced.json().holdings).toHaveLength(4);
     const insights = (await t.app.inject({ url: '/api/portfolio/insights', query: { user_id: 'demo-user' }, headers })).json();
     expect(insights.concentration.top_holding.symbol).toBe('BTC');
-    const answer = (await t.app.inject({ method: 'POST', url: '/api/portfolio/ask', payload: { user_id: 'demo-user', question: 'How concentrated is my portfolio?' }, headers })).json();
+    const answer = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/portfolio/ask',
+        payload: { user_id: 'demo-user', question: 'How concentrated is my portfolio?' },
+        headers,
+      })
+    ).json();
     expect(answer.model).toEqual({ id: 'demo-openai', vendor: 'openai', model: 'demo' });
     expect(answer.answer).toContain(`Your largest holding is BTC at ${insights.concentration.top_holding.share_pct}%`);
     expect(answer.citations[0].receipt_id).toBe(answer.evidence[0].receipt_id);

@@ -21,12 +21,27 @@ describe('insight formulas', () => {
 
   it('allocation shares sum to 100 (to rounding) and group by key', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ value: fc.double({ min: 0.01, max: 1e6, noNaN: true }), k: fc.constantFrom('a', 'b', 'c') }), { minLength: 1, maxLength: 20 }), (items) => {
-        const shares = Object.values(allocation(items, (i) => i.k));
-        expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.015);
-      }),
+      fc.property(
+        fc.array(fc.record({ value: fc.double({ min: 0.01, max: 1e6, noNaN: true }), k: fc.constantFrom('a', 'b', 'c') }), {
+          minLength: 1,
+          maxLength: 20,
+        }),
+        (items) => {
+          const shares = Object.values(allocation(items, (i) => i.k));
+          expect(Math.abs(shares.reduce((a, b) => a + b, 0) - 100)).toBeLessThanOrEqual(0.015);
+        },
+      ),
     );
-    expect(allocation([{ value: 30, k: 'x' }, { value: 10, k: 'y' }, { value: 60, k: 'x' }], (i) => i.k)).toEqual({ x: 90, y: 10 });
+    expect(
+      allocation(
+        [
+          { value: 30, k: 'x' },
+          { value: 10, k: 'y' },
+          { value: 60, k: 'x' },
+        ],
+        (i) => i.k,
+      ),
+    ).toEqual({ x: 90, y: 10 });
   });
 
   it('max drawdown is 0 for a rising series, in [0, 1) otherwise, and the worst peak-to-trough fall', () => {
@@ -49,13 +64,35 @@ describe('insight formulas', () => {
     expect(stdev([1])).toBeNull();
     expect(stdev([1, 3])).toBeCloseTo(Math.SQRT2, 12);
     const day = 86_400;
-    const a = { quantity: 2, closes: [{ t: 0, c: 10 }, { t: day, c: 11 }, { t: 2 * day, c: 12 }] };
-    const b = { quantity: 1, closes: [{ t: day + 3600, c: 5 }, { t: 2 * day + 3600, c: 6 }] };
-    expect(valueSeries([a, b], 100)).toEqual([{ day: 1, value: 127 }, { day: 2, value: 130 }]);
+    const a = {
+      quantity: 2,
+      closes: [
+        { t: 0, c: 10 },
+        { t: day, c: 11 },
+        { t: 2 * day, c: 12 },
+      ],
+    };
+    const b = {
+      quantity: 1,
+      closes: [
+        { t: day + 3600, c: 5 },
+        { t: 2 * day + 3600, c: 6 },
+      ],
+    };
+    expect(valueSeries([a, b], 100)).toEqual([
+      { day: 1, value: 127 },
+      { day: 2, value: 130 },
+    ]);
   });
 
   it('unrealized P/L covers only positions with a cost basis', () => {
-    expect(unrealized([{ value: 150, cost_basis: 100 }, { value: 50, cost_basis: null }, { value: 80, cost_basis: 100 }])).toEqual({ usd: 30, pct: 15, covered: 2 });
+    expect(
+      unrealized([
+        { value: 150, cost_basis: 100 },
+        { value: 50, cost_basis: null },
+        { value: 80, cost_basis: 100 },
+      ]),
+    ).toEqual({ usd: 30, pct: 15, covered: 2 });
     expect(unrealized([{ value: 1, cost_basis: null }])).toBeNull();
   });
 });
@@ -71,7 +108,10 @@ describe('SecretBox', () => {
     expect(rotated.stale(rotated.seal('x', 'alice'))).toBe(false);
     expect(() => rotated.open(sealed, 'bob')).toThrow();
     expect(() => new SecretBox([newKey]).open(sealed, 'alice')).toThrow(/unknown format or key/);
-    const tampered = sealed.replace(/\.([A-Za-z0-9_-])([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]+)$/, (_m, c: string, rest: string, tag: string) => `.${c === 'A' ? 'B' : 'A'}${rest}.${tag}`);
+    const tampered = sealed.replace(
+      /\.([A-Za-z0-9_-])([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]+)$/,
+      (_m, c: string, rest: string, tag: string) => `.${c === 'A' ? 'B' : 'A'}${rest}.${tag}`,
+    );
     expect(() => rotated.open(tampered, 'alice')).toThrow();
   });
 });

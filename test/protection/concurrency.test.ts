@@ -15,7 +15,10 @@ describe.each(BUS_BACKENDS)('concurrency limiter on the %s cache', (backend) => 
     if (backend === 'memory') return new ConcurrencyLimiter((memory ??= createCache(undefined, () => clock.now())), clock);
     const redis = new Redis(process.env.REDIS_URL!, { keyPrefix: prefix });
     connections.push(redis);
-    return new ConcurrencyLimiter(createCache(redis, () => clock.now()), clock);
+    return new ConcurrencyLimiter(
+      createCache(redis, () => clock.now()),
+      clock,
+    );
   };
   const a = instance();
   const b = instance();

@@ -11,19 +11,24 @@ const env = { SVC_ADMIN_TOKEN: ADMIN, SVC_RATE_ANON_PER_MIN: '5', SVC_RATE_KEY_P
 describe('token bucket', () => {
   it('never allows more than capacity + rate × elapsed requests', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.double({ min: 0.1, max: 10, noNaN: true }), fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 200 }), (capacity, rate, gaps) => {
-        let bucket;
-        let now = 0;
-        let allowed = 0;
-        for (const gap of gaps) {
-          now += gap;
-          const step = takeToken(bucket, capacity, rate, now);
-          bucket = step.bucket;
-          if (step.state.allowed) allowed++;
-          expect(step.state.remaining).toBeGreaterThanOrEqual(0);
-        }
-        expect(allowed).toBeLessThanOrEqual(capacity + Math.floor((rate * now) / 1000) + 1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.double({ min: 0.1, max: 10, noNaN: true }),
+        fc.array(fc.integer({ min: 0, max: 2000 }), { maxLength: 200 }),
+        (capacity, rate, gaps) => {
+          let bucket;
+          let now = 0;
+          let allowed = 0;
+          for (const gap of gaps) {
+            now += gap;
+            const step = takeToken(bucket, capacity, rate, now);
+            bucket = step.bucket;
+            if (step.state.allowed) allowed++;
+            expect(step.state.remaining).toBeGreaterThanOrEqual(0);
+          }
+          expect(allowed).toBeLessThanOrEqual(capacity + Math.floor((rate * now) / 1000) + 1);
+        },
+      ),
     );
   });
 });
@@ -41,7 +46,8 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     await a.close();
   });
 
-  const get = (app: TestApp, url: string, headers: Record<string, string> = {}, ip = '10.0.0.1') => app.app.inject({ url, headers, remoteAddress: ip });
+  const get = (app: TestApp, url: string, headers: Record<string, string> = {}, ip = '10.0.0.1') =>
+    app.app.inject({ url, headers, remoteAddress: ip });
 
   it('limits anonymous clients per IP with RateLimit headers and a 429 JSON body; the limit holds across instances', async () => {
     const ip = `10.1.${backend === 'redis' ? 1 : 2}.1`;
@@ -59,14 +65,29 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
 
   it('API keys: created once by the admin, limited per key, revocable', async () => {
     expect((await a.app.inject({ method: 'POST', url: '/api/v1/admin/keys', payload: { name: 'x' } })).statusCode).toBe(403);
-    const created = (await a.app.inject({ method: 'POST', url: '/api/v1/admin/keys', headers: { authorization: `Bearer ${ADMIN}` }, payload: { name: 'bot' }, remoteAddress: '10.9.9.9' })).json();
+    const created = (
+      await a.app.inject({
+        method: 'POST',
+        url: '/api/v1/admin/keys',
+        headers: { authorization: `Bearer ${ADMIN}` },
+        payload: { name: 'bot' },
+        remoteAddress: '10.9.9.9',
+      })
+    ).json();
     expect(created).toMatchObject({ name: 'bot', tier: 'standard', key: expect.stringMatching(/^svc_key_/) });
-    const listed = (await a.app.inject({ url: '/api/v1/admin/keys', headers: { authorization: `Bearer ${ADMIN}` }, remoteAddress: '10.9.9.8' })).json();
+    const listed = (
+      await a.app.inject({ url: '/api/v1/admin/keys', headers: { authorization: `Bearer ${ADMIN}` }, remoteAddress: '10.9.9.8' })
+    ).json();
     expect(JSON.stringify(listed)).not.toContain(created.key);
     const withKey = await get(a, '/api/v1/catalog', { 'x-api-key': created.key }, '10.2.0.1');
     expect(withKey.headers['ratelimit-limit']).toBe('8');
     expect((await get(a, '/api/v1/catalog', { 'x-api-key': 'svc_key_wrong' }, '10.2.0.2')).json()).toMatchObject({ error: 'unauthorized' });
-    await a.app.inject({ method: 'DELETE', url: `/api/v1/admin/keys/${created.id}`, headers: { authorization: `Bearer ${ADMIN}` }, remoteAddress: '10.9.9.7' });
+    await a.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/admin/keys/${created.id}`,
+      headers: { authorization: `Bearer ${ADMIN}` },
+      remoteAddress: '10.9.9.7',
+    });
     expect((await get(a, '/api/v1/catalog', { 'x-api-key': created.key }, '10.2.0.3')).statusCode).toBe(401);
   });
 
@@ -74,7 +95,14 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     const t = await startTestApp({ redis: backend === 'redis', env: { SVC_PAY_TO: PAY_TO } });
     const ip = '10.3.0.1';
     const header = await paymentHeader({ nowS: Math.floor(t.clock.now() / 1000), amount: 1n });
-    const pay = () => t.app.inject({ method: 'POST', url: '/api/data/bundle', remoteAddress: ip, headers: { 'x-payment': header }, payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
+    const pay = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/data/bundle',
+        remoteAddress: ip,
+        headers: { 'x-payment': header },
+        payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] },
+      });
     for (let i = 0; i < 11; i++) expect((await pay()).json().reason).toBe('invalid_exact_evm_payload_authorization_value');
     const blocked = await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip });
     expect(blocked.statusCode).toBe(403);

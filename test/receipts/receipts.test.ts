@@ -21,14 +21,21 @@ async function signedPreview() {
   return res.json() as Record<string, unknown> & { _receipt: Record<string, unknown> };
 }
 
-const verify = (body: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: body }).then((r) => r.json());
+const verify = (body: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/api/v1/receipt/verify', payload: body }).then((r) => r.json());
 
 describe('receipts', () => {
   it('round-trips: a fresh receipt verifies, with and without the response', async () => {
     const body = await signedPreview();
     const receipt = body._receipt;
     expect(receipt).toMatchObject({ v: 1, issuer: 'svc.test', kid: t.deps.signingKey.kid, sources: ['coingecko'], as_of: 1711356300 });
-    expect(await verify({ receipt })).toEqual({ valid: true, kid: receipt.kid, issued_at: receipt.issued_at, as_of: receipt.as_of, source_mode: 'live' });
+    expect(await verify({ receipt })).toEqual({
+      valid: true,
+      kid: receipt.kid,
+      issued_at: receipt.issued_at,
+      as_of: receipt.as_of,
+      source_mode: 'live',
+    });
     expect(await verify({ receipt, response: body })).toMatchObject({ valid: true });
   });
 
@@ -70,12 +77,20 @@ describe('receipts', () => {
     expect(await verify({ receipt: { ...body._receipt, sig: 'rsa-xyz' } })).toEqual({ valid: false, reason: 'malformed' });
     const { sources, ...missing } = body._receipt;
     expect(await verify({ receipt: missing })).toEqual({ valid: false, reason: 'malformed' });
-    expect(await verify({ receipt: body._receipt, response: { ...body, preview: { coin: 'bitcoin', usd: 1 } } })).toEqual({ valid: false, reason: 'response_mismatch' });
+    expect(await verify({ receipt: body._receipt, response: { ...body, preview: { coin: 'bitcoin', usd: 1 } } })).toEqual({
+      valid: false,
+      reason: 'response_mismatch',
+    });
   });
 
   it('publishes the key as SPKI and JWK, and an independent library verifies the signature', async () => {
     const key = (await t.app.inject('/.well-known/svc-receipt-pubkey.json')).json();
-    expect(key).toMatchObject({ kid: t.deps.signingKey.kid, alg: 'EdDSA', crv: 'Ed25519', jwk: { kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: key.kid } });
+    expect(key).toMatchObject({
+      kid: t.deps.signingKey.kid,
+      alg: 'EdDSA',
+      crv: 'Ed25519',
+      jwk: { kty: 'OKP', crv: 'Ed25519', alg: 'EdDSA', kid: key.kid },
+    });
     const { _receipt: receipt } = await signedPreview();
     const { sig, ...unsigned } = receipt;
     // jose accepts the published JWK as an EdDSA key …
@@ -84,7 +99,9 @@ describe('receipts', () => {
     const signature = Buffer.from(String(sig).slice('ed25519-'.length), 'base64url');
     const message = new TextEncoder().encode(canonicalJson(unsigned));
     expect(ed25519.verify(signature, message, Buffer.from(key.jwk.x, 'base64url'))).toBe(true);
-    expect(ed25519.verify(signature, new TextEncoder().encode(canonicalJson({ ...unsigned, as_of: 1 })), Buffer.from(key.jwk.x, 'base64url'))).toBe(false);
+    expect(
+      ed25519.verify(signature, new TextEncoder().encode(canonicalJson({ ...unsigned, as_of: 1 })), Buffer.from(key.jwk.x, 'base64url')),
+    ).toBe(false);
     // The SPKI form carries the same raw key (its last 32 bytes).
     expect(Buffer.from(key.spki, 'base64url').subarray(-32).toString('base64url')).toBe(key.jwk.x);
   });

@@ -18,9 +18,12 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
 
   const post = (url: string, payload: object, key?: string) =>
     t.app.inject({ method: 'POST', url, payload, headers: key === undefined ? {} : { authorization: `Bearer ${key}` } });
-  const claim = (agent_id: string, key?: string, extra: object = {}) => post('/api/v1/calib/record_claim', { agent_id, ...CLAIM, ...extra }, key);
-  const claimsOf = async (agentId: string) => (await t.deps.store.db.selectFrom('calib_claims').select('claim_id').where('agent_id', '=', agentId).execute()).length;
-  const credentialOf = (agentId: string) => t.deps.store.db.selectFrom('agent_credentials').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
+  const claim = (agent_id: string, key?: string, extra: object = {}) =>
+    post('/api/v1/calib/record_claim', { agent_id, ...CLAIM, ...extra }, key);
+  const claimsOf = async (agentId: string) =>
+    (await t.deps.store.db.selectFrom('calib_claims').select('claim_id').where('agent_id', '=', agentId).execute()).length;
+  const credentialOf = (agentId: string) =>
+    t.deps.store.db.selectFrom('agent_credentials').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
 
   /** A new agent and its key, from its first claim. */
   async function newAgent(name: string): Promise<{ agentId: string; key: string; claimId: string }> {
@@ -42,7 +45,12 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expect(agent_key).toMatch(KEY);
     expect(_receipt.v).toBe(1);
     const stored = await credentialOf(agentId);
-    expect(stored).toMatchObject({ agent_id: agentId, key_hash: createHash('sha256').update(agent_key).digest('hex'), public_jwk: null, created_at: t.clock.now() });
+    expect(stored).toMatchObject({
+      agent_id: agentId,
+      key_hash: createHash('sha256').update(agent_key).digest('hex'),
+      public_jwk: null,
+      created_at: t.clock.now(),
+    });
     expect(JSON.stringify(await t.deps.store.db.selectFrom('agent_credentials').selectAll().execute())).not.toContain(agent_key);
 
     const second = await claim(agentId, agent_key);
@@ -58,7 +66,12 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expectHouseError(await claim(agentId), 401, 'unauthorized');
     expectHouseError(await claim(agentId, other.key), 403, 'forbidden');
     expectHouseError(await claim(agentId, 'svc-ak_' + 'A'.repeat(32)), 403, 'forbidden');
-    const malformed = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', payload: { agent_id: agentId, ...CLAIM }, headers: { authorization: 'Basic abc' } });
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/record_claim',
+      payload: { agent_id: agentId, ...CLAIM },
+      headers: { authorization: 'Basic abc' },
+    });
     expectHouseError(malformed, 401, 'unauthorized');
     expect(await claimsOf(agentId)).toBe(1);
   });
@@ -72,7 +85,11 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expectHouseError(unknown, 404, 'not_found');
     const ok = await post('/api/v1/calib/record_outcome', { claim_id: claimId, outcome: 1 }, key);
     expect(ok.json()).toMatchObject({ claim_id: claimId, status: 'resolved', outcome: 1, outcome_source: 'self_reported' });
-    const row = await t.deps.store.db.selectFrom('calib_claims').select(['status', 'outcome_source']).where('claim_id', '=', claimId).executeTakeFirstOrThrow();
+    const row = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .select(['status', 'outcome_source'])
+      .where('claim_id', '=', claimId)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'resolved', outcome_source: 'self_reported' });
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agentId, kind: 'btc-up' } })).json();
     expect(curve).toMatchObject({ resolved_claims: 1, verified_outcomes: 0, self_reported_outcomes: 1 });
@@ -91,7 +108,12 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agentId, kind: 'btc-up' } })).json();
     expect(curve).toMatchObject({ total_claims: 3, resolved_claims: 2, verified_outcomes: 1, self_reported_outcomes: 1 });
     const card = (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id: agentId } })).json();
-    expect(card).toMatchObject({ claims_total: 3, verified_outcomes: 1, self_reported_outcomes: 1, kinds: [{ kind: 'btc-up', claims: 3, resolved: 2, verified_outcomes: 1, self_reported_outcomes: 1 }] });
+    expect(card).toMatchObject({
+      claims_total: 3,
+      verified_outcomes: 1,
+      self_reported_outcomes: 1,
+      kinds: [{ kind: 'btc-up', claims: 3, resolved: 2, verified_outcomes: 1, self_reported_outcomes: 1 }],
+    });
   });
 
   it('reserves the namespaces svc writes itself, whatever their case, on every write route', async () => {
@@ -104,10 +126,22 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     }
     // An arena claim recorded by svc itself cannot be resolved from outside, not even by a key holder.
     const calib = new CalibrationService(new CalibrationRepo(t.deps.store.db), t.deps.clock, t.deps.sources);
-    const arenaClaim = await calib.recordClaim({ agent_id: 'arena:rsi2_mean_reversion:BTC', ...CLAIM, outcome_resolver: { type: 'manual', config: {} } });
+    const arenaClaim = await calib.recordClaim({
+      agent_id: 'arena:rsi2_mean_reversion:BTC',
+      ...CLAIM,
+      outcome_resolver: { type: 'manual', config: {} },
+    });
     const { key } = await newAgent('forger');
     expectHouseError(await post('/api/v1/calib/record_outcome', { claim_id: arenaClaim.claim_id, outcome: 1 }, key), 403, 'forbidden');
-    expect((await t.deps.store.db.selectFrom('calib_claims').select('status').where('claim_id', '=', arenaClaim.claim_id).executeTakeFirstOrThrow()).status).toBe('unresolved');
+    expect(
+      (
+        await t.deps.store.db
+          .selectFrom('calib_claims')
+          .select('status')
+          .where('claim_id', '=', arenaClaim.claim_id)
+          .executeTakeFirstOrThrow()
+      ).status,
+    ).toBe('unresolved');
   });
 
   it('reads stay public', async () => {
@@ -118,7 +152,14 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expect((await t.app.inject('/api/v1/training-station/agents')).statusCode).toBe(200);
     expect((await t.app.inject('/api/v1/training-station/leaderboard')).statusCode).toBe(200);
     const doc = (await t.app.inject('/openapi.json')).json();
-    for (const [path, method] of [['/api/v1/calib/curve', 'get'], ['/api/v1/calib/agent_card', 'get'], ['/api/v1/calib/calibrate_p', 'post'], ['/api/v1/training-station/agents', 'get'], ['/api/v1/training-station/leaderboard', 'get'], ['/api/v1/arena/track-record', 'get']] as const) {
+    for (const [path, method] of [
+      ['/api/v1/calib/curve', 'get'],
+      ['/api/v1/calib/agent_card', 'get'],
+      ['/api/v1/calib/calibrate_p', 'post'],
+      ['/api/v1/training-station/agents', 'get'],
+      ['/api/v1/training-station/leaderboard', 'get'],
+      ['/api/v1/arena/track-record', 'get'],
+    ] as const) {
       expect(doc.paths[path][method].description, path).toContain('Public: no credentials needed.');
     }
   });
@@ -128,7 +169,11 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     const first = (await post('/api/v1/training-station/register', { agent_id: agentId, name: 'Acme' })).json();
     expect(first).toMatchObject({ agent_id: agentId, name: 'Acme', agent_key: expect.stringMatching(KEY) });
     expectHouseError(await post('/api/v1/training-station/register', { agent_id: agentId, name: 'Hijacked' }), 401, 'unauthorized');
-    expectHouseError(await post('/api/v1/training-station/register', { agent_id: agentId, name: 'Hijacked' }, 'svc-ak_' + 'B'.repeat(32)), 403, 'forbidden');
+    expectHouseError(
+      await post('/api/v1/training-station/register', { agent_id: agentId, name: 'Hijacked' }, 'svc-ak_' + 'B'.repeat(32)),
+      403,
+      'forbidden',
+    );
     const updated = await post('/api/v1/training-station/register', { agent_id: agentId, name: 'Acme 2' }, first.agent_key);
     expect(updated.json()).toMatchObject({ agent_id: agentId, name: 'Acme 2', registered_at: first.registered_at });
     expect(updated.json().agent_key).toBeUndefined();
@@ -136,7 +181,10 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expect((await claim(agentId, first.agent_key)).statusCode).toBe(200);
     const { agentId: claimer, key } = await newAgent('claimer');
     expectHouseError(await post('/api/v1/training-station/register', { agent_id: claimer, name: 'Claimer' }), 401, 'unauthorized');
-    expect((await post('/api/v1/training-station/register', { agent_id: claimer, name: 'Claimer' }, key)).json()).toMatchObject({ name: 'Claimer', claims: 1 });
+    expect((await post('/api/v1/training-station/register', { agent_id: claimer, name: 'Claimer' }, key)).json()).toMatchObject({
+      name: 'Claimer',
+      claims: 1,
+    });
   });
 
   it('rotation returns a new key once; the old one stops working', async () => {
@@ -162,7 +210,12 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
   it('a first write whose answer cannot be built stores neither the claim nor the agent', async () => {
     const agentId = `test:atomic-${backend}`;
     // 1e400 parses as Infinity, which canonical JSON (the receipt's request hash) cannot represent.
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', headers: { 'content-type': 'application/json' }, payload: `{"agent_id":"${agentId}","kind":"k","predicted_p":0.5,"payload":{"x":1e400},"outcome_resolver":{"type":"manual","config":{}},"ttl_hours":1}` });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/record_claim',
+      headers: { 'content-type': 'application/json' },
+      payload: `{"agent_id":"${agentId}","kind":"k","predicted_p":0.5,"payload":{"x":1e400},"outcome_resolver":{"type":"manual","config":{}},"ttl_hours":1}`,
+    });
     // The status is the JSON body check's business (400 invalid_json once it runs before handlers); what matters here is what was stored.
     expect(res.statusCode).not.toBe(200);
     expect(await claimsOf(agentId)).toBe(0);
@@ -183,10 +236,25 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     });
 
     /** The documented signed string: svc-agent-v1, method, path+query, agent_id, timestamp, hex SHA-256 of the body. */
-    function signedRequest(body: string, { timestamp = Math.floor(t.clock.now() / 1000), url = '/api/v1/calib/record_claim', signedBody = body } = {}) {
-      const message = ['svc-agent-v1', 'POST', url, agent.agentId, String(timestamp), createHash('sha256').update(signedBody).digest('hex')].join('\n');
+    function signedRequest(
+      body: string,
+      { timestamp = Math.floor(t.clock.now() / 1000), url = '/api/v1/calib/record_claim', signedBody = body } = {},
+    ) {
+      const message = [
+        'svc-agent-v1',
+        'POST',
+        url,
+        agent.agentId,
+        String(timestamp),
+        createHash('sha256').update(signedBody).digest('hex'),
+      ].join('\n');
       const signature = sign(null, Buffer.from(message), privateKey).toString('base64url');
-      return { method: 'POST' as const, url, payload: body, headers: { 'content-type': 'application/json', 'x-svc-agent-timestamp': String(timestamp), 'x-svc-agent-signature': signature } };
+      return {
+        method: 'POST' as const,
+        url,
+        payload: body,
+        headers: { 'content-type': 'application/json', 'x-svc-agent-timestamp': String(timestamp), 'x-svc-agent-signature': signature },
+      };
     }
     const body = (note: string) => JSON.stringify({ agent_id: agent.agentId, ...CLAIM, payload: { note } });
 
@@ -200,7 +268,7 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
       expect(replay.json().details.reason).toBe('signature_replayed');
     });
 
-    it('signs outcomes too: the agent_id in the signed string is the claim\'s agent', async () => {
+    it("signs outcomes too: the agent_id in the signed string is the claim's agent", async () => {
       const { claim_id } = (await claim(agent.agentId, agent.key)).json();
       const outcome = await t.app.inject(signedRequest(JSON.stringify({ claim_id, outcome: 1 }), { url: '/api/v1/calib/record_outcome' }));
       expect(outcome.json()).toMatchObject({ claim_id, status: 'resolved', outcome_source: 'self_reported' });
@@ -211,7 +279,9 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
       const nowS = Math.floor(t.clock.now() / 1000);
       const stale = await t.app.inject(signedRequest(body('stale'), { timestamp: nowS - 301 }));
       expect(stale.json().details.reason).toBe('timestamp_out_of_window');
-      expect((await t.app.inject(signedRequest(body('future'), { timestamp: nowS + 301 }))).json().details.reason).toBe('timestamp_out_of_window');
+      expect((await t.app.inject(signedRequest(body('future'), { timestamp: nowS + 301 }))).json().details.reason).toBe(
+        'timestamp_out_of_window',
+      );
       expect((await t.app.inject(signedRequest(body('edge'), { timestamp: nowS - 300 }))).statusCode).toBe(200);
       const tampered = await t.app.inject(signedRequest(body('tampered'), { signedBody: body('original') }));
       expectHouseError(tampered, 403, 'forbidden');

@@ -14,7 +14,13 @@ describe('JSON bodies that cannot be canonicalized', () => {
   beforeAll(async () => (t = await startTestApp()));
   afterAll(() => t.close());
 
-  const claims = async () => (await t.deps.store.db.selectFrom('calib_claims').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  const claims = async () =>
+    (
+      await t.deps.store.db
+        .selectFrom('calib_claims')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it.each([
     ['a lone high surrogate', claim('{"x":"\\ud800"}'), '/payload/x', 'well_formed_utf16'],
@@ -25,7 +31,12 @@ describe('JSON bodies that cannot be canonicalized', () => {
     ['more than 10,000 members', claim(`[${Array(10_001).fill(0).join(',')}]`), '/payload', 'max_members'],
   ])('%s → 400 invalid_json naming the path, no claim stored', async (_name, body, path, rule) => {
     const before = await claims();
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/calib/record_claim', payload: body, headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/record_claim',
+      payload: body,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'invalid_json', details: { field: path, in: 'body', rule } });
     expect(await claims()).toBe(before);
@@ -40,7 +51,12 @@ describe('JSON bodies that cannot be canonicalized', () => {
   });
 
   it('prototype keys stay plain data, never a 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/calib/calibrate_p', payload: '{"__proto__":{"x":1},"agent_id":"me:a","kind":"k","predicted_p":0.5}', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/calib/calibrate_p',
+      payload: '{"__proto__":{"x":1},"agent_id":"me:a","kind":"k","predicted_p":0.5}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('invalid_json');
   });

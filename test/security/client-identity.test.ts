@@ -46,7 +46,15 @@ describe('client identity', () => {
     // One trusted hop: the client is the last address the proxy appended, whatever the caller prepended.
     const res = [];
     for (let i = 0; i < LIMIT + 5; i++) {
-      res.push((await t.app.inject({ url: '/api/v1/catalog', remoteAddress: '10.0.0.1', headers: { 'x-forwarded-for': `${randomIp()}, 192.0.2.44` } })).statusCode);
+      res.push(
+        (
+          await t.app.inject({
+            url: '/api/v1/catalog',
+            remoteAddress: '10.0.0.1',
+            headers: { 'x-forwarded-for': `${randomIp()}, 192.0.2.44` },
+          })
+        ).statusCode,
+      );
     }
     expect(res.filter((s) => s === 429)).toHaveLength(5);
   });

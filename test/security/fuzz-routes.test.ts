@@ -33,12 +33,44 @@ interface Operation {
 
 /** Markers swapped for what JSON.stringify cannot produce (raw 1e400) or what would flood a report (1 MB), after generation. */
 const MB_MARKER = '@@MB';
-const RAW_TOKENS: Record<string, string> = { '"@@1e400"': '1e400', '"@@-1e400"': '-1e400', '"@@big"': '123456789012345678901234567890', [MB_MARKER]: 'x'.repeat(1_048_576) };
+const RAW_TOKENS: Record<string, string> = {
+  '"@@1e400"': '1e400',
+  '"@@-1e400"': '-1e400',
+  '"@@big"': '123456789012345678901234567890',
+  [MB_MARKER]: 'x'.repeat(1_048_576),
+};
 const expand = (text: string) => Object.entries(RAW_TOKENS).reduce((t, [marker, raw]) => t.split(marker).join(raw), text);
 
 const hostileText = fc.oneof(
-  fc.constantFrom('\ud800', 'a\udfffb', '1e400', '-1e400', '1e309', 'Infinity', '-Infinity', 'NaN', '9e12', '99999999999999999999', '-1', '0', '0.5'),
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', '%00', '\u0000', '../../etc/passwd', '<img src=x onerror=alert(1)>', 'svc-ent:__proto__'),
+  fc.constantFrom(
+    '\ud800',
+    'a\udfffb',
+    '1e400',
+    '-1e400',
+    '1e309',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '9e12',
+    '99999999999999999999',
+    '-1',
+    '0',
+    '0.5',
+  ),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    '',
+    ' ',
+    '%00',
+    '\u0000',
+    '../../etc/passwd',
+    '<img src=x onerror=alert(1)>',
+    'svc-ent:__proto__',
+  ),
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
   fc.integer().map(String),
@@ -56,9 +88,15 @@ function valueFor(schema: Schema | undefined): fc.Arbitrary<unknown> {
   if (schema.enum) return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...schema.enum) }, { weight: 1, arbitrary: hostileJson });
   switch (schema.type) {
     case 'integer':
-      return fc.oneof({ weight: 2, arbitrary: fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1_000_000 }) }, { weight: 1, arbitrary: hostileJson });
+      return fc.oneof(
+        { weight: 2, arbitrary: fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1_000_000 }) },
+        { weight: 1, arbitrary: hostileJson },
+      );
     case 'number':
-      return fc.oneof({ weight: 2, arbitrary: fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true }) }, { weight: 1, arbitrary: hostileJson });
+      return fc.oneof(
+        { weight: 2, arbitrary: fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true }) },
+        { weight: 1, arbitrary: hostileJson },
+      );
     case 'boolean':
       return fc.oneof(fc.boolean(), hostileJson);
     case 'array':
@@ -66,7 +104,11 @@ function valueFor(schema: Schema | undefined): fc.Arbitrary<unknown> {
     case 'object':
       return schema.properties ? objectFor(schema) : fc.oneof(fc.dictionary(hostileText, hostileJson, { maxKeys: 4 }), hostileJson);
     default:
-      return fc.oneof({ weight: 2, arbitrary: fc.string({ maxLength: 60 }) }, { weight: 2, arbitrary: hostileText }, { weight: 1, arbitrary: hostileJson });
+      return fc.oneof(
+        { weight: 2, arbitrary: fc.string({ maxLength: 60 }) },
+        { weight: 2, arbitrary: hostileText },
+        { weight: 1, arbitrary: hostileJson },
+      );
   }
 }
 
@@ -80,38 +122,71 @@ function objectFor(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
 const bodyText = (schema: Schema | undefined) =>
   fc.oneof(
     { weight: 6, arbitrary: (schema?.properties ? objectFor(schema) : valueFor(schema)).map((v) => JSON.stringify(v)) },
-    { weight: 1, arbitrary: objectFor(schema ?? {}).map((v) => JSON.stringify(v).replace(/^\{/, '{"__proto__":{"polluted":1},').replace(',}', '}')) },
-    { weight: 1, arbitrary: fc.constantFrom('{', '[1,', 'null', '"text"', '{"a":"\\ud800"}', `{"a":"${MB_MARKER}"}`, '[' + '['.repeat(40) + ']'.repeat(41)) },
+    {
+      weight: 1,
+      arbitrary: objectFor(schema ?? {}).map((v) => JSON.stringify(v).replace(/^\{/, '{"__proto__":{"polluted":1},').replace(',}', '}')),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{',
+        '[1,',
+        'null',
+        '"text"',
+        '{"a":"\\ud800"}',
+        `{"a":"${MB_MARKER}"}`,
+        '[' + '['.repeat(40) + ']'.repeat(41),
+      ),
+    },
   );
 
 /** Percent-encodes like a sloppy client: lone surrogates become their raw (invalid UTF-8) bytes. */
-const percentEncode = (text: string) => encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\u0001')).split('%01').join('%ED%A0%80');
+const percentEncode = (text: string) =>
+  encodeURIComponent(text.replace(/[\ud800-\udfff]/g, '\u0001'))
+    .split('%01')
+    .join('%ED%A0%80');
 /** Raw query suffixes no URLSearchParams would produce: broken escapes, invalid UTF-8, repeated keys. */
-const rawQuerySuffix = fc.constantFrom('', '', '', '&q=%E0%A4%A', '&q=%FF%FE', '&%=%', '&type=crypto-price&type=weather', '&__proto__[x]=1', '&constructor=1');
+const rawQuerySuffix = fc.constantFrom(
+  '',
+  '',
+  '',
+  '&q=%E0%A4%A',
+  '&q=%FF%FE',
+  '&%=%',
+  '&type=crypto-price&type=weather',
+  '&__proto__[x]=1',
+  '&constructor=1',
+);
 
 /** A generated value as a query text: strings as they are, anything else as JSON (objects may have a key `toString`). */
 const asParam = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined'));
 
 function requestFor(op: Operation) {
   const params = op.parameters.filter((p) => p.in !== 'header');
-  const paramArbs = Object.fromEntries(params.map((p) => [p.name, fc.oneof({ weight: 9, arbitrary: valueFor(p.schema).map(asParam) }, { weight: 1, arbitrary: hugeText })]));
-  return fc.record({
-    params: fc.record(paramArbs, { requiredKeys: params.filter((p) => p.in === 'path' || p.required || Math.random() < 0.6).map((p) => p.name) }),
-    body: op.body ? bodyText(op.body) : fc.constant(undefined),
-    suffix: rawQuerySuffix,
-    ip: fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 })).map((o) => o.join('.')),
-  }).map(({ params: values, body, suffix, ip }) => {
-    let path = op.path;
-    const query = new URLSearchParams();
-    for (const p of params) {
-      const v = values[p.name];
-      if (v === undefined) continue;
-      if (p.in === 'path') path = path.replace(`{${p.name}}`, percentEncode(expand(v)));
-      else query.append(p.name, expand(v));
-    }
-    const qs = query.toString() + suffix;
-    return { method: op.method, url: qs ? `${path}?${qs}` : path, body: body === undefined ? undefined : expand(body), ip };
-  });
+  const paramArbs = Object.fromEntries(
+    params.map((p) => [p.name, fc.oneof({ weight: 9, arbitrary: valueFor(p.schema).map(asParam) }, { weight: 1, arbitrary: hugeText })]),
+  );
+  return fc
+    .record({
+      params: fc.record(paramArbs, {
+        requiredKeys: params.filter((p) => p.in === 'path' || p.required || Math.random() < 0.6).map((p) => p.name),
+      }),
+      body: op.body ? bodyText(op.body) : fc.constant(undefined),
+      suffix: rawQuerySuffix,
+      ip: fc.tuple(fc.integer({ min: 1, max: 223 }), fc.nat(255), fc.nat(255), fc.integer({ min: 1, max: 254 })).map((o) => o.join('.')),
+    })
+    .map(({ params: values, body, suffix, ip }) => {
+      let path = op.path;
+      const query = new URLSearchParams();
+      for (const p of params) {
+        const v = values[p.name];
+        if (v === undefined) continue;
+        if (p.in === 'path') path = path.replace(`{${p.name}}`, percentEncode(expand(v)));
+        else query.append(p.name, expand(v));
+      }
+      const qs = query.toString() + suffix;
+      return { method: op.method, url: qs ? `${path}?${qs}` : path, body: body === undefined ? undefined : expand(body), ip };
+    });
 }
 
 const HTML_PAGES = /^\/(watch|olympics)\//;
@@ -133,12 +208,19 @@ describe('fuzzing every route in /openapi.json', () => {
         .filter(([, op]) => !isStreaming(path, op))
         .map(([method, op]) => {
           const content = (op.requestBody as { content?: Record<string, { schema: Schema }> } | undefined)?.content;
-          return { method: method.toUpperCase(), path, parameters: (op.parameters as Parameter[] | undefined) ?? [], body: content?.['application/json']?.schema ?? (content ? {} : undefined) };
+          return {
+            method: method.toUpperCase(),
+            path,
+            parameters: (op.parameters as Parameter[] | undefined) ?? [],
+            body: content?.['application/json']?.schema ?? (content ? {} : undefined),
+          };
         }),
     );
   });
   afterAll(async () => {
-    console.log(JSON.stringify({ fuzz_requests: stats.requests, by_status: Object.fromEntries([...stats.byStatus].sort((a, b) => a[0] - b[0])) }));
+    console.log(
+      JSON.stringify({ fuzz_requests: stats.requests, by_status: Object.fromEntries([...stats.byStatus].sort((a, b) => a[0] - b[0])) }),
+    );
     await t.close();
   });
 
@@ -151,7 +233,12 @@ describe('fuzzing every route in /openapi.json', () => {
     await fc.assert(
       fc.asyncProperty(anyRequest, async (req) => {
         const before = await rowCount();
-        const res = await t.app.inject({ method: req.method as 'GET', url: req.url, remoteAddress: req.ip, ...(req.body === undefined ? {} : { payload: req.body, headers: { 'content-type': 'application/json' } }) });
+        const res = await t.app.inject({
+          method: req.method as 'GET',
+          url: req.url,
+          remoteAddress: req.ip,
+          ...(req.body === undefined ? {} : { payload: req.body, headers: { 'content-type': 'application/json' } }),
+        });
         stats.requests++;
         stats.byStatus.set(res.statusCode, (stats.byStatus.get(res.statusCode) ?? 0) + 1);
         const context = `${req.method} ${req.url.slice(0, 300)} ${String(req.body).slice(0, 300)} → ${res.statusCode} ${res.body.slice(0, 300)}`;

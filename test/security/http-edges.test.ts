@@ -27,7 +27,15 @@ describe('HTTP edges', () => {
   const logStream = new Writable({ write: (chunk, _enc, done) => (logLines.push(...chunk.toString().trim().split('\n')), done()) });
 
   beforeAll(async () => {
-    t = await startTestApp({ logStream, env: { SVC_HEADERS_TIMEOUT_MS: '1000', SVC_MAX_CONNECTIONS: '10', SVC_CRON_KEY: 'cron-secret-0123456789', SVC_METRICS_TOKEN: 'metrics-secret-012345' } });
+    t = await startTestApp({
+      logStream,
+      env: {
+        SVC_HEADERS_TIMEOUT_MS: '1000',
+        SVC_MAX_CONNECTIONS: '10',
+        SVC_CRON_KEY: 'cron-secret-0123456789',
+        SVC_METRICS_TOKEN: 'metrics-secret-012345',
+      },
+    });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as { port: number }).port;
   });
@@ -36,10 +44,30 @@ describe('HTTP edges', () => {
   it.each([
     ['404', { url: '/nope' }, 404, 'not_found'],
     ['405 with Allow', { method: 'DELETE' as const, url: '/api/v1/catalog' }, 405, 'method_not_allowed'],
-    ['413', { method: 'POST' as const, url: '/api/v1/receipt/verify', payload: `{"receipt":"${'x'.repeat(1_100_000)}"}`, headers: { 'content-type': 'application/json' } }, 413, 'payload_too_large'],
+    [
+      '413',
+      {
+        method: 'POST' as const,
+        url: '/api/v1/receipt/verify',
+        payload: `{"receipt":"${'x'.repeat(1_100_000)}"}`,
+        headers: { 'content-type': 'application/json' },
+      },
+      413,
+      'payload_too_large',
+    ],
     ['414', { url: `/api/v1/catalog?pad=${'a'.repeat(9000)}` }, 414, 'uri_too_long'],
-    ['415', { method: 'POST' as const, url: '/api/v1/receipt/verify', payload: 'receipt', headers: { 'content-type': 'text/csv' } }, 415, 'unsupported_media_type'],
-    ['400 bad JSON', { method: 'POST' as const, url: '/api/v1/receipt/verify', payload: '{"receipt":', headers: { 'content-type': 'application/json' } }, 400, 'invalid_json'],
+    [
+      '415',
+      { method: 'POST' as const, url: '/api/v1/receipt/verify', payload: 'receipt', headers: { 'content-type': 'text/csv' } },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      '400 bad JSON',
+      { method: 'POST' as const, url: '/api/v1/receipt/verify', payload: '{"receipt":', headers: { 'content-type': 'application/json' } },
+      400,
+      'invalid_json',
+    ],
   ])('%s uses the house error body', async (_name, request, status, code) => {
     const res = await t.app.inject(request);
     expect(res.statusCode).toBe(status);
@@ -49,7 +77,9 @@ describe('HTTP edges', () => {
   });
 
   it('431 from Node’s parser, before Fastify, uses the house error body', async () => {
-    const { text } = await rawExchange(port, (s) => s.write(`GET /api/v1/catalog HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    const { text } = await rawExchange(port, (s) =>
+      s.write(`GET /api/v1/catalog HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(text.startsWith('HTTP/1.1 431')).toBe(true);
     expect(bodyOf(text)).toMatchObject({ ...HOUSE_BODY, error: 'header_too_large' });
   });
@@ -66,13 +96,17 @@ describe('HTTP edges', () => {
 
   it('secrets never reach the logs, and every request line carries its request id', async () => {
     logLines.length = 0;
-    await t.app.inject({ url: '/api/v1/viral/refresh?key=cron-secret-0123456789', headers: { authorization: 'Bearer svc-ak_top-secret-agent-key', 'x-payment': 'payment-secret-blob', 'x-request-id': 'log-probe-1' } });
+    await t.app.inject({
+      url: '/api/v1/viral/refresh?key=cron-secret-0123456789',
+      headers: { authorization: 'Bearer svc-ak_top-secret-agent-key', 'x-payment': 'payment-secret-blob', 'x-request-id': 'log-probe-1' },
+    });
     const joined = logLines.join('\n');
     expect(joined).toContain('log-probe-1');
     expect(joined).not.toContain('cron-secret-0123456789');
     expect(joined).not.toContain('top-secret-agent-key');
     expect(joined).not.toContain('payment-secret-blob');
-    for (const line of logLines.filter((l) => l.includes('"req"') || l.includes('"res"'))) expect(JSON.parse(line).reqId).toBe('log-probe-1');
+    for (const line of logLines.filter((l) => l.includes('"req"') || l.includes('"res"')))
+      expect(JSON.parse(line).reqId).toBe('log-probe-1');
   });
 
   it('a slowloris client sending one header byte a second is cut off by the headers timeout', async () => {
@@ -88,7 +122,15 @@ describe('HTTP edges', () => {
   });
 
   it('connections past SVC_MAX_CONNECTIONS are refused while the first ones are served', async () => {
-    const idle = await Promise.all(Array.from({ length: 10 }, () => new Promise<Socket>((resolve) => { const s = connect(port, '127.0.0.1', () => resolve(s)); })));
+    const idle = await Promise.all(
+      Array.from(
+        { length: 10 },
+        () =>
+          new Promise<Socket>((resolve) => {
+            const s = connect(port, '127.0.0.1', () => resolve(s));
+          }),
+      ),
+    );
     const extra = await rawExchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nhost: x\r\n\r\n'));
     expect(extra.text).toBe('');
     idle.forEach((s) => s.destroy());

@@ -12,7 +12,12 @@ import { PAY_TO, paymentHeader } from '../helpers/x402.js';
  * with the same authorization gets the stored bytes (rows, `_receipt`, `as_of`), not a re-signed
  * copy; a paid call that fails after its authorization was claimed charges nothing and releases it.
  */
-const bundleBody = { queries: [{ type: 'crypto-price', q: 'bitcoin' }, { type: 'weather', q: '40.71,-74.01' }] };
+const bundleBody = {
+  queries: [
+    { type: 'crypto-price', q: 'bitcoin' },
+    { type: 'weather', q: '40.71,-74.01' },
+  ],
+};
 const nowS = (t: TestApp) => Math.floor(t.clock.now() / 1000);
 /** What must be identical between an answer and its replay. */
 const answerOf = (res: LightMyRequestResponse) => ({
@@ -28,16 +33,22 @@ describe.each(STORE_BACKENDS)('paid answers on %s', (backend) => {
   let t: TestApp;
   beforeAll(async () => {
     const url = await facilitator.start();
-    t = await startTestApp({ postgres: backend === 'postgres', env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' } });
+    t = await startTestApp({
+      postgres: backend === 'postgres',
+      env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' },
+    });
   });
   afterAll(async () => {
     await t.close();
     await facilitator.close();
   });
 
-  const bundle = (header: string, body: object = bundleBody) => t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: body, headers: { 'x-payment': header } });
-  const backtest = (header: string, query: Record<string, string>) => t.app.inject({ url: '/api/v1/backtest', query, headers: { 'x-payment': header } });
-  const context = (header: string, goal: string) => t.app.inject({ url: '/api/v1/agent-context', query: { goal }, headers: { 'x-payment': header } });
+  const bundle = (header: string, body: object = bundleBody) =>
+    t.app.inject({ method: 'POST', url: '/api/data/bundle', payload: body, headers: { 'x-payment': header } });
+  const backtest = (header: string, query: Record<string, string>) =>
+    t.app.inject({ url: '/api/v1/backtest', query, headers: { 'x-payment': header } });
+  const context = (header: string, goal: string) =>
+    t.app.inject({ url: '/api/v1/agent-context', query: { goal }, headers: { 'x-payment': header } });
 
   // First: a cached answer from an earlier test (DGS10 is a supporting fetch of every crypto goal) would count as a success.
   it('a paid agent-context whose every fetch fails charges nothing; the same authorization then pays for the retry', async () => {
@@ -116,18 +127,22 @@ describe.each(STORE_BACKENDS)('paid answers on %s', (backend) => {
     const res = await bundle(header, { queries: [{ type: 'forex', q: 'EUR:USD' }] });
     const rows = await authorizations(t);
     const stored = rows.map((r) => (r.response_json ? JSON.parse(r.response_json) : undefined)).find((a) => a?.body === res.body);
-    expect(stored).toMatchObject({ status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'x-payment-response': res.headers['x-payment-response'] } });
+    expect(stored).toMatchObject({
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-payment-response': res.headers['x-payment-response'] },
+    });
   });
 });
 
 describe.each(SHARED_STORE_BACKENDS)('paid answers across two instances on %s', () => {
-  it('the payer\'s retry on the other instance gets the first instance\'s bytes, though each signs with its own key', async () => {
+  it("the payer's retry on the other instance gets the first instance's bytes, though each signs with its own key", async () => {
     const pgSchema = uniqueName('replay');
     const a = await startTestApp({ postgres: true, pgSchema, env: { SVC_PAY_TO: PAY_TO } });
     const b = await startTestApp({ postgres: true, pgSchema, sim: a.sim, clock: a.clock, env: { SVC_PAY_TO: PAY_TO } });
     try {
       const header = await paymentHeader({ nowS: nowS(a), amount: 1000n });
-      const send = (app: TestApp) => app.app.inject({ method: 'POST', url: '/api/data/bundle', payload: bundleBody, headers: { 'x-payment': header } });
+      const send = (app: TestApp) =>
+        app.app.inject({ method: 'POST', url: '/api/data/bundle', payload: bundleBody, headers: { 'x-payment': header } });
       const first = await send(a);
       expect(first.statusCode).toBe(200);
       a.clock.advance(10_000);

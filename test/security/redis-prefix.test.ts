@@ -35,8 +35,8 @@ describe.runIf(BUS_BACKENDS.includes('redis'))('two deployments on one Redis', (
 
   it('the prefix is on every key svc writes', async () => {
     const prefix = a.deps.config.redisPrefix;
-    const keys = await a.deps.redis!.call('KEYS', `${prefix}*`) as string[];
-    const foreign = await a.deps.redis!.call('KEYS', `${b.deps.config.redisPrefix}*`) as string[];
+    const keys = (await a.deps.redis!.call('KEYS', `${prefix}*`)) as string[];
+    const foreign = (await a.deps.redis!.call('KEYS', `${b.deps.config.redisPrefix}*`)) as string[];
     expect(keys.length).toBeGreaterThan(0);
     expect(foreign.every((k) => !k.startsWith(prefix))).toBe(true);
   });

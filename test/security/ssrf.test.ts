@@ -49,7 +49,9 @@ describe('address policy', () => {
     expect(isPublicAddress(address)).toBe(false);
   });
 
-  it.each(['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows %s', (address) => expect(addressRefusal(address)).toBeUndefined());
+  it.each(['93.184.216.34', '1.1.1.1', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e'])('allows %s', (address) =>
+    expect(addressRefusal(address)).toBeUndefined(),
+  );
 
   it('refuses every address in the private ranges, and every IPv4 address wrapped in IPv6', () => {
     const octet = fc.integer({ min: 0, max: 255 });
@@ -104,10 +106,17 @@ describe('scrape through HTTP', () => {
 });
 
 describe('scrape q', () => {
-  it.each(['ftp://x.org/', 'javascript:alert(1)', 'http://127.0.0.1/', 'http://[::1]/', 'http://[::ffff:7f00:1]/', 'http://0x7f000001/', 'http://user:pw@x.org/', 'http://metadata.google.internal/', 'nope'])(
-    'refuses %s with a 400 before any connection',
-    (q) => expect(() => parseUrl(q)).toThrow(/expected an absolute http\(s\) URL/),
-  );
+  it.each([
+    'ftp://x.org/',
+    'javascript:alert(1)',
+    'http://127.0.0.1/',
+    'http://[::1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://0x7f000001/',
+    'http://user:pw@x.org/',
+    'http://metadata.google.internal/',
+    'nope',
+  ])('refuses %s with a 400 before any connection', (q) => expect(() => parseUrl(q)).toThrow(/expected an absolute http\(s\) URL/));
 });
 
 /** A loopback server standing in for "the internet"; the injected resolver maps names to it or to private addresses. */
@@ -140,8 +149,14 @@ afterAll(() => {
   server.close();
 });
 
-const PRIVATE_NAMES: Record<string, string> = { 'intranet.example': '10.0.0.5', 'rebind.example': '192.168.0.10', 'nat64.example': '64:ff9b::7f00:1' };
-const resolver: Resolver = async (hostname) => [{ address: PRIVATE_NAMES[hostname] ?? '127.0.0.1', family: PRIVATE_NAMES[hostname]?.includes(':') ? 6 : 4 }];
+const PRIVATE_NAMES: Record<string, string> = {
+  'intranet.example': '10.0.0.5',
+  'rebind.example': '192.168.0.10',
+  'nat64.example': '64:ff9b::7f00:1',
+};
+const resolver: Resolver = async (hostname) => [
+  { address: PRIVATE_NAMES[hostname] ?? '127.0.0.1', family: PRIVATE_NAMES[hostname]?.includes(':') ? 6 : 4 },
+];
 const options = (overrides: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({
   deadline: Date.now() + 1500,
   maxBytes: 5 * 1024 * 1024,
@@ -154,7 +169,11 @@ const options = (overrides: Partial<SafeFetchOptions> = {}): SafeFetchOptions =>
   allowAddress: (address) => address === '127.0.0.1',
   ...overrides,
 });
-const failure = (p: Promise<unknown>) => p.then(() => ({ reason: 'ok', message: '' }), (e: { reason: string; message: string }) => ({ reason: e.reason, message: e.message }));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => ({ reason: 'ok', message: '' }),
+    (e: { reason: string; message: string }) => ({ reason: e.reason, message: e.message }),
+  );
 
 describe('safe fetch', () => {
   it('fetches an allowed page', async () => {
@@ -162,17 +181,40 @@ describe('safe fetch', () => {
   });
 
   it('refuses a name that resolves to a private or IPv4-in-IPv6 address (checked at connect time)', async () => {
-    expect(await failure(safeFetch(`http://rebind.example:${port}/page`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('192.168.0.10') });
-    expect(await failure(safeFetch(`http://nat64.example:${port}/page`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('NAT64') });
-    expect((await failure(safeFetch(`http://public.example:${port}/page`, options({ allowAddress: undefined })))).reason).toBe('blocked_address');
+    expect(await failure(safeFetch(`http://rebind.example:${port}/page`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('192.168.0.10'),
+    });
+    expect(await failure(safeFetch(`http://nat64.example:${port}/page`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('NAT64'),
+    });
+    expect((await failure(safeFetch(`http://public.example:${port}/page`, options({ allowAddress: undefined })))).reason).toBe(
+      'blocked_address',
+    );
   });
 
   it('re-checks every redirect hop: a private name, a metadata IP, a mapped literal, a NAT64 answer, a closed port; loops stop after 5', async () => {
-    expect(await failure(safeFetch(`http://public.example:${port}/to-private`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('(10.0.0.5): private address') });
-    expect(await failure(safeFetch(`http://public.example:${port}/to-ip`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('link-local') });
-    expect(await failure(safeFetch(`http://public.example:${port}/to-mapped`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('IPv4-mapped') });
-    expect(await failure(safeFetch(`http://public.example:${port}/to-nat64-name`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('NAT64') });
-    expect(await failure(safeFetch(`http://public.example:${port}/to-port`, options()))).toMatchObject({ reason: 'blocked_address', message: expect.stringContaining('port 8080') });
+    expect(await failure(safeFetch(`http://public.example:${port}/to-private`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('(10.0.0.5): private address'),
+    });
+    expect(await failure(safeFetch(`http://public.example:${port}/to-ip`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('link-local'),
+    });
+    expect(await failure(safeFetch(`http://public.example:${port}/to-mapped`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('IPv4-mapped'),
+    });
+    expect(await failure(safeFetch(`http://public.example:${port}/to-nat64-name`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('NAT64'),
+    });
+    expect(await failure(safeFetch(`http://public.example:${port}/to-port`, options()))).toMatchObject({
+      reason: 'blocked_address',
+      message: expect.stringContaining('port 8080'),
+    });
     expect((await failure(safeFetch(`http://public.example:${port}/loop`, options()))).reason).toBe('too_many_redirects');
   });
 
@@ -202,7 +244,9 @@ describe('safe fetch', () => {
   it('caps the body, the content type and the time', async () => {
     expect((await failure(safeFetch(`http://public.example:${port}/big`, options()))).reason).toBe('upstream_bad_response');
     expect((await failure(safeFetch(`http://public.example:${port}/pdf`, options()))).reason).toBe('unsupported_content_type');
-    expect((await failure(safeFetch(`http://public.example:${port}/slow`, options({ deadline: Date.now() + 300 })))).reason).toBe('upstream_timeout');
+    expect((await failure(safeFetch(`http://public.example:${port}/slow`, options({ deadline: Date.now() + 300 })))).reason).toBe(
+      'upstream_timeout',
+    );
   });
 
   it('refuses other schemes and literal private addresses before connecting', () => {

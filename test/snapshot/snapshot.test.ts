@@ -15,7 +15,15 @@ describe.each(STORE_BACKENDS)('snapshot on %s', (backend) => {
     expect(first.data.taken_at).toBe(a.clock.now());
     const crypto = first.data.items.find((i: { key: string }) => i.key === 'crypto');
     expect(crypto).toMatchObject({ ok: true, type: 'crypto-price', source: 'coingecko' });
-    expect(first.data.items.map((i: { key: string }) => i.key)).toEqual(['crypto', 'gas', 'fear_greed', 'us_10y_yield', 'eur_usd', 'gold', 'wti']);
+    expect(first.data.items.map((i: { key: string }) => i.key)).toEqual([
+      'crypto',
+      'gas',
+      'fear_greed',
+      'us_10y_yield',
+      'eur_usd',
+      'gold',
+      'wti',
+    ]);
     expect(first._receipt.as_of).toBe(Math.floor(a.clock.now() / 1000));
 
     a.clock.advance(60_000);
@@ -33,7 +41,6 @@ describe.each(STORE_BACKENDS)('snapshot on %s', (backend) => {
     expect(none.statusCode).toBe(404);
     expect(none.json().error).toBe('no_history');
   });
-
 });
 
 describe.each(SHARED_STORE_BACKENDS)('snapshot with two instances on one %s database', () => {

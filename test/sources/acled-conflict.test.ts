@@ -7,8 +7,20 @@ import { UpstreamError } from '../../src/upstream/errors.js';
 import { ManualClock } from '../../src/core/clock.js';
 
 const event = (id: string, date: string, extra: Partial<Events['data'][number]> = {}): Events['data'][number] => ({
-  event_id_cnty: id, event_date: date, event_type: 'Battles', sub_event_type: 'Armed clash', actor1: 'A', actor2: '', country: 'Sudan',
-  admin1: 'Khartoum', location: 'Omdurman', latitude: '15.6445', longitude: 32.4777, fatalities: '3', notes: 'n', ...extra,
+  event_id_cnty: id,
+  event_date: date,
+  event_type: 'Battles',
+  sub_event_type: 'Armed clash',
+  actor1: 'A',
+  actor2: '',
+  country: 'Sudan',
+  admin1: 'Khartoum',
+  location: 'Omdurman',
+  latitude: '15.6445',
+  longitude: 32.4777,
+  fatalities: '3',
+  notes: 'n',
+  ...extra,
 });
 
 describe('ACLED events', () => {
@@ -32,7 +44,11 @@ describe('bearer tokens (shared by ACLED and Reddit)', () => {
   const setup = (key = 'me@example.org:pa:ss') => {
     const clock = new ManualClock();
     const auth = { name: 'acled' } as HostHttp;
-    const ctx = { clock, deadline: Date.now() + 1000, config: { upstreams: { acled: { baseUrl: `https://acled.test/${Math.random()}`, key } } } } as unknown as FetchContext;
+    const ctx = {
+      clock,
+      deadline: Date.now() + 1000,
+      config: { upstreams: { acled: { baseUrl: `https://acled.test/${Math.random()}`, key } } },
+    } as unknown as FetchContext;
     let sold = 0;
     const buy = vi.fn(async (credentials: string) => ({ access_token: `${credentials}#${++sold}`, expires_in: 3600 }));
     return { clock, auth, ctx, buy };

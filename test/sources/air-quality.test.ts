@@ -47,7 +47,9 @@ describe('air-quality OpenAQ stations', () => {
 
   it('joins readings to sensors, converts, and drops stale or unknown readings', () => {
     const s = station(7, 1234.6, [sensor(71, 'pm25'), sensor(72, 'no2', 'ppm'), sensor(73, 'o3')]);
-    const latest = { results: [reading(71, 9.95, '2026-11-22T10:00:00Z'), reading(72, 0.02), reading(73, 80, '2026-11-20T12:00:00Z'), reading(99, 5)] };
+    const latest = {
+      results: [reading(71, 9.95, '2026-11-22T10:00:00Z'), reading(72, 0.02), reading(73, 80, '2026-11-20T12:00:00Z'), reading(99, 5)],
+    };
     expect(stationRow(s, latest, NOW)).toEqual({
       station_id: 7,
       station_name: 'station 7',
@@ -71,7 +73,18 @@ describe('air-quality Open-Meteo', () => {
   it('reads the model values and the zone-less UTC time', () => {
     const raw = { latitude: 48.86, longitude: 2.34, current: { time: '2026-11-22T11:00', pm2_5: 11.6, nitrogen_dioxide: null, ozone: 33 } };
     expect(fromOpenMeteo(raw)).toEqual([
-      { station_id: null, station_name: null, lat: 48.86, lon: 2.34, distance_m: null, pm25_ugm3: 11.6, no2_ugm3: null, o3_ugm3: 33, modelled: true, as_of: NOW - 3600 },
+      {
+        station_id: null,
+        station_name: null,
+        lat: 48.86,
+        lon: 2.34,
+        distance_m: null,
+        pm25_ugm3: 11.6,
+        no2_ugm3: null,
+        o3_ugm3: 33,
+        modelled: true,
+        as_of: NOW - 3600,
+      },
     ]);
   });
 

@@ -5,7 +5,16 @@ import { epiweekOf, epiweekStart } from '../../src/sources/lib/mmwr-week.js';
 
 const at = (date: string) => Date.parse(`${date}T12:00:00Z`);
 const week = (epiweek: number, wili: number, release_date: string | null = '2026-11-20') => ({
-  release_date, region: 'nat', issue: 202646, epiweek, lag: 202646 - epiweek, num_ili: 100, num_patients: 4000, num_providers: 30, wili, ili: 2.5,
+  release_date,
+  region: 'nat',
+  issue: 202646,
+  epiweek,
+  lag: 202646 - epiweek,
+  num_ili: 100,
+  num_patients: 4000,
+  num_providers: 30,
+  wili,
+  ili: 2.5,
 });
 
 describe('cdc-flu region', () => {
@@ -15,10 +24,12 @@ describe('cdc-flu region', () => {
   });
 
   it('accepts exactly hhs1-10 and cen1-9', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 20 }), (n) => {
-      expect(throws(() => parseRegion(`hhs${n}`))).toBe(n < 1 || n > 10);
-      expect(throws(() => parseRegion(`cen${n}`))).toBe(n < 1 || n > 9);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 20 }), (n) => {
+        expect(throws(() => parseRegion(`hhs${n}`))).toBe(n < 1 || n > 10);
+        expect(throws(() => parseRegion(`cen${n}`))).toBe(n < 1 || n > 9);
+      }),
+    );
   });
 
   it('refuses unknown regions with the expected shape', () => {
@@ -45,12 +56,14 @@ describe('MMWR weeks', () => {
   });
 
   it('starts every week on the Sunday at or before the instant', () => {
-    fc.assert(fc.property(fc.integer({ min: Date.UTC(1998, 0, 1), max: Date.UTC(2040, 0, 1) }), (ms) => {
-      const start = epiweekStart(epiweekOf(ms)) * 1000;
-      expect(new Date(start).getUTCDay()).toBe(0);
-      expect(ms - start).toBeGreaterThanOrEqual(0);
-      expect(ms - start).toBeLessThan(7 * 86_400_000);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1998, 0, 1), max: Date.UTC(2040, 0, 1) }), (ms) => {
+        const start = epiweekStart(epiweekOf(ms)) * 1000;
+        expect(new Date(start).getUTCDay()).toBe(0);
+        expect(ms - start).toBeGreaterThanOrEqual(0);
+        expect(ms - start).toBeLessThan(7 * 86_400_000);
+      }),
+    );
   });
 
   it('asks for the last eight weeks, across a year end too', () => {
@@ -62,7 +75,14 @@ describe('MMWR weeks', () => {
 describe('cdc-flu rows', () => {
   it('reports the newest week whatever the order, with the week before', () => {
     const [row] = toRows({ result: 1, message: 'success', epidata: [week(202645, 2.7), week(202643, 2.1), week(202644, 2.4)] }, 'nat');
-    expect(row).toMatchObject({ epiweek: 202645, wili_pct: 2.7, wili_prev_week_pct: 2.4, lag_weeks: 1, week_start_at: Date.UTC(2026, 10, 8) / 1000, as_of: Date.UTC(2026, 10, 20) / 1000 });
+    expect(row).toMatchObject({
+      epiweek: 202645,
+      wili_pct: 2.7,
+      wili_prev_week_pct: 2.4,
+      lag_weeks: 1,
+      week_start_at: Date.UTC(2026, 10, 8) / 1000,
+      as_of: Date.UTC(2026, 10, 20) / 1000,
+    });
   });
 
   it('leaves the previous week and as_of out when the upstream has none', () => {
@@ -73,6 +93,8 @@ describe('cdc-flu rows', () => {
 
   it('turns "no results" into no_data and a refused request into a bad response', () => {
     expect(() => toRows({ result: -2, message: 'no results' }, 'nat')).toThrow(expect.objectContaining({ reason: 'no_data' }));
-    expect(() => toRows({ result: -1, message: 'rate limit exceeded' }, 'nat')).toThrow(expect.objectContaining({ reason: 'upstream_bad_response' }));
+    expect(() => toRows({ result: -1, message: 'rate limit exceeded' }, 'nat')).toThrow(
+      expect.objectContaining({ reason: 'upstream_bad_response' }),
+    );
   });
 });

@@ -58,14 +58,22 @@ it('every type has a fixture', () => {
 it('every fixture states its origin: recorded (date and request) or from-docs (an https documentation URL)', () => {
   for (const f of loadFixtures()) {
     const o = f.origin;
-    const ok = o?.kind === 'recorded' ? /^\d{4}-\d{2}-\d{2}$/.test(o.date) && o.request.length > 0 : o?.kind === 'from-docs' && /^https:\/\/\S+$/.test(o.url);
+    const ok =
+      o?.kind === 'recorded'
+        ? /^\d{4}-\d{2}-\d{2}$/.test(o.date) && o.request.length > 0
+        : o?.kind === 'from-docs' && /^https:\/\/\S+$/.test(o.url);
     expect(ok, f.type).toBe(true);
   }
 });
 
 it('the catalog lists every registered type', async () => {
   const res = await t.app.inject('/api/v1/catalog');
-  expect(res.json().data_types.map((d: { type: string }) => d.type).sort()).toEqual(registry.types().sort());
+  expect(
+    res
+      .json()
+      .data_types.map((d: { type: string }) => d.type)
+      .sort(),
+  ).toEqual(registry.types().sort());
 });
 
 describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
@@ -118,13 +126,18 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
     for (const q of fixture().bad_q ?? []) {
       const res = await t.app.inject({ url: '/api/data/preview', query: { type, q }, remoteAddress: clientOf(type) });
       expect(res.statusCode, `q=${q}`).toBe(400);
-      expect(res.json()).toMatchObject({ error: 'invalid_q', details: { field: 'q', expected: expect.any(String), example: expect.any(String) } });
+      expect(res.json()).toMatchObject({
+        error: 'invalid_q',
+        details: { field: 'q', expected: expect.any(String), example: expect.any(String) },
+      });
     }
   });
 });
 
 it('the catalog says where each type comes from and which types have a live feed', async () => {
-  const { data_types } = (await t.app.inject('/api/v1/catalog')).json() as { data_types: { type: string; upstreams: string[]; live_stream: boolean }[] };
+  const { data_types } = (await t.app.inject('/api/v1/catalog')).json() as {
+    data_types: { type: string; upstreams: string[]; live_stream: boolean }[];
+  };
   const byType = new Map(data_types.map((d) => [d.type, d]));
   expect(byType.get('energy-grid-eu')).toMatchObject({ upstreams: ['entsoe', 'energy-charts'] });
   expect(byType.get('token-unlock')).toMatchObject({ upstreams: ['defillama-datasets', 'curated'] });

@@ -4,14 +4,21 @@ import { chainAddress, toRows } from '../../src/sources/cross-dex-arb.js';
 import { fromDexScreener, type PoolPrice } from '../../src/upstream/formats/dex-pools.js';
 
 const WETH = '0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2';
-const pool = (dex: string, price_usd: number, liquidity_usd = 1e6): PoolPrice => ({ dex, pair_address: `0x${dex}`, price_usd, liquidity_usd });
+const pool = (dex: string, price_usd: number, liquidity_usd = 1e6): PoolPrice => ({
+  dex,
+  pair_address: `0x${dex}`,
+  price_usd,
+  liquidity_usd,
+});
 
 describe('cross-dex-arb q', () => {
   it('accepts any listed chain with a 0x+40-hex address and lower-cases EVM addresses', () => {
     const hex = fc.array(fc.constantFrom(...'0123456789abcdefABCDEF'), { minLength: 40, maxLength: 40 }).map((c) => c.join(''));
-    fc.assert(fc.property(fc.constantFrom('ethereum', 'BSC', 'base', 'arbitrum'), hex, (chain, h) => {
-      expect(chainAddress(`${chain}:0x${h}`)).toEqual({ chain: chain.toLowerCase(), address: `0x${h.toLowerCase()}` });
-    }));
+    fc.assert(
+      fc.property(fc.constantFrom('ethereum', 'BSC', 'base', 'arbitrum'), hex, (chain, h) => {
+        expect(chainAddress(`${chain}:0x${h}`)).toEqual({ chain: chain.toLowerCase(), address: `0x${h.toLowerCase()}` });
+      }),
+    );
   });
 
   it('keeps Solana mints case-sensitive and refuses malformed addresses', () => {
@@ -23,7 +30,16 @@ describe('cross-dex-arb q', () => {
 
 describe('cross-dex-arb spreads', () => {
   it('prices the token from the quote side as priceUsd / priceNative', () => {
-    const raw = [{ dexId: 'sushiswap', pairAddress: '0xp', baseToken: { address: '0xpepe' }, quoteToken: { address: WETH.toUpperCase() }, priceNative: '0.000000004', priceUsd: '0.000012' }];
+    const raw = [
+      {
+        dexId: 'sushiswap',
+        pairAddress: '0xp',
+        baseToken: { address: '0xpepe' },
+        quoteToken: { address: WETH.toUpperCase() },
+        priceNative: '0.000000004',
+        priceUsd: '0.000012',
+      },
+    ];
     expect(fromDexScreener({ chain: 'ethereum', address: WETH }, raw)[0]!.price_usd).toBeCloseTo(3000, 6);
   });
 

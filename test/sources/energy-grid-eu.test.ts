@@ -43,7 +43,8 @@ describe('energy-grid-eu', () => {
   });
 
   it('reads an Acknowledgement as no data (reason 999) or a refusal, and non-XML as a bad response', () => {
-    const ack = (code: string) => `<Acknowledgement_MarketDocument><Reason><code>${code}</code><text>why</text></Reason></Acknowledgement_MarketDocument>`;
+    const ack = (code: string) =>
+      `<Acknowledgement_MarketDocument><Reason><code>${code}</code><text>why</text></Reason></Acknowledgement_MarketDocument>`;
     expect(reasonOf(() => entsoeReadings(ack('999')))).toBe('no_data');
     expect(reasonOf(() => entsoeReadings(ack('B11')))).toBe('upstream_error');
     expect(reasonOf(() => entsoeReadings('{"oops": 1'))).toBe('upstream_bad_response');
@@ -59,14 +60,33 @@ describe('energy-grid-eu', () => {
       { at: NOW + 900, mw: 999 },
     ];
     expect(toRows('FR', readings, NOW)).toEqual([
-      { country: 'FR', name: 'France', bidding_zone: '10YFR-RTE------C', load_mw: 200, load_at: NOW - 1800, avg_load_mw_24h: 200, peak_load_mw_24h: 300, min_load_mw_24h: 100, as_of: NOW - 1800 },
+      {
+        country: 'FR',
+        name: 'France',
+        bidding_zone: '10YFR-RTE------C',
+        load_mw: 200,
+        load_at: NOW - 1800,
+        avg_load_mw_24h: 200,
+        peak_load_mw_24h: 300,
+        min_load_mw_24h: 100,
+        as_of: NOW - 1800,
+      },
     ]);
     expect(reasonOf(() => toRows('FR', [{ at: NOW - 30 * 3600, mw: 5 }], NOW))).toBe('no_data');
   });
 
   it('takes the Energy-Charts load series case-insensitively and skips unpublished (null) intervals', () => {
-    const raw = { unix_seconds: [10, 20, 30], production_types: [{ name: 'Solar', data: [1, 2, 3] }, { name: 'LOAD', data: [500, null, 700] }] };
-    expect(energyChartsReadings(raw)).toEqual([{ at: 10, mw: 500 }, { at: 30, mw: 700 }]);
+    const raw = {
+      unix_seconds: [10, 20, 30],
+      production_types: [
+        { name: 'Solar', data: [1, 2, 3] },
+        { name: 'LOAD', data: [500, null, 700] },
+      ],
+    };
+    expect(energyChartsReadings(raw)).toEqual([
+      { at: 10, mw: 500 },
+      { at: 30, mw: 700 },
+    ]);
     expect(reasonOf(() => energyChartsReadings({ unix_seconds: [10], production_types: [{ name: 'Solar', data: [1] }] }))).toBe('no_data');
   });
 });

@@ -26,13 +26,25 @@ describe('evm chain q', () => {
 
   it('refuses malformed q with a 400 that states the shape and lists the chains', () => {
     const addr = '0xdac17f958d2ee523a2206206994597c13d831ec7';
-    for (const q of ['', addr, `solana:${addr}`, 'ethereum:0x12', `ethereum:${addr}:1`, `ethereum:${addr.slice(2)}`, `ethereum:0x${'g'.repeat(40)}`]) {
+    for (const q of [
+      '',
+      addr,
+      `solana:${addr}`,
+      'ethereum:0x12',
+      `ethereum:${addr}:1`,
+      `ethereum:${addr.slice(2)}`,
+      `ethereum:0x${'g'.repeat(40)}`,
+    ]) {
       expect(() => parse(q), q).toThrow(ApiError);
     }
     try {
       parse(`tron:${addr}`);
     } catch (e) {
-      expect((e as ApiError).details).toMatchObject({ field: 'q', expected: expect.stringContaining('ethereum, bsc, polygon'), example: expect.any(String) });
+      expect((e as ApiError).details).toMatchObject({
+        field: 'q',
+        expected: expect.stringContaining('ethereum, bsc, polygon'),
+        example: expect.any(String),
+      });
     }
   });
 
@@ -49,8 +61,14 @@ describe('etherscan envelope', () => {
   });
 
   it('names the throttle and other status-0 answers sent with HTTP 200', () => {
-    expect(() => etherscanList({ status: '0', message: 'NOTOK', result: 'Max rate limit reached' })).toThrow(expect.objectContaining({ reason: 'upstream_rate_limited' }));
-    expect(() => etherscanList({ status: '0', message: 'NOTOK', result: 'Invalid API Key' })).toThrow(expect.objectContaining({ reason: 'upstream_error' }));
-    expect(() => etherscanList({ status: '1', message: 'OK', result: 'unexpected' })).toThrow(expect.objectContaining({ reason: 'upstream_error' }));
+    expect(() => etherscanList({ status: '0', message: 'NOTOK', result: 'Max rate limit reached' })).toThrow(
+      expect.objectContaining({ reason: 'upstream_rate_limited' }),
+    );
+    expect(() => etherscanList({ status: '0', message: 'NOTOK', result: 'Invalid API Key' })).toThrow(
+      expect.objectContaining({ reason: 'upstream_error' }),
+    );
+    expect(() => etherscanList({ status: '1', message: 'OK', result: 'unexpected' })).toThrow(
+      expect.objectContaining({ reason: 'upstream_error' }),
+    );
   });
 });

@@ -6,8 +6,26 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const SWISS = { lamin: 45.8, lomin: 5.9, lamax: 47.8, lomax: 10.5 };
 const SWISS_Q = '45.8,5.9,47.8,10.5';
-const state = (icao: string, lat: number | null, lon: number | null, extra: unknown[] = []) =>
-  [icao, 'ABC123  ', 'Switzerland', 1795348780, 1795348781, lon, lat, 1000, false, 100, 90, -2.5, null, 1010, '7000', false, 0, ...extra];
+const state = (icao: string, lat: number | null, lon: number | null, extra: unknown[] = []) => [
+  icao,
+  'ABC123  ',
+  'Switzerland',
+  1795348780,
+  1795348781,
+  lon,
+  lat,
+  1000,
+  false,
+  100,
+  90,
+  -2.5,
+  null,
+  1010,
+  '7000',
+  false,
+  0,
+  ...extra,
+];
 
 describe('flights-near q', () => {
   it('parses four numbers in OpenSky order, tolerating spaces', () => {
@@ -15,7 +33,17 @@ describe('flights-near q', () => {
     expect(parseBox('-34,-59,-33.5,-58')).toEqual({ lamin: -34, lomin: -59, lamax: -33.5, lomax: -58 });
   });
 
-  it.each(['', '45.8,5.9,47.8', '47.8,5.9,45.8,10.5', '45.8,10.5,47.8,5.9', '45.8,5.9,45.8,10.5', '-91,0,0,1', '0,-181,1,0', '1e1,0,20,1', 'a,b,c,d'])('refuses %j with a 400', (q) => {
+  it.each([
+    '',
+    '45.8,5.9,47.8',
+    '47.8,5.9,45.8,10.5',
+    '45.8,10.5,47.8,5.9',
+    '45.8,5.9,45.8,10.5',
+    '-91,0,0,1',
+    '0,-181,1,0',
+    '1e1,0,20,1',
+    'a,b,c,d',
+  ])('refuses %j with a 400', (q) => {
     expect(() => parseBox(q)).toThrowError(expect.objectContaining({ code: 'invalid_q' }));
   });
 
@@ -34,9 +62,22 @@ describe('flights-near q', () => {
 
 describe('flights-near OpenSky', () => {
   it('drops vectors without a position and outside the box, nearest the centre first', () => {
-    const rows = fromOpenSky({ time: 1795348790, states: [state('far', 45.9, 6.0), state('none', null, null), state('near', 46.8, 8.2), state('out', 48.5, 8.2)] }, SWISS);
+    const rows = fromOpenSky(
+      { time: 1795348790, states: [state('far', 45.9, 6.0), state('none', null, null), state('near', 46.8, 8.2), state('out', 48.5, 8.2)] },
+      SWISS,
+    );
     expect(rows.map((r) => r.icao24)).toEqual(['near', 'far']);
-    expect(rows[0]).toMatchObject({ callsign: 'ABC123', lat: 46.8, lon: 8.2, altitude_m: 1000, velocity_ms: 100, vertical_rate_ms: -2.5, squawk: '7000', last_seen_at: 1795348781, as_of: 1795348790 });
+    expect(rows[0]).toMatchObject({
+      callsign: 'ABC123',
+      lat: 46.8,
+      lon: 8.2,
+      altitude_m: 1000,
+      velocity_ms: 100,
+      vertical_rate_ms: -2.5,
+      squawk: '7000',
+      last_seen_at: 1795348781,
+      as_of: 1795348790,
+    });
   });
 
   it('treats a null states list (empty box) as no data', () => {
@@ -67,8 +108,36 @@ describe('flights-near adsb.lol', () => {
       SWISS,
     );
     expect(rows).toEqual([
-      { icao24: 'abc123', callsign: 'TEST1', origin_country: null, lat: 46.8, lon: 8.2, altitude_m: 3048, on_ground: false, velocity_ms: 51.44, heading_deg: 10, vertical_rate_ms: -5.08, squawk: null, last_seen_at: 1795348791, as_of: 1795348791 },
-      { icao24: 'def456', callsign: null, origin_country: null, lat: 46.81, lon: 8.2, altitude_m: 0, on_ground: true, velocity_ms: null, heading_deg: null, vertical_rate_ms: null, squawk: null, last_seen_at: 1795348787, as_of: 1795348791 },
+      {
+        icao24: 'abc123',
+        callsign: 'TEST1',
+        origin_country: null,
+        lat: 46.8,
+        lon: 8.2,
+        altitude_m: 3048,
+        on_ground: false,
+        velocity_ms: 51.44,
+        heading_deg: 10,
+        vertical_rate_ms: -5.08,
+        squawk: null,
+        last_seen_at: 1795348791,
+        as_of: 1795348791,
+      },
+      {
+        icao24: 'def456',
+        callsign: null,
+        origin_country: null,
+        lat: 46.81,
+        lon: 8.2,
+        altitude_m: 0,
+        on_ground: true,
+        velocity_ms: null,
+        heading_deg: null,
+        vertical_rate_ms: null,
+        squawk: null,
+        last_seen_at: 1795348787,
+        as_of: 1795348791,
+      },
     ]);
   });
 });

@@ -7,7 +7,10 @@ const H = 3_600_000;
 describe('funding_rate_8h_avg', () => {
   it('weights each rate by the hours of the last 8 it covers: open interval at the current rate, the rest at the settled one', () => {
     // Settled 0.0001 at t=0 for the interval before it; 3 hours into the next interval, which accrues at 0.0004.
-    const settled = [{ rate: 0.0001, at: 0 }, { rate: 0.0002, at: -8 * H }];
+    const settled = [
+      { rate: 0.0001, at: 0 },
+      { rate: 0.0002, at: -8 * H },
+    ];
     expect(average8h(0.0004, settled, 8, 3 * H)).toBeCloseTo((0.0004 * 3 + 0.0001 * 5) / 8, 12);
   });
 
@@ -19,20 +22,37 @@ describe('funding_rate_8h_avg', () => {
   it('is the 8-hour equivalent of a constant rate, and lies between the lowest and highest rate it covers', () => {
     const rate = fc.double({ min: -0.01, max: 0.01, noNaN: true });
     fc.assert(
-      fc.property(rate, fc.array(rate, { minLength: 1, maxLength: 10 }), fc.constantFrom(1, 4, 8), fc.integer({ min: 0, max: 7 }), (current, rates, hours, intoH) => {
-        const settled = rates.map((r, i) => ({ rate: r, at: -i * hours * H }));
-        const avg = average8h(current, settled, hours, intoH * H);
-        const scaled = [current, ...rates].map((r) => (r * 8) / hours);
-        expect(avg).toBeGreaterThanOrEqual(Math.min(...scaled) - 1e-12);
-        expect(avg).toBeLessThanOrEqual(Math.max(...scaled) + 1e-12);
-        const flat = settled.map((s) => ({ ...s, rate: current }));
-        expect(average8h(current, flat, hours, intoH * H)).toBeCloseTo((current * 8) / hours, 12);
-      }),
+      fc.property(
+        rate,
+        fc.array(rate, { minLength: 1, maxLength: 10 }),
+        fc.constantFrom(1, 4, 8),
+        fc.integer({ min: 0, max: 7 }),
+        (current, rates, hours, intoH) => {
+          const settled = rates.map((r, i) => ({ rate: r, at: -i * hours * H }));
+          const avg = average8h(current, settled, hours, intoH * H);
+          const scaled = [current, ...rates].map((r) => (r * 8) / hours);
+          expect(avg).toBeGreaterThanOrEqual(Math.min(...scaled) - 1e-12);
+          expect(avg).toBeLessThanOrEqual(Math.max(...scaled) + 1e-12);
+          const flat = settled.map((s) => ({ ...s, rate: current }));
+          expect(average8h(current, flat, hours, intoH * H)).toBeCloseTo((current * 8) / hours, 12);
+        },
+      ),
     );
   });
 
   it('rows name USDT as the quote and carry the average, not the last rate', () => {
-    const row = fundingRow('BTC', 'BTCUSDT', 0.0004, 65000, 5 * H, [{ rate: 0.0001, at: 0 }, { rate: 0.0002, at: -8 * H }], 3 * H);
+    const row = fundingRow(
+      'BTC',
+      'BTCUSDT',
+      0.0004,
+      65000,
+      5 * H,
+      [
+        { rate: 0.0001, at: 0 },
+        { rate: 0.0002, at: -8 * H },
+      ],
+      3 * H,
+    );
     expect(row).toMatchObject({ quote: 'USDT', funding_rate: 0.0004, funding_rate_8h_avg: 0.0002125, interval_hours: 8 });
   });
 });

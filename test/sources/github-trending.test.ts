@@ -4,13 +4,26 @@ import { parseLanguage, searchQuery, toRows } from '../../src/sources/github-tre
 
 const NOW = Date.UTC(2026, 10, 22, 12) / 1000;
 const repo = (name: string, stars: number, created: string) => ({
-  full_name: `o/${name}`, html_url: `https://github.com/o/${name}`, description: null, language: 'Go', stargazers_count: stars, forks_count: 1, created_at: created,
+  full_name: `o/${name}`,
+  html_url: `https://github.com/o/${name}`,
+  description: null,
+  language: 'Go',
+  stargazers_count: stars,
+  forks_count: 1,
+  created_at: created,
 });
 
 describe('github-trending q', () => {
   it('normalizes case and spacing and accepts GitHub language spellings', () => {
     expect(parseLanguage('  Jupyter   Notebook ')).toBe('jupyter notebook');
-    expect(['C++', 'c#', 'Objective-C', 'F*', "Ren'Py", '1C Enterprise'].map(parseLanguage)).toEqual(['c++', 'c#', 'objective-c', 'f*', "ren'py", '1c enterprise']);
+    expect(['C++', 'c#', 'Objective-C', 'F*', "Ren'Py", '1C Enterprise'].map(parseLanguage)).toEqual([
+      'c++',
+      'c#',
+      'objective-c',
+      'f*',
+      "ren'py",
+      '1c enterprise',
+    ]);
   });
 
   it('refuses empty, punctuation-only and overlong names with a 400', () => {
@@ -18,10 +31,12 @@ describe('github-trending q', () => {
   });
 
   it('is idempotent: a parsed language parses to itself', () => {
-    fc.assert(fc.property(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 +#.-]{0,30}$/), (q) => {
-      const once = parseLanguage(q);
-      expect(parseLanguage(once)).toBe(once);
-    }));
+    fc.assert(
+      fc.property(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 +#.-]{0,30}$/), (q) => {
+        const once = parseLanguage(q);
+        expect(parseLanguage(once)).toBe(once);
+      }),
+    );
   });
 
   it('searches from the day 48 hours back and quotes multi-word languages', () => {
@@ -41,7 +56,11 @@ describe('github-trending rows', () => {
     ];
     const rows = toRows({ items }, NOW);
     expect(rows).toHaveLength(10);
-    expect(rows.slice(0, 3).map((r) => [r.rank, r.full_name, r.stars])).toEqual([[1, 'o/b', 50], [2, 'o/a', 50], [3, 'o/n9', 29]]);
+    expect(rows.slice(0, 3).map((r) => [r.rank, r.full_name, r.stars])).toEqual([
+      [1, 'o/b', 50],
+      [2, 'o/a', 50],
+      [3, 'o/n9', 29],
+    ]);
     expect(rows.map((r) => r.full_name)).not.toContain('o/old');
     expect(rows[1]!.created_at).toBe(Date.UTC(2026, 10, 21) / 1000);
   });

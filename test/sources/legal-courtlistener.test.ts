@@ -5,13 +5,24 @@ import type { CallOptions, HostHttp } from '../../src/upstream/client.js';
 import { UpstreamError } from '../../src/upstream/errors.js';
 
 const result = (dateFiled: string, docketNumber: string | null = '24-1') => ({
-  cluster_id: 1, caseName: 'A v. B', court: 'Supreme Court of the United States', court_id: 'scotus', dateFiled, docketNumber, citation: [], status: 'Published', absolute_url: '/opinion/1/a-v-b/',
+  cluster_id: 1,
+  caseName: 'A v. B',
+  court: 'Supreme Court of the United States',
+  court_id: 'scotus',
+  dateFiled,
+  docketNumber,
+  citation: [],
+  status: 'Published',
+  absolute_url: '/opinion/1/a-v-b/',
 });
 
 /** A context whose HTTP client records the options it was called with and answers `answer`. */
 function context(answer: () => unknown, name = 'courtlistener') {
   const calls: CallOptions[] = [];
-  const http = { name, json: async (_path: string, _schema: unknown, options: CallOptions) => (calls.push(options), answer()) } as unknown as HostHttp;
+  const http = {
+    name,
+    json: async (_path: string, _schema: unknown, options: CallOptions) => (calls.push(options), answer()),
+  } as unknown as HostHttp;
   const ctx = { http, deadline: Date.now() + 1000, clock: { now: () => Date.UTC(2026, 10, 22, 12) } } as unknown as FetchContext;
   return { ctx, calls };
 }
@@ -37,7 +48,11 @@ describe('legal-courtlistener label', () => {
 describe('legal-courtlistener rows', () => {
   it('cuts datetimes to the date and turns an empty docket number into null', () => {
     const [row] = toRows({ results: [result('2026-11-20T00:00:00-08:00', '')] });
-    expect(row).toMatchObject({ filed_at: Date.UTC(2026, 10, 20) / 1000, docket_number: null, url: 'https://www.courtlistener.com/opinion/1/a-v-b/' });
+    expect(row).toMatchObject({
+      filed_at: Date.UTC(2026, 10, 20) / 1000,
+      docket_number: null,
+      url: 'https://www.courtlistener.com/opinion/1/a-v-b/',
+    });
   });
 
   it('says no_data for an empty page', () => {
@@ -56,6 +71,9 @@ describe('legal-courtlistener search', () => {
     const { ctx } = context(() => {
       throw new UpstreamError('upstream_error', 'courtlistener-anon answered HTTP 401', { status: 401 });
     }, 'courtlistener-anon');
-    await expect(source.upstreams['courtlistener-anon']!('latest', ctx)).rejects.toMatchObject({ reason: 'upstream_key_missing', message: expect.stringContaining('UPSTREAM_COURTLISTENER_KEY') });
+    await expect(source.upstreams['courtlistener-anon']!('latest', ctx)).rejects.toMatchObject({
+      reason: 'upstream_key_missing',
+      message: expect.stringContaining('UPSTREAM_COURTLISTENER_KEY'),
+    });
   });
 });

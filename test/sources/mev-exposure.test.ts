@@ -3,8 +3,17 @@ import mevExposure, { toRow, windowBefore } from '../../src/sources/mev-exposure
 
 const ROUTER = '0x66a9893cc07d91d95644aedd05d03f95e1dba8af';
 const target = { chain: 'ethereum' as const, chainId: 1, address: ROUTER };
-const tx = (mev_type: string, address_to: string | null = ROUTER, user_loss_usd: number | null = null, user_swap_volume_usd: number | null = 100) => ({
-  block_number: 26310350, mev_type, address_to, user_loss_usd, user_swap_volume_usd,
+const tx = (
+  mev_type: string,
+  address_to: string | null = ROUTER,
+  user_loss_usd: number | null = null,
+  user_swap_volume_usd: number | null = 100,
+) => ({
+  block_number: 26310350,
+  mev_type,
+  address_to,
+  user_loss_usd,
+  user_swap_volume_usd,
 });
 
 describe('mev-exposure', () => {
@@ -22,11 +31,23 @@ describe('mev-exposure', () => {
       tx('sandwich', '0xotherrouter', -999, 1),
       tx('arb', ROUTER),
     ]);
-    expect(row).toMatchObject({ sandwich_risk_score: 33, swaps_seen: 3, sandwiched: 1, user_loss_usd: 40.5, sandwiched_volume_usd: 5000, from_block: 26310301, to_block: 26310400 });
+    expect(row).toMatchObject({
+      sandwich_risk_score: 33,
+      swaps_seen: 3,
+      sandwiched: 1,
+      user_loss_usd: 40.5,
+      sandwiched_volume_usd: 5000,
+      from_block: 26310301,
+      to_block: 26310400,
+    });
   });
 
   it('treats missing loss figures as zero and no swaps as no data', () => {
-    expect(toRow(target, windowBefore(100), [tx('sandwich', ROUTER, null, null)])).toMatchObject({ sandwich_risk_score: 100, user_loss_usd: 0, sandwiched_volume_usd: 0 });
+    expect(toRow(target, windowBefore(100), [tx('sandwich', ROUTER, null, null)])).toMatchObject({
+      sandwich_risk_score: 100,
+      user_loss_usd: 0,
+      sandwiched_volume_usd: 0,
+    });
     expect(() => toRow(target, windowBefore(100), [tx('arb'), tx('swap', null)])).toThrow(/no swaps/);
   });
 

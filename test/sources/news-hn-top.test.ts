@@ -24,7 +24,15 @@ describe('news-hn-top', () => {
   });
 
   it('orders Algolia hits by points and reads null urls, points and comment counts', () => {
-    const hit = (id: string, points: number | null, url?: string | null) => ({ objectID: id, title: `t${id}`, url, author: 'x', points, num_comments: null, created_at_i: 5 });
+    const hit = (id: string, points: number | null, url?: string | null) => ({
+      objectID: id,
+      title: `t${id}`,
+      url,
+      author: 'x',
+      points,
+      num_comments: null,
+      created_at_i: 5,
+    });
     const stories = fromSearch({ hits: [hit('1', 10, null), hit('2', 99, 'https://a.b'), hit('3', null)] });
     expect(stories.map((s) => [s.id, s.points, s.url, s.comments])).toEqual([
       [2, 99, 'https://a.b', 0],

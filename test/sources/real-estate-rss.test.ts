@@ -11,19 +11,25 @@ const autocomplete = (payload: unknown) => `{}&&${JSON.stringify({ version: 580,
 describe('real-estate-rss q', () => {
   it('takes exactly five digits', () => {
     expect(parseZip('78701')).toBe('78701');
-    for (const q of ['', '7870', '787011', '78701-1234', 'abcde', ' 78701x']) expect(() => parseZip(q)).toThrowError(expect.objectContaining({ code: 'invalid_q' }));
+    for (const q of ['', '7870', '787011', '78701-1234', 'abcde', ' 78701x'])
+      expect(() => parseZip(q)).toThrowError(expect.objectContaining({ code: 'invalid_q' }));
   });
 });
 
 describe('real-estate-rss region lookup', () => {
   it('reads the zip region id from exactMatch, else from the section rows', () => {
     expect(regionId(autocomplete({ exactMatch: { id: '2_30749', type: 2, name: '94110' }, sections: [] }), '94110')).toBe('30749');
-    const rows = [{ id: '6_17151', type: 6, name: 'San Francisco' }, { id: '2_30749', type: 2, name: '94110' }];
+    const rows = [
+      { id: '6_17151', type: 6, name: 'San Francisco' },
+      { id: '2_30749', type: 2, name: '94110' },
+    ];
     expect(regionId(autocomplete({ exactMatch: null, sections: [{ rows }] }), '94110')).toBe('30749');
   });
 
   it('answers no_data when Redfin has no zip region and bad_response when the answer is not JSON', () => {
-    expect(() => regionId(autocomplete({ sections: [{ rows: [{ id: '6_17151', type: 6, name: '94110 Street' }] }] }), '94110')).toThrowError(expect.objectContaining({ reason: 'no_data' }));
+    expect(() =>
+      regionId(autocomplete({ sections: [{ rows: [{ id: '6_17151', type: 6, name: '94110 Street' }] }] }), '94110'),
+    ).toThrowError(expect.objectContaining({ reason: 'no_data' }));
     expect(() => regionId('<html>captcha</html>', '94110')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
     expect(() => regionId('{}&&{"payload":3}', '94110')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
   });
@@ -52,7 +58,18 @@ describe('real-estate-rss CSV', () => {
       ['5 Oak Ln, Unit 2', 525000, Date.UTC(2026, 10, 12) / 1000],
       ['123 Main St', null, Date.UTC(2026, 9, 31) / 1000],
     ]);
-    expect(rows[0]).toMatchObject({ city: 'Austin', state: 'TX', zip: '78701', beds: 3, baths: 2, sqft: 1650, year_built: 1998, url: 'https://www.redfin.com/TX/Austin/x/home/1', lat: 30.2672, lon: -97.7431 });
+    expect(rows[0]).toMatchObject({
+      city: 'Austin',
+      state: 'TX',
+      zip: '78701',
+      beds: 3,
+      baths: 2,
+      sqft: 1650,
+      year_built: 1998,
+      url: 'https://www.redfin.com/TX/Austin/x/home/1',
+      lat: 30.2672,
+      lon: -97.7431,
+    });
   });
 
   it('keeps at most 50 homes', () => {
@@ -63,6 +80,8 @@ describe('real-estate-rss CSV', () => {
   it('answers no_data for a header-only CSV and bad_response for something else', () => {
     expect(() => fromCsv(`${HEADER}\n`, '78701')).toThrowError(expect.objectContaining({ reason: 'no_data' }));
     expect(() => fromCsv('<html>Access denied</html>', '78701')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
-    expect(() => fromCsv(`${HEADER}\n"PAST SALE,unclosed`, '78701')).toThrowError(expect.objectContaining({ reason: 'upstream_bad_response' }));
+    expect(() => fromCsv(`${HEADER}\n"PAST SALE,unclosed`, '78701')).toThrowError(
+      expect.objectContaining({ reason: 'upstream_bad_response' }),
+    );
   });
 });

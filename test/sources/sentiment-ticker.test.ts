@@ -16,7 +16,10 @@ describe('sentiment-ticker RSS', () => {
   });
 
   it('keeps the headlines without a fear/greed score and needs at least one headline', () => {
-    expect(toRows('BTC', [{ title: 'a', url: null, source: null, published_at: 5 }], null)[0]).toMatchObject({ fear_greed_value: null, as_of: 5 });
+    expect(toRows('BTC', [{ title: 'a', url: null, source: null, published_at: 5 }], null)[0]).toMatchObject({
+      fear_greed_value: null,
+      as_of: 5,
+    });
     expect(() => toRows('BTC', [], null)).toThrow(/no recent headline/);
   });
 });

@@ -34,11 +34,25 @@ describe('shipping-bdi', () => {
   });
 
   it('drops empty closes from both upstreams and keeps the UTC day of Yahoo bars', () => {
-    expect(fromHistory({ data: [{ Date: '2026-11-19T00:00:00', Close: 2097 }, { Date: '2026-11-20T00:00:00', Close: null }, { Date: '2026-11-21T00:00:00', Close: 0 }] })).toEqual(
-      obs([['2026-11-19', 2097]]),
-    );
+    expect(
+      fromHistory({
+        data: [
+          { Date: '2026-11-19T00:00:00', Close: 2097 },
+          { Date: '2026-11-20T00:00:00', Close: null },
+          { Date: '2026-11-21T00:00:00', Close: 0 },
+        ],
+      }),
+    ).toEqual(obs([['2026-11-19', 2097]]));
     const chart = {
-      chart: { result: [{ meta: { symbol: 'BDRY' }, timestamp: [1795185000, 1795271400], indicators: { quote: [{ open: [], high: [], low: [], close: [9.8700001, null], volume: [] }] } }] },
+      chart: {
+        result: [
+          {
+            meta: { symbol: 'BDRY' },
+            timestamp: [1795185000, 1795271400],
+            indicators: { quote: [{ open: [], high: [], low: [], close: [9.8700001, null], volume: [] }] },
+          },
+        ],
+      },
     };
     expect(fromChart(chart)).toEqual(obs([['2026-11-20', 9.87]]));
     expect(fromChart({ chart: { result: null } })).toEqual([]);

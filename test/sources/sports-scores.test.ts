@@ -2,14 +2,30 @@ import { describe, expect, it } from 'vitest';
 import { fromEspn, fromSportsDb, parseLeague, stateOf } from '../../src/sources/sports-scores.js';
 
 const competitor = (homeAway: string, name: string, score?: string) => ({ homeAway, score, team: { displayName: name } });
-const event = (id: string, date: string, state: string, extra: { period?: number; displayClock?: string; shortDetail?: string } = {}, scores: [string?, string?] = ['0', '0']) => ({
+const event = (
+  id: string,
+  date: string,
+  state: string,
+  extra: { period?: number; displayClock?: string; shortDetail?: string } = {},
+  scores: [string?, string?] = ['0', '0'],
+) => ({
   id,
   date,
   name: `Away ${id} at Home ${id}`,
-  status: { period: extra.period ?? 0, displayClock: extra.displayClock ?? '0:00', type: { state, shortDetail: extra.shortDetail ?? state } },
+  status: {
+    period: extra.period ?? 0,
+    displayClock: extra.displayClock ?? '0:00',
+    type: { state, shortDetail: extra.shortDetail ?? state },
+  },
   competitions: [{ competitors: [competitor('home', `Home ${id}`, scores[0]), competitor('away', `Away ${id}`, scores[1])] }],
 });
-const tsdb = (idEvent: string, strTimestamp: string | null, strStatus: string | null, home: string | null = null, away: string | null = null) => ({
+const tsdb = (
+  idEvent: string,
+  strTimestamp: string | null,
+  strStatus: string | null,
+  home: string | null = null,
+  away: string | null = null,
+) => ({
   idEvent,
   strEvent: `H${idEvent} vs A${idEvent}`,
   strTimestamp,
@@ -28,7 +44,12 @@ describe('sports-scores q', () => {
 
   it('refuses anything else and lists what is allowed', () => {
     for (const q of ['', 'nba', 'basketball/xyz', 'basketball/nba/extra']) {
-      expect(() => parseLeague(q)).toThrowError(expect.objectContaining({ code: 'invalid_q', details: expect.objectContaining({ allowed: expect.arrayContaining(['football/nfl', 'hockey/nhl']) }) }));
+      expect(() => parseLeague(q)).toThrowError(
+        expect.objectContaining({
+          code: 'invalid_q',
+          details: expect.objectContaining({ allowed: expect.arrayContaining(['football/nfl', 'hockey/nhl']) }),
+        }),
+      );
     }
   });
 });
@@ -42,8 +63,32 @@ describe('sports-scores ESPN', () => {
       ],
     });
     expect(rows).toEqual([
-      { event_id: '1', start_at: Date.UTC(2026, 10, 22, 0, 30) / 1000, name: 'Away 1 at Home 1', home_team: 'Home 1', away_team: 'Away 1', home_score: 81, away_score: 77, state: 'in', detail: '4:12 - 3rd', period: 3, clock: '4:12' },
-      { event_id: '3', start_at: Date.UTC(2026, 10, 22, 20) / 1000, name: 'Away 3 at Home 3', home_team: 'Home 3', away_team: 'Away 3', home_score: null, away_score: null, state: 'pre', detail: '11/22 - 3:00 PM EST', period: null, clock: null },
+      {
+        event_id: '1',
+        start_at: Date.UTC(2026, 10, 22, 0, 30) / 1000,
+        name: 'Away 1 at Home 1',
+        home_team: 'Home 1',
+        away_team: 'Away 1',
+        home_score: 81,
+        away_score: 77,
+        state: 'in',
+        detail: '4:12 - 3rd',
+        period: 3,
+        clock: '4:12',
+      },
+      {
+        event_id: '3',
+        start_at: Date.UTC(2026, 10, 22, 20) / 1000,
+        name: 'Away 3 at Home 3',
+        home_team: 'Home 3',
+        away_team: 'Away 3',
+        home_score: null,
+        away_score: null,
+        state: 'pre',
+        detail: '11/22 - 3:00 PM EST',
+        period: null,
+        clock: null,
+      },
     ]);
   });
 
@@ -54,11 +99,26 @@ describe('sports-scores ESPN', () => {
 
 describe('sports-scores TheSportsDB', () => {
   it('maps status codes to pre / in / post', () => {
-    expect([null, 'NS', 'Q2', 'HT', 'FT', 'AOT', 'Match Finished', 'PST'].map(stateOf)).toEqual(['pre', 'pre', 'in', 'in', 'post', 'post', 'post', 'in']);
+    expect([null, 'NS', 'Q2', 'HT', 'FT', 'AOT', 'Match Finished', 'PST'].map(stateOf)).toEqual([
+      'pre',
+      'pre',
+      'in',
+      'in',
+      'post',
+      'post',
+      'post',
+      'in',
+    ]);
   });
 
   it('reads zone-less timestamps as UTC, honours offsets and skips events without a time', () => {
-    const rows = fromSportsDb({ events: [tsdb('2', '2026-11-22T20:00:00+00:00', 'NS', '0', '0'), tsdb('1', '2026-11-22T00:30:00', 'FT', '112', '108'), tsdb('3', null, 'NS')] });
+    const rows = fromSportsDb({
+      events: [
+        tsdb('2', '2026-11-22T20:00:00+00:00', 'NS', '0', '0'),
+        tsdb('1', '2026-11-22T00:30:00', 'FT', '112', '108'),
+        tsdb('3', null, 'NS'),
+      ],
+    });
     expect(rows.map((r) => [r.event_id, r.start_at, r.home_score, r.away_score, r.state])).toEqual([
       ['1', Date.UTC(2026, 10, 22, 0, 30) / 1000, 112, 108, 'post'],
       ['2', Date.UTC(2026, 10, 22, 20) / 1000, null, null, 'pre'],

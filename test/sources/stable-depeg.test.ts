@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { fromDefiLlama, toRows, type Stable } from '../../src/sources/stable-depeg.js';
 
-const stable = (symbol: string, supply_usd: number, price: number | null = 1): Stable => ({ symbol, name: symbol, price, supply_usd, mechanism: null });
-const coins = [stable('USDT', 100, 1.0003), stable('USDC', 50, 0.9999), stable('USDE', 10), stable('DAI', 5), stable('USDS', 4), stable('PYUSD', 1, null)];
+const stable = (symbol: string, supply_usd: number, price: number | null = 1): Stable => ({
+  symbol,
+  name: symbol,
+  price,
+  supply_usd,
+  mechanism: null,
+});
+const coins = [
+  stable('USDT', 100, 1.0003),
+  stable('USDC', 50, 0.9999),
+  stable('USDE', 10),
+  stable('DAI', 5),
+  stable('USDS', 4),
+  stable('PYUSD', 1, null),
+];
 
 describe('stable-depeg', () => {
   it('answers the top 5 with the asked coin first when it is among them', () => {

@@ -14,7 +14,15 @@ describe('steam-top', () => {
     const ranks = Array.from({ length: 12 }, (_, i) => ({ rank: 12 - i, appid: 100 + i, peak_in_game: 1000 * (i + 1) }));
     const rows = fromCharts({ response: { rollup_date: 1795305600, ranks } }, new Map([[111, 'Top Game']]));
     expect(rows).toHaveLength(10);
-    expect(rows[0]).toEqual({ rank: 1, appid: 111, name: 'Top Game', peak_players: 12000, last_week_rank: null, store_url: 'https://store.steampowered.com/app/111/', as_of: 1795305600 });
+    expect(rows[0]).toEqual({
+      rank: 1,
+      appid: 111,
+      name: 'Top Game',
+      peak_players: 12000,
+      last_week_rank: null,
+      store_url: 'https://store.steampowered.com/app/111/',
+      as_of: 1795305600,
+    });
     expect(rows[1]).toMatchObject({ appid: 110, name: null });
     expect(() => fromCharts({ response: { rollup_date: 1, ranks: [] } }, new Map())).toThrow(/empty most-played chart/);
   });

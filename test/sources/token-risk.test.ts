@@ -7,11 +7,37 @@ import type { Source } from '../../src/sources/lib/contract-source.js';
 
 const target = { chain: 'ethereum' as const, chainId: 1, address: '0x1111111111111111111111111111111111111111' };
 const clean: TokenSecurity = {
-  is_open_source: '1', is_proxy: '0', is_mintable: '0', is_honeypot: '0', cannot_buy: '0', cannot_sell_all: '0', slippage_modifiable: '0',
-  personal_slippage_modifiable: '0', trading_cooldown: '0', transfer_pausable: '0', is_blacklisted: '0', hidden_owner: '0', can_take_back_ownership: '0',
-  owner_change_balance: '0', selfdestruct: '0', external_call: '0', is_airdrop_scam: '0', honeypot_with_same_creator: '0', buy_tax: '0', sell_tax: '0',
+  is_open_source: '1',
+  is_proxy: '0',
+  is_mintable: '0',
+  is_honeypot: '0',
+  cannot_buy: '0',
+  cannot_sell_all: '0',
+  slippage_modifiable: '0',
+  personal_slippage_modifiable: '0',
+  trading_cooldown: '0',
+  transfer_pausable: '0',
+  is_blacklisted: '0',
+  hidden_owner: '0',
+  can_take_back_ownership: '0',
+  owner_change_balance: '0',
+  selfdestruct: '0',
+  external_call: '0',
+  is_airdrop_scam: '0',
+  honeypot_with_same_creator: '0',
+  buy_tax: '0',
+  sell_tax: '0',
 };
-const source = (over: Partial<Source>): Source => ({ SourceCode: 'contract T {}', ABI: '[]', ContractName: 'T', CompilerVersion: 'v0.8.24+commit.e11b9ed9', LicenseType: 'MIT', Proxy: '0', Implementation: '', ...over });
+const source = (over: Partial<Source>): Source => ({
+  SourceCode: 'contract T {}',
+  ABI: '[]',
+  ContractName: 'T',
+  CompilerVersion: 'v0.8.24+commit.e11b9ed9',
+  LicenseType: 'MIT',
+  Proxy: '0',
+  Implementation: '',
+  ...over,
+});
 
 describe('GoPlus flags', () => {
   it('reads "1" as a risk and a missing key as unknown, never as safe', () => {
@@ -32,22 +58,64 @@ describe('GoPlus flags', () => {
 describe('token-risk rows', () => {
   it('turns fractions into percentages and sums only the top 10 holders and locked LP', () => {
     const holders = Array.from({ length: 12 }, () => ({ percent: '0.05', is_locked: 0 }));
-    const lp_holders = [{ percent: '0.6', is_locked: 1 }, { percent: '0.3', is_locked: 0 }, { percent: '0.05', is_locked: 1 }];
-    const row = fromGoplus(target, { ...clean, buy_tax: '0.03', sell_tax: '0.055', holders, lp_holders, dex: [{ name: 'UniswapV2', liquidity: '1000.4' }, { name: 'UniswapV3', liquidity: '2000.3' }] });
-    expect(row).toMatchObject({ buy_tax_pct: 3, sell_tax_pct: 5.5, top10_holder_pct: 50, lp_locked_pct: 65, dex_liquidity_usd: 3001, risks: [], risk_score: 0, risk_level: 'low' });
+    const lp_holders = [
+      { percent: '0.6', is_locked: 1 },
+      { percent: '0.3', is_locked: 0 },
+      { percent: '0.05', is_locked: 1 },
+    ];
+    const row = fromGoplus(target, {
+      ...clean,
+      buy_tax: '0.03',
+      sell_tax: '0.055',
+      holders,
+      lp_holders,
+      dex: [
+        { name: 'UniswapV2', liquidity: '1000.4' },
+        { name: 'UniswapV3', liquidity: '2000.3' },
+      ],
+    });
+    expect(row).toMatchObject({
+      buy_tax_pct: 3,
+      sell_tax_pct: 5.5,
+      top10_holder_pct: 50,
+      lp_locked_pct: 65,
+      dex_liquidity_usd: 3001,
+      risks: [],
+      risk_score: 0,
+      risk_level: 'low',
+    });
   });
 
   it('leaves holder and liquidity figures null when GoPlus sends none', () => {
-    expect(fromGoplus(target, clean)).toMatchObject({ holder_count: null, top10_holder_pct: null, lp_locked_pct: null, dex_liquidity_usd: null, token_name: null });
+    expect(fromGoplus(target, clean)).toMatchObject({
+      holder_count: null,
+      top10_holder_pct: null,
+      lp_locked_pct: null,
+      dex_liquidity_usd: null,
+      token_name: null,
+    });
   });
 
   it('from verified source only: settles open-source and proxy, leaves what a name scan cannot prove unknown', () => {
     const abi = JSON.stringify([{ type: 'function', name: 'mint', stateMutability: 'nonpayable' }]);
     const row = fromSource(target, source({ ABI: abi, Proxy: '1' }));
-    expect(row).toMatchObject({ is_open_source: true, is_proxy: true, is_mintable: true, is_honeypot: null, risks: ['proxy', 'mintable'], risk_score: 25 });
+    expect(row).toMatchObject({
+      is_open_source: true,
+      is_proxy: true,
+      is_mintable: true,
+      is_honeypot: null,
+      risks: ['proxy', 'mintable'],
+      risk_score: 25,
+    });
     expect(row.unknown_checks).toContain('honeypot');
     expect(row.unknown_checks).not.toContain('mintable');
-    expect(fromSource(target, source({ SourceCode: '', ABI: 'Contract source code not verified' }))).toMatchObject({ is_open_source: false, is_mintable: null, risks: ['unverified_source'], risk_score: 30, risk_level: 'unknown' });
+    expect(fromSource(target, source({ SourceCode: '', ABI: 'Contract source code not verified' }))).toMatchObject({
+      is_open_source: false,
+      is_mintable: null,
+      risks: ['unverified_source'],
+      risk_score: 30,
+      risk_level: 'unknown',
+    });
   });
 });
 

@@ -8,7 +8,13 @@ describe('token-unlock', () => {
     const unlocks = fromEmissions({
       metadata: {
         unlockEvents: [
-          { timestamp: '1800000000', cliffAllocations: [{ recipient: 'Team', category: 'insiders', amount: 10 }, { recipient: 'Team', category: 'insiders', amount: 5 }] },
+          {
+            timestamp: '1800000000',
+            cliffAllocations: [
+              { recipient: 'Team', category: 'insiders', amount: 10 },
+              { recipient: 'Team', category: 'insiders', amount: 5 },
+            ],
+          },
           { timestamp: 1800100000, cliffAllocations: [] },
           { timestamp: 1800200000 },
         ],
@@ -19,7 +25,16 @@ describe('token-unlock', () => {
 
   it('keeps upcoming unlocks only, soonest first', () => {
     const asset = assetOf('arb');
-    const rows = toRows(asset, [{ timestamp: 30, amount: 1, recipients: [], categories: [] }, { timestamp: 20, amount: 2, recipients: [], categories: [] }, { timestamp: 5, amount: 3, recipients: [], categories: [] }], 10, 100);
+    const rows = toRows(
+      asset,
+      [
+        { timestamp: 30, amount: 1, recipients: [], categories: [] },
+        { timestamp: 20, amount: 2, recipients: [], categories: [] },
+        { timestamp: 5, amount: 3, recipients: [], categories: [] },
+      ],
+      10,
+      100,
+    );
     expect(rows.map((r) => r.unlock_at)).toEqual([20, 30]);
     expect(rows[0]!.pct_of_max_supply).toBe(2);
   });
@@ -27,15 +42,38 @@ describe('token-unlock', () => {
   const cited = { publisher: 'Arbitrum Foundation', urls: ['https://docs.arbitrum.foundation/token-supply'], retrieved: '2026-11-20' };
   const fileOrigin = { publisher: 'svc maintainers', urls: ['https://defillama.com/unlocks'], retrieved: '2026-11-20' };
   const unlock = (unlock_at: number, valid_until: number) => ({
-    symbol: 'ARB', unlock_at, amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'], categories: ['insiders'], origin: cited, valid_until,
+    symbol: 'ARB',
+    unlock_at,
+    amount_tokens: 5,
+    pct_of_max_supply: null,
+    recipients: ['Team'],
+    categories: ['insiders'],
+    origin: cited,
+    valid_until,
   });
 
   it('serves a curated unlock with its origin, only while valid and still upcoming', () => {
-    const file = { version: 2 as const, origin: fileOrigin, note: '', assets: [], unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)] };
+    const file = {
+      version: 2 as const,
+      origin: fileOrigin,
+      note: '',
+      assets: [],
+      unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)],
+    };
     expect(curatedRows(file, assetOf('ARB'), 150)).toEqual([
-      { symbol: 'ARB', name: 'Arbitrum', unlock_at: 300, date: '1970-01-01', amount_tokens: 5, pct_of_max_supply: null, recipients: ['Team'],
-        categories: ['insiders'], origin: cited, valid_until: 1000,
-        source: 'curated: Arbitrum Foundation; https://docs.arbitrum.foundation/token-supply; retrieved 2026-11-20' },
+      {
+        symbol: 'ARB',
+        name: 'Arbitrum',
+        unlock_at: 300,
+        date: '1970-01-01',
+        amount_tokens: 5,
+        pct_of_max_supply: null,
+        recipients: ['Team'],
+        categories: ['insiders'],
+        origin: cited,
+        valid_until: 1000,
+        source: 'curated: Arbitrum Foundation; https://docs.arbitrum.foundation/token-supply; retrieved 2026-11-20',
+      },
     ]);
   });
 
@@ -46,7 +84,15 @@ describe('token-unlock', () => {
     expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [unlock(300, 1000)] })).toBe(true);
     expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [uncited] })).toBe(false);
     expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [undated] })).toBe(false);
-    expect(check.Check({ version: 2, origin: fileOrigin, note: '', assets: [], unlocks: [{ ...unlock(300, 1000), origin: { ...cited, urls: ['from memory'] } }] })).toBe(false);
+    expect(
+      check.Check({
+        version: 2,
+        origin: fileOrigin,
+        note: '',
+        assets: [],
+        unlocks: [{ ...unlock(300, 1000), origin: { ...cited, urls: ['from memory'] } }],
+      }),
+    ).toBe(false);
     expect(curatedData().unlocks.every((u) => u.origin.urls.every((url) => url.startsWith('https://')))).toBe(true);
     expect(check.Check({ version: 2, note: '', assets: [], unlocks: [] })).toBe(false);
     expect(() => assetOf('DOGE')).toThrow(/one of: ARB/);

@@ -21,20 +21,27 @@ describe('twitch-top q', () => {
     expect(parseList('De')).toEqual({ kind: 'language', language: 'de' });
     expect(parseList('other')).toEqual({ kind: 'language', language: 'other' });
     expect(parseList('Game:  Counter-Strike   2 ')).toEqual({ kind: 'game', game: 'Counter-Strike 2' });
-    for (const bad of ['', 'english', 'game:', 'game:   ', 'top,en', `game:${'x'.repeat(101)}`, 'game:a\u0007b']) expect(() => parseList(bad), bad).toThrow(/list_label/);
+    for (const bad of ['', 'english', 'game:', 'game:   ', 'top,en', `game:${'x'.repeat(101)}`, 'game:a\u0007b'])
+      expect(() => parseList(bad), bad).toThrow(/list_label/);
   });
 
   it('gives a cache key that parses back to the same list', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.constantFrom('top', 'all', 'EN', 'fr', 'other'), fc.string({ minLength: 1, maxLength: 100 }).map((s) => `game:${s}`)), (q) => {
-        let list;
-        try {
-          list = parseList(q);
-        } catch {
-          return;
-        }
-        expect(parseList(listKey(list))).toEqual(list);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.constantFrom('top', 'all', 'EN', 'fr', 'other'),
+          fc.string({ minLength: 1, maxLength: 100 }).map((s) => `game:${s}`),
+        ),
+        (q) => {
+          let list;
+          try {
+            list = parseList(q);
+          } catch {
+            return;
+          }
+          expect(parseList(listKey(list))).toEqual(list);
+        },
+      ),
     );
   });
 });
@@ -46,7 +53,12 @@ describe('twitch-top rows', () => {
       [1, 'user2', 900],
       [2, 'user1', 50],
     ]);
-    expect(rows[0]).toMatchObject({ url: 'https://www.twitch.tv/user2', started_at: 1795334400, is_mature: null, thumbnail_url: 'https://static-cdn.jtvnw.net/previews-ttv/live_user_user2-320x180.jpg' });
+    expect(rows[0]).toMatchObject({
+      url: 'https://www.twitch.tv/user2',
+      started_at: 1795334400,
+      is_mature: null,
+      thumbnail_url: 'https://static-cdn.jtvnw.net/previews-ttv/live_user_user2-320x180.jpg',
+    });
   });
 
   it('caps the list at 20 and calls an empty page no data', () => {
@@ -64,8 +76,27 @@ describe('twitch-top through the runner', () => {
   beforeEach(() => t.sim.clearOverrides());
 
   it('resolves game:<name> to its category id before listing streams', async () => {
-    t.sim.serve({ host: 'twitch', path: '/helix/games', query: { name: 'Just Chatting' }, body: { data: [{ id: '509658', name: 'Just Chatting', box_art_url: 'https://static-cdn.jtvnw.net/ttv-boxart/509658-{width}x{height}.jpg', igdb_id: '' }] } });
-    t.sim.serve({ host: 'twitch', path: '/helix/streams', query: { game_id: '509658' }, body: { data: [stream('7', 1234)], pagination: {} } });
+    t.sim.serve({
+      host: 'twitch',
+      path: '/helix/games',
+      query: { name: 'Just Chatting' },
+      body: {
+        data: [
+          {
+            id: '509658',
+            name: 'Just Chatting',
+            box_art_url: 'https://static-cdn.jtvnw.net/ttv-boxart/509658-{width}x{height}.jpg',
+            igdb_id: '',
+          },
+        ],
+      },
+    });
+    t.sim.serve({
+      host: 'twitch',
+      path: '/helix/streams',
+      query: { game_id: '509658' },
+      body: { data: [stream('7', 1234)], pagination: {} },
+    });
     const result = await t.deps.sources.run('twitch-top', 'game:Just Chatting', { maxAgeS: 0 });
     expect(result.ok && result.rows.map((r) => r.user_login)).toEqual(['user7']);
   });
@@ -82,7 +113,11 @@ describe('twitch-top without credentials', () => {
     const t = await startTestApp({ env: { UPSTREAM_TWITCH_AUTH_KEY: '' } });
     try {
       const result = await t.deps.sources.run('twitch-top', 'top', { maxAgeS: 0 });
-      expect(result).toMatchObject({ ok: false, error: 'upstream_key_missing', message: expect.stringContaining('UPSTREAM_TWITCH_AUTH_KEY') });
+      expect(result).toMatchObject({
+        ok: false,
+        error: 'upstream_key_missing',
+        message: expect.stringContaining('UPSTREAM_TWITCH_AUTH_KEY'),
+      });
     } finally {
       await t.close();
     }

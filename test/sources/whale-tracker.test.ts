@@ -8,7 +8,19 @@ const OTHER = '0x2222222222222222222222222222222222222222';
 let n = 0;
 const transfer = (over: Partial<Transfer>): Transfer => {
   n += 1;
-  return { id: `t${n}`, tx_hash: `0x${n}`, transferred_at: 1795340000 + n, from: OTHER, to: ME, token_address: '0xt', token_symbol: 'USDC', value: '1000000', decimals: 6, price_usd: 1, ...over };
+  return {
+    id: `t${n}`,
+    tx_hash: `0x${n}`,
+    transferred_at: 1795340000 + n,
+    from: OTHER,
+    to: ME,
+    token_address: '0xt',
+    token_symbol: 'USDC',
+    value: '1000000',
+    decimals: 6,
+    price_usd: 1,
+    ...over,
+  };
 };
 
 describe('whale-tracker ranking', () => {
@@ -43,33 +55,82 @@ describe('whale-tracker native coin', () => {
   it('keeps successful Etherscan transactions that moved coin, unpriced until priced', () => {
     const txs = [base, { ...base, hash: '0xb', isError: '1' }, { ...base, hash: '0xc', value: '0' }, { ...base, hash: '0xd', to: '' }];
     expect(fromTxlist(txs, 'ETH')).toEqual([
-      { id: '0xa:native', tx_hash: '0xA', transferred_at: 1795347600, from: '0xaa', to: '0xbb', token_address: null, token_symbol: 'ETH', value: base.value, decimals: 18, price_usd: null },
+      {
+        id: '0xa:native',
+        tx_hash: '0xA',
+        transferred_at: 1795347600,
+        from: '0xaa',
+        to: '0xbb',
+        token_address: null,
+        token_symbol: 'ETH',
+        value: base.value,
+        decimals: 18,
+        price_usd: null,
+      },
     ]);
   });
 
   it('reads Blockscout transactions with their own exchange rate and skips failed ones', () => {
-    const tx = { hash: '0xh', timestamp: '2026-11-22T11:40:00.000000Z', from: { hash: '0xAA' }, to: { hash: '0xBB' }, value: '50000000000000000', exchange_rate: '3119.87', status: 'ok' };
+    const tx = {
+      hash: '0xh',
+      timestamp: '2026-11-22T11:40:00.000000Z',
+      from: { hash: '0xAA' },
+      to: { hash: '0xBB' },
+      value: '50000000000000000',
+      exchange_rate: '3119.87',
+      status: 'ok',
+    };
     const [t] = fromBlockscoutTxs([tx, { ...tx, hash: '0xf', status: 'error' }, { ...tx, hash: '0xn', to: null }], 'ETH');
-    expect(t).toMatchObject({ id: '0xh:native', token_address: null, token_symbol: 'ETH', decimals: 18, price_usd: 3119.87, transferred_at: 1795347600 });
+    expect(t).toMatchObject({
+      id: '0xh:native',
+      token_address: null,
+      token_symbol: 'ETH',
+      decimals: 18,
+      price_usd: 3119.87,
+      transferred_at: 1795347600,
+    });
     expect(topTransfers('0xbb', [t!])[0]).toMatchObject({ amount: 0.05, value_usd: 155.99, direction: 'in', token_address: null });
   });
 });
 
 describe('whale-tracker parsing', () => {
   it('prices Etherscan transfers by lower-cased contract', () => {
-    const tx = { timeStamp: '1795347600', hash: '0xh', from: '0xAA', to: '0xBB', contractAddress: '0xDAC1', value: '5', tokenSymbol: 'USDT', tokenDecimal: '6' };
-    expect(fromEtherscan([tx], { '0xdac1': { usd: 1.0002 } })[0]).toMatchObject({ from: '0xaa', to: '0xbb', token_address: '0xdac1', price_usd: 1.0002, decimals: 6, transferred_at: 1795347600 });
+    const tx = {
+      timeStamp: '1795347600',
+      hash: '0xh',
+      from: '0xAA',
+      to: '0xBB',
+      contractAddress: '0xDAC1',
+      value: '5',
+      tokenSymbol: 'USDT',
+      tokenDecimal: '6',
+    };
+    expect(fromEtherscan([tx], { '0xdac1': { usd: 1.0002 } })[0]).toMatchObject({
+      from: '0xaa',
+      to: '0xbb',
+      token_address: '0xdac1',
+      price_usd: 1.0002,
+      decimals: 6,
+      transferred_at: 1795347600,
+    });
     expect(fromEtherscan([tx], {})[0]!.price_usd).toBeNull();
   });
 
   it('reads Blockscout token.address or address_hash, and skips NFTs and unknown decimals', () => {
     const item = (token: object, total: object = { value: '1000000', decimals: '6' }) => ({
-      transaction_hash: '0xh', log_index: 3, timestamp: '2026-11-22T11:40:00.000000Z', from: { hash: '0xAA' }, to: { hash: '0xBB' }, total,
+      transaction_hash: '0xh',
+      log_index: 3,
+      timestamp: '2026-11-22T11:40:00.000000Z',
+      from: { hash: '0xAA' },
+      to: { hash: '0xBB' },
+      total,
       token: { symbol: 'USDC', decimals: '6', exchange_rate: '0.9999', type: 'ERC-20', ...token },
     });
     const [t] = fromBlockscout([item({ address_hash: '0xA0B8' })]);
     expect(t).toMatchObject({ id: '0xh:3', token_address: '0xa0b8', price_usd: 0.9999, transferred_at: 1795347600, from: '0xaa' });
-    expect(fromBlockscout([item({ address: '0xnft', type: 'ERC-721' }, { token_id: '7' }), item({ address: '0xq', decimals: null })])).toEqual([]);
+    expect(
+      fromBlockscout([item({ address: '0xnft', type: 'ERC-721' }, { token_id: '7' }), item({ address: '0xq', decimals: null })]),
+    ).toEqual([]);
     expect(fromBlockscout([{ ...item({ address: '0xa' }), log_index: '243' }])[0]!.id).toBe('0xh:243');
     expect(fromBlockscout([{ ...item({ address: '0xa' }), timestamp: null }])).toEqual([]);
     expect(fromBlockscout([item({ address: '0xc', exchange_rate: null })])[0]!.price_usd).toBeNull();

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { fromDons, fromReports, parseLabel, toRows, type Entry } from '../../src/sources/who-outbreak.js';
 import { plainText } from '../../src/sources/lib/html-text.js';
 
-const entry = (title: string, day: number, url = `https://x/${title}`): Entry => ({ don_id: null, title, published_at: day * 86_400, url, summary: null });
+const entry = (title: string, day: number, url = `https://x/${title}`): Entry => ({
+  don_id: null,
+  title,
+  published_at: day * 86_400,
+  url,
+  summary: null,
+});
 
 describe('who-outbreak label', () => {
   it('lower-cases and collapses spaces so spellings share a cache entry', () => {
@@ -28,26 +34,63 @@ describe('who-outbreak text', () => {
 
 describe('who-outbreak rows', () => {
   it('sorts newest first, keeps one row per page and matches titles case-insensitively', () => {
-    const rows = toRows([entry('Cholera - Sudan', 3), entry('Mpox - Uganda', 5), entry('Cholera - Sudan', 3), entry('cholera - Chad', 9)], 'cholera');
+    const rows = toRows(
+      [entry('Cholera - Sudan', 3), entry('Mpox - Uganda', 5), entry('Cholera - Sudan', 3), entry('cholera - Chad', 9)],
+      'cholera',
+    );
     expect(rows.map((r) => r.title)).toEqual(['cholera - Chad', 'Cholera - Sudan']);
     expect(rows[0]!.as_of).toBe(9 * 86_400);
   });
 
   it('keeps at most ten entries for latest', () => {
-    expect(toRows(Array.from({ length: 14 }, (_, i) => entry(`E${i}`, i)), 'latest')).toHaveLength(10);
+    expect(
+      toRows(
+        Array.from({ length: 14 }, (_, i) => entry(`E${i}`, i)),
+        'latest',
+      ),
+    ).toHaveLength(10);
   });
 
   it('says no_data when nothing matches', () => {
-    expect(() => toRows([entry('Mpox - Uganda', 1)], 'ebola')).toThrow(expect.objectContaining({ reason: 'no_data', message: expect.stringContaining('"ebola"') }));
+    expect(() => toRows([entry('Mpox - Uganda', 1)], 'ebola')).toThrow(
+      expect.objectContaining({ reason: 'no_data', message: expect.stringContaining('"ebola"') }),
+    );
   });
 
   it('prefers the override title and builds the public page URL', () => {
-    const [e] = fromDons({ value: [{ Title: 'Cholera', OverrideTitle: 'Cholera - Global situation', UrlName: '2026-DON630', PublicationDate: '2026-11-20T00:00:00Z', DonId: null, Summary: null }] });
-    expect(e).toEqual({ don_id: null, title: 'Cholera - Global situation', published_at: Date.UTC(2026, 10, 20) / 1000, url: 'https://www.who.int/emergencies/disease-outbreak-news/item/2026-DON630', summary: null });
+    const [e] = fromDons({
+      value: [
+        {
+          Title: 'Cholera',
+          OverrideTitle: 'Cholera - Global situation',
+          UrlName: '2026-DON630',
+          PublicationDate: '2026-11-20T00:00:00Z',
+          DonId: null,
+          Summary: null,
+        },
+      ],
+    });
+    expect(e).toEqual({
+      don_id: null,
+      title: 'Cholera - Global situation',
+      published_at: Date.UTC(2026, 10, 20) / 1000,
+      url: 'https://www.who.int/emergencies/disease-outbreak-news/item/2026-DON630',
+      summary: null,
+    });
   });
 
   it('reads ReliefWeb reports, falling back to the node URL without an alias', () => {
-    const [e] = fromReports({ data: [{ fields: { title: 'Disease Outbreak News: Cholera - Chad', url: 'https://reliefweb.int/node/1', date: { created: '2026-11-20T10:00:00+00:00' } } }] });
+    const [e] = fromReports({
+      data: [
+        {
+          fields: {
+            title: 'Disease Outbreak News: Cholera - Chad',
+            url: 'https://reliefweb.int/node/1',
+            date: { created: '2026-11-20T10:00:00+00:00' },
+          },
+        },
+      ],
+    });
     expect(e).toMatchObject({ url: 'https://reliefweb.int/node/1', published_at: Date.UTC(2026, 10, 20, 10) / 1000 });
   });
 });

@@ -13,7 +13,13 @@ describe.each(STORE_BACKENDS)('source history on %s', (backend) => {
   afterAll(() => store.close());
 
   const entry = (fetched_at: number, rows_hash: string) => ({
-    type: 'weather', q: '1,2', as_of: Math.floor(fetched_at / 1000), fetched_at, source: 'open-meteo', rows_hash, rows_json: `[{"h":"${rows_hash}"}]`,
+    type: 'weather',
+    q: '1,2',
+    as_of: Math.floor(fetched_at / 1000),
+    fetched_at,
+    source: 'open-meteo',
+    rows_hash,
+    rows_json: `[{"h":"${rows_hash}"}]`,
   });
 
   it('applies migrations and answers ping', async () => {

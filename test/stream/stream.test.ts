@@ -39,7 +39,15 @@ async function open(base: string, headers: Record<string, string> = {}) {
     for (let i = 0; i < 100 && frames.length < n; i++) await new Promise((r) => setTimeout(r, 20));
     return frames;
   };
-  return { res, frames, waitFor, close: async () => { controller.abort(); await done; } };
+  return {
+    res,
+    frames,
+    waitFor,
+    close: async () => {
+      controller.abort();
+      await done;
+    },
+  };
 }
 
 describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
@@ -49,8 +57,20 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
   let baseB: string;
   beforeAll(async () => {
     const redisPrefix = uniqueName('stream');
-    a = await startTestApp({ redis: bus === 'redis', redisPrefix, env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' } });
-    b = bus === 'redis' ? await startTestApp({ redis: true, redisPrefix, sim: a.sim, env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' } }) : a;
+    a = await startTestApp({
+      redis: bus === 'redis',
+      redisPrefix,
+      env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' },
+    });
+    b =
+      bus === 'redis'
+        ? await startTestApp({
+            redis: true,
+            redisPrefix,
+            sim: a.sim,
+            env: { SVC_STREAM_WATCH: 'crypto-price:bitcoin,ethereum', SVC_STREAM_MAX_PER_IP: '2' },
+          })
+        : a;
     baseA = await a.app.listen({ port: 0, host: '127.0.0.1' });
     baseB = b === a ? baseA : await b.app.listen({ port: 0, host: '127.0.0.1' });
   });

@@ -18,18 +18,44 @@ async function post(url: string, payload: { agent_id?: string; [field: string]: 
 
 async function history(agent: string, pairs: [number, 0 | 1][]) {
   for (const [p, o] of pairs) {
-    const { claim_id } = (await post('/api/v1/calib/record_claim', { agent_id: agent, kind: 'rain', predicted_p: p, payload: {}, outcome_resolver: { type: 'manual', config: {} }, ttl_hours: 1 })).json();
+    const { claim_id } = (
+      await post('/api/v1/calib/record_claim', {
+        agent_id: agent,
+        kind: 'rain',
+        predicted_p: p,
+        payload: {},
+        outcome_resolver: { type: 'manual', config: {} },
+        ttl_hours: 1,
+      })
+    ).json();
     expect((await post('/api/v1/calib/record_outcome', { claim_id, outcome: o }, agent)).statusCode).toBe(200);
   }
 }
 
 describe('training station', () => {
   it('registers agents, browses them with claim counts and describes itself as JSON-LD with live counts', async () => {
-    const reg = await post('/api/v1/training-station/register', { agent_id: 'acme:forecaster', name: 'Acme Forecaster', homepage: 'https://acme.example' });
-    expect(reg.json()).toMatchObject({ agent_id: 'acme:forecaster', name: 'Acme Forecaster', homepage: 'https://acme.example', public_key: null, claims: 0, agent_key: expect.stringMatching(/^svc-ak_/) });
+    const reg = await post('/api/v1/training-station/register', {
+      agent_id: 'acme:forecaster',
+      name: 'Acme Forecaster',
+      homepage: 'https://acme.example',
+    });
+    expect(reg.json()).toMatchObject({
+      agent_id: 'acme:forecaster',
+      name: 'Acme Forecaster',
+      homepage: 'https://acme.example',
+      public_key: null,
+      claims: 0,
+      agent_key: expect.stringMatching(/^svc-ak_/),
+    });
     await post('/api/v1/training-station/register', { agent_id: 'acme:sloppy', name: 'Sloppy' });
-    await history('acme:forecaster', Array.from({ length: 40 }, (_, i) => [0.7, i % 10 < 7 ? 1 : 0]));
-    await history('acme:sloppy', Array.from({ length: 40 }, (_, i) => [0.9, i % 2 ? 1 : 0]));
+    await history(
+      'acme:forecaster',
+      Array.from({ length: 40 }, (_, i) => [0.7, i % 10 < 7 ? 1 : 0]),
+    );
+    await history(
+      'acme:sloppy',
+      Array.from({ length: 40 }, (_, i) => [0.9, i % 2 ? 1 : 0]),
+    );
     await history('acme:newbie', [[0.5, 1]]);
 
     const browse = (await t.app.inject('/api/v1/training-station/agents?limit=1&offset=1')).json();
@@ -39,8 +65,18 @@ describe('training station', () => {
     expect(schema.headers['content-type']).toContain('application/ld+json');
     const doc = schema.json();
     expect(doc).toMatchObject({ '@context': 'https://schema.org', '@type': 'WebAPI', totalAgents: 2, claimCount: 81 });
-    expect(doc.potentialAction.map((a: { name: string }) => a.name)).toEqual(['calibrate_p', 'record_claim', 'record_outcome', 'register', 'browse', 'leaderboard']);
-    expect(doc.potentialAction[3].target).toMatchObject({ urlTemplate: 'http://svc.test/api/v1/training-station/register', httpMethod: 'POST' });
+    expect(doc.potentialAction.map((a: { name: string }) => a.name)).toEqual([
+      'calibrate_p',
+      'record_claim',
+      'record_outcome',
+      'register',
+      'browse',
+      'leaderboard',
+    ]);
+    expect(doc.potentialAction[3].target).toMatchObject({
+      urlTemplate: 'http://svc.test/api/v1/training-station/register',
+      httpMethod: 'POST',
+    });
   });
 
   it('ranks by ECE then Brier, only with enough resolved claims', async () => {
@@ -55,6 +91,8 @@ describe('training station', () => {
 
   it('validates registration', async () => {
     expect((await post('/api/v1/training-station/register', { agent_id: 'bad', name: 'x' })).json().details.field).toBe('agent_id');
-    expect((await post('/api/v1/training-station/register', { agent_id: 'a:b', name: 'x', homepage: 'ftp://x' })).json().details.field).toBe('homepage');
+    expect(
+      (await post('/api/v1/training-station/register', { agent_id: 'a:b', name: 'x', homepage: 'ftp://x' })).json().details.field,
+    ).toBe('homepage');
   });
 });

@@ -11,7 +11,9 @@ afterAll(() => t.close());
 describe('upstream client', () => {
   it('accepts a deadline that is not a whole millisecond (regression: AbortSignal.timeout threw)', async () => {
     const http = t.deps.upstream.host('open-meteo');
-    const body = await http.json<{ latitude: number }>('/v1/forecast', Type.Object({ latitude: Type.Number() }), { deadline: Date.now() + 1500.75 });
+    const body = await http.json<{ latitude: number }>('/v1/forecast', Type.Object({ latitude: Type.Number() }), {
+      deadline: Date.now() + 1500.75,
+    });
     expect(body.latitude).toBeCloseTo(40.71, 1);
   });
 
@@ -28,9 +30,15 @@ describe('upstream client', () => {
   it('reads a 403 with an exhausted X-RateLimit quota as rate limiting, with the wait until the reset', async () => {
     const reset = Math.floor(Date.now() / 1000) + 42;
     t.sim.fault('github', { kind: 'status', status: 403, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } });
-    const error = await t.deps.upstream.host('github').text('/search/repositories', { deadline: Date.now() + 1000 }).catch((e: unknown) => e);
+    const error = await t.deps.upstream
+      .host('github')
+      .text('/search/repositories', { deadline: Date.now() + 1000 })
+      .catch((e: unknown) => e);
     t.sim.fault('github', { kind: 'status', status: 403 });
-    const plain = await t.deps.upstream.host('github').text('/search/repositories', { deadline: Date.now() + 1000 }).catch((e: { reason: string }) => e.reason);
+    const plain = await t.deps.upstream
+      .host('github')
+      .text('/search/repositories', { deadline: Date.now() + 1000 })
+      .catch((e: { reason: string }) => e.reason);
     t.sim.clearFaults();
     t.deps.upstream.resetBreakers();
     expect(error).toMatchObject({ reason: 'upstream_rate_limited', info: { status: 403 } });
@@ -42,7 +50,10 @@ describe('upstream client', () => {
   it('reports the 500 it got, not a timeout, when the deadline cuts its retry short (regression: CI saw upstream_timeout)', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     const before = t.sim.requests('open-meteo').length;
-    const call = t.deps.upstream.host('open-meteo').text('/v1/forecast', { deadline: Date.now() + 1500 }).catch((e: unknown) => e);
+    const call = t.deps.upstream
+      .host('open-meteo')
+      .text('/v1/forecast', { deadline: Date.now() + 1500 })
+      .catch((e: unknown) => e);
     await expect.poll(() => t.sim.requests('open-meteo').length, { interval: 5 }).toBeGreaterThan(before);
     t.sim.fault('open-meteo', { kind: 'hang' });
     const error = await call;

@@ -21,7 +21,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
   dripUrl = `http://127.0.0.1:${(drip.address() as AddressInfo).port}`;
-  t = await startTestApp({ env: { UPSTREAM_WEB_URL: dripUrl, UPSTREAM_FRANKFURTER_URL: dripUrl, UPSTREAM_OPEN_ER_API_URL: dripUrl }, deadlineCapMs: 1000 });
+  t = await startTestApp({
+    env: { UPSTREAM_WEB_URL: dripUrl, UPSTREAM_FRANKFURTER_URL: dripUrl, UPSTREAM_OPEN_ER_API_URL: dripUrl },
+    deadlineCapMs: 1000,
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -41,13 +44,24 @@ describe('an upstream that drips its body past the deadline', () => {
 
   it('is upstream_timeout from the upstream client itself, with no retry past the deadline', async () => {
     const started = Date.now();
-    const error = await t.deps.upstream.host('frankfurter').text('/v1/latest', { deadline: Date.now() + 600 }).catch((e: unknown) => e);
+    const error = await t.deps.upstream
+      .host('frankfurter')
+      .text('/v1/latest', { deadline: Date.now() + 600 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'upstream_timeout' });
     expect(Date.now() - started).toBeLessThan(900);
   });
 
   it('is upstream_timeout from the user-URL fetcher itself, not an untyped abort error', async () => {
-    const options = { deadline: Date.now() + 600, maxBytes: 1 << 20, maxRedirects: 0, accept: ['text/html'], userAgent: 'svc-test', ports: [Number(new URL(dripUrl).port)], allowAddress: () => true };
+    const options = {
+      deadline: Date.now() + 600,
+      maxBytes: 1 << 20,
+      maxRedirects: 0,
+      accept: ['text/html'],
+      userAgent: 'svc-test',
+      ports: [Number(new URL(dripUrl).port)],
+      allowAddress: () => true,
+    };
     const error = await safeFetch(`${dripUrl}/articles/x`, options).catch((e: unknown) => e);
     expect(error).toMatchObject({ reason: 'upstream_timeout' });
   });

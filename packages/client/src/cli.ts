@@ -49,7 +49,11 @@ function walletKey(opts: GlobalOptions): Hex | undefined {
   const raw = opts.walletFile ? readFileSync(opts.walletFile, 'utf8') : process.env.SVC_WALLET_KEY;
   if (!raw) return undefined;
   const key = raw.trim();
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new CliFailure(`the wallet key${opts.walletFile ? ` in ${opts.walletFile}` : ' in SVC_WALLET_KEY'} is not a 0x-prefixed 32-byte hex private key`, EXIT.usage);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key))
+    throw new CliFailure(
+      `the wallet key${opts.walletFile ? ` in ${opts.walletFile}` : ' in SVC_WALLET_KEY'} is not a 0x-prefixed 32-byte hex private key`,
+      EXIT.usage,
+    );
   return key as Hex;
 }
 
@@ -82,7 +86,10 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .option('--max-session <usd>', 'largest total to sign in this run', usd, 10)
     .showHelpAfterError()
     .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2 in main()
-    .addHelpText('after', '\nExit codes: 0 ok · 1 receipt invalid · 2 usage · 3 service error · 4 payment not made · 5 service unreachable');
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok · 1 receipt invalid · 2 usage · 3 service error · 4 payment not made · 5 service unreachable',
+    );
 
   const globals = () => program.opts<GlobalOptions>();
   /** Prints `body` as JSON with --json, else with the given human renderer. */
@@ -106,7 +113,9 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .option('--as-of <time>', 'answer from history (Unix s or ISO 8601, last 60 min)')
     .option('--max-age <seconds>', 'accept cached data at most this old (0 = fresh)', integer)
     .action(async (type: string, q: string, o: { since?: string; asOf?: string; maxAge?: number }) => {
-      const body = await call(`${type} ${q}`, (c) => c.query({ type, q, since: o.since, as_of: o.asOf, max_age: o.maxAge } as Parameters<SvcClient['query']>[0]));
+      const body = await call(`${type} ${q}`, (c) =>
+        c.query({ type, q, since: o.since, as_of: o.asOf, max_age: o.maxAge } as Parameters<SvcClient['query']>[0]),
+      );
       show(body, (b) => {
         if (b.changed === false) return `unchanged\n_cursor  ${b._cursor}`;
         if (!b.ok) return record({ ok: false, error: b.error, message: b.message });
@@ -124,7 +133,9 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
       const request = (Array.isArray(parsed) ? { queries: parsed as unknown[] } : parsed) as Parameters<SvcClient['bundle']>[0];
       const body = await call(`bundle of ${request.queries?.length ?? 0}`, (c) => c.bundle(request, { free: Boolean(o.free) }));
       show(body, (b) => {
-        const rows = (b.results as { type: string; q?: string; ok: boolean; error?: string; data?: { count?: number; source?: string } }[]).map((r) => ({ ...r, rows: r.data?.count, source: r.data?.source }));
+        const rows = (
+          b.results as { type: string; q?: string; ok: boolean; error?: string; data?: { count?: number; source?: string } }[]
+        ).map((r) => ({ ...r, rows: r.data?.count, source: r.data?.source }));
         return `${table(rows, ['type', 'q', 'ok', 'rows', 'source', 'error'])}\npayment: ${JSON.stringify(b.payment ?? 'free')}`;
       });
     });
@@ -167,7 +178,9 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .action(async (file: string) => {
       const saved = readJsonFile(file);
       const verdict = await call('fetching the receipt key', (c) => c.verifyReceipt(saved));
-      show(verdict, (v) => (v.valid ? `valid (${v.checked}), key ${v.kid}, issued ${new Date(v.issued_at * 1000).toISOString()}` : `INVALID: ${v.reason}`));
+      show(verdict, (v) =>
+        v.valid ? `valid (${v.checked}), key ${v.kid}, issued ${new Date(v.issued_at * 1000).toISOString()}` : `INVALID: ${v.reason}`,
+      );
       if (!verdict.valid) process.exitCode = EXIT.invalid;
     });
 
@@ -178,7 +191,10 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .addArgument(new Argument('<kind>', 'day or week').choices(['day', 'week']))
     .action(async (kind: 'day' | 'week') => {
       const body = await call(`buying a ${kind} pass`, (c) => c.passes.buy(kind));
-      show(body, (b) => `${record({ ...b, expires_at: new Date(b.expires_at * 1000).toISOString() })}\n\nuse it: export SVC_PASS=${b.pass}`);
+      show(
+        body,
+        (b) => `${record({ ...b, expires_at: new Date(b.expires_at * 1000).toISOString() })}\n\nuse it: export SVC_PASS=${b.pass}`,
+      );
     });
 
   const session = program.command('session').description('live agent sessions');
@@ -190,7 +206,9 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .addOption(new Option('--visibility <v>').choices(['public', 'unlisted']))
     .option('--ttl-minutes <n>', 'minutes without an event before it expires', integer)
     .action(async (o: { label?: string; agentId?: string; visibility?: 'public' | 'unlisted'; ttlMinutes?: number }) => {
-      const body = await call('starting a session', (c) => c.sessions.start({ label: o.label, agent_id: o.agentId, visibility: o.visibility, ttl_minutes: o.ttlMinutes }));
+      const body = await call('starting a session', (c) =>
+        c.sessions.start({ label: o.label, agent_id: o.agentId, visibility: o.visibility, ttl_minutes: o.ttlMinutes }),
+      );
       show(body, (b) => record(b));
     });
   session
@@ -200,7 +218,11 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .action(async (sessionId: string) => {
       for await (const e of clientFor(globals()).sessions.watch(sessionId)) {
         const data = e.data as { text?: string; ts?: number };
-        out(globals().json ? JSON.stringify(e) : `${e.id ?? '-'}\t${e.event}\t${data.ts ? new Date(data.ts).toISOString() : ''}\t${data.text ?? JSON.stringify(e.data)}`);
+        out(
+          globals().json
+            ? JSON.stringify(e)
+            : `${e.id ?? '-'}\t${e.event}\t${data.ts ? new Date(data.ts).toISOString() : ''}\t${data.text ?? JSON.stringify(e.data)}`,
+        );
       }
     });
 

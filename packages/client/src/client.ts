@@ -8,11 +8,14 @@ import { readSse } from './sse.js';
 type Method = 'get' | 'post';
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 /** Query parameters of a route, from the generated OpenAPI types. */
-export type QueryOf<P extends keyof paths, M extends Method = 'get'> = Op<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type QueryOf<P extends keyof paths, M extends Method = 'get'> =
+  Op<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** JSON body of a route. */
-export type BodyOf<P extends keyof paths, M extends Method = 'post'> = Op<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+export type BodyOf<P extends keyof paths, M extends Method = 'post'> =
+  Op<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
 /** The 200 answer of a route. */
-export type ResponseOf<P extends keyof paths, M extends Method = 'get'> = Op<P, M> extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
+export type ResponseOf<P extends keyof paths, M extends Method = 'get'> =
+  Op<P, M> extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : never;
 
 export interface ClientOptions {
   /** e.g. http://localhost:8080 */
@@ -147,8 +150,14 @@ export function createClient(options: ClientOptions) {
 
   async function pay(challenge: Challenge): Promise<{ header: PaymentHeader; option: PaymentOption }> {
     const option = challenge.options[0];
-    if (!option) throw new PaymentRequiredError('the 402 offers no payment the client can make (exact USDC on Base)', challenge.reason, undefined);
-    if (!options.wallet) throw new PaymentRequiredError(`payment of ${option.amount} USDC atomic units required and no wallet is configured`, challenge.reason, option.amount);
+    if (!option)
+      throw new PaymentRequiredError('the 402 offers no payment the client can make (exact USDC on Base)', challenge.reason, undefined);
+    if (!options.wallet)
+      throw new PaymentRequiredError(
+        `payment of ${option.amount} USDC atomic units required and no wallet is configured`,
+        challenge.reason,
+        option.amount,
+      );
     reserve(option.amount);
     return { header: await signPayment(options.wallet, challenge, option), option };
   }
@@ -156,21 +165,35 @@ export function createClient(options: ClientOptions) {
   /** Sends `spec`; a 402 on a payable route is paid once (pass first, then wallet) and sent again. */
   async function call<T>(spec: RequestSpec, firstPayment?: PaymentHeader): Promise<Answer<T>> {
     const usePass = spec.payable && spec.pass !== false && passToken && !spec.bearer;
-    const auth: Record<string, string> = spec.bearer ? { authorization: `Bearer ${spec.bearer}` } : usePass ? { authorization: `Bearer ${passToken}` } : {};
-    const first = await read<T>(await send(spec, firstPayment ? { ...auth, [firstPayment.name]: firstPayment.value } : auth, Boolean(firstPayment)));
+    const auth: Record<string, string> = spec.bearer
+      ? { authorization: `Bearer ${spec.bearer}` }
+      : usePass
+        ? { authorization: `Bearer ${passToken}` }
+        : {};
+    const first = await read<T>(
+      await send(spec, firstPayment ? { ...auth, [firstPayment.name]: firstPayment.value } : auth, Boolean(firstPayment)),
+    );
     if (first.status !== 402 || !spec.payable) return checked(first);
     const challenge = parseChallenge(first.headers, first.body);
     if (!challenge) throw httpError(first);
     if (usePass && challenge.reason && PASS_REJECTED.has(challenge.reason)) passToken = undefined;
     const { header, option } = await pay(challenge);
-    const paid = await read<T>(await send(spec, { ...(spec.bearer ? auth : {}), [header.name]: header.value }, true).catch((error) => refund(option, error)));
+    const paid = await read<T>(
+      await send(spec, { ...(spec.bearer ? auth : {}), [header.name]: header.value }, true).catch((error) => refund(option, error)),
+    );
     const status = paid.headers.get('x-payment-status') ?? undefined;
     if (paid.status >= 400 || status === 'released') spent -= option.amount;
     if (paid.status === 402) {
       const reason = parseChallenge(paid.headers, paid.body)?.reason;
       throw new PaymentRequiredError(`the service refused the payment${reason ? `: ${reason}` : ''}`, reason, option.amount);
     }
-    lastPayment = { version: option.version, amount: option.amount, payer: options.wallet!.address, settlement: readSettlement(paid.headers), status };
+    lastPayment = {
+      version: option.version,
+      amount: option.amount,
+      payer: options.wallet!.address,
+      settlement: readSettlement(paid.headers),
+      status,
+    };
     return checked(paid);
   }
 
@@ -184,8 +207,10 @@ export function createClient(options: ClientOptions) {
     return answer;
   }
 
-  const get = async <T>(path: string, query?: object, extra: Partial<RequestSpec> = {}) => (await call<T>({ method: 'GET', path, query: query as Record<string, unknown>, ...extra })).body;
-  const post = async <T>(path: string, body?: unknown, extra: Partial<RequestSpec> = {}) => (await call<T>({ method: 'POST', path, body, ...extra })).body;
+  const get = async <T>(path: string, query?: object, extra: Partial<RequestSpec> = {}) =>
+    (await call<T>({ method: 'GET', path, query: query as Record<string, unknown>, ...extra })).body;
+  const post = async <T>(path: string, body?: unknown, extra: Partial<RequestSpec> = {}) =>
+    (await call<T>({ method: 'POST', path, body, ...extra })).body;
 
   /**
    * A paid tier: asks with `tier=paid` (a 402 follows and is paid); a server that ignores `tier`
@@ -200,8 +225,15 @@ export function createClient(options: ClientOptions) {
   async function fetchReceiptKey(): Promise<ReceiptJwk> {
     const published = await get<{ kid: string; jwk: ReceiptJwk }>('/.well-known/svc-receipt-pubkey.json');
     const { jwk } = published;
-    if (jwkThumbprint(jwk) !== jwk.kid || published.kid !== jwk.kid) throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
-    if (options.receiptKid && jwk.kid !== options.receiptKid) throw new SvcHttpError(200, 'receipt_key_changed', `the service signs with ${jwk.kid}, not the pinned ${options.receiptKid}`, published);
+    if (jwkThumbprint(jwk) !== jwk.kid || published.kid !== jwk.kid)
+      throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
+    if (options.receiptKid && jwk.kid !== options.receiptKid)
+      throw new SvcHttpError(
+        200,
+        'receipt_key_changed',
+        `the service signs with ${jwk.kid}, not the pinned ${options.receiptKid}`,
+        published,
+      );
     return jwk;
   }
 
@@ -223,7 +255,10 @@ export function createClient(options: ClientOptions) {
      * Polls a query, keeping its `since` cursor: yields the first answer, then only answers that
      * changed (with their `diff`), every `intervalMs`, until `signal` aborts.
      */
-    async *poll(query: Omit<QueryOf<'/api/data/preview'>, 'since'>, { intervalMs = 30_000, signal }: { intervalMs?: number; signal?: AbortSignal } = {}) {
+    async *poll(
+      query: Omit<QueryOf<'/api/data/preview'>, 'since'>,
+      { intervalMs = 30_000, signal }: { intervalMs?: number; signal?: AbortSignal } = {},
+    ) {
       let since: string | undefined;
       while (!signal?.aborted) {
         const answer = await client.query({ ...query, ...(since ? { since } : {}) } as QueryOf<'/api/data/preview'>);
@@ -238,7 +273,11 @@ export function createClient(options: ClientOptions) {
 
     /** 1–20 queries; paid by pass or wallet unless `free`. */
     bundle: (body: BodyOf<'/api/data/bundle'>, { free = false } = {}) =>
-      post<ResponseOf<'/api/data/bundle', 'post'>>('/api/data/bundle', body, { query: free ? { free: '1' } : {}, payable: !free, readOnly: true }),
+      post<ResponseOf<'/api/data/bundle', 'post'>>('/api/data/bundle', body, {
+        query: free ? { free: '1' } : {},
+        payable: !free,
+        readOnly: true,
+      }),
 
     entity: {
       resolve: (query: QueryOf<'/api/v1/entity/resolve'>) => get<ResponseOf<'/api/v1/entity/resolve'>>('/api/v1/entity/resolve', query),
@@ -268,12 +307,16 @@ export function createClient(options: ClientOptions) {
         ? paidTier<ResponseOf<'/api/v1/agent-context'>>({ method: 'GET', path: '/api/v1/agent-context', query: { ...query, tier: 'paid' } })
         : get<ResponseOf<'/api/v1/agent-context'>>('/api/v1/agent-context', { ...query, free: '1' }),
 
-    snapshot: (query: QueryOf<'/api/v1/snapshot'> = {} as QueryOf<'/api/v1/snapshot'>) => get<ResponseOf<'/api/v1/snapshot'>>('/api/v1/snapshot', query),
-    gainers: (query: QueryOf<'/api/v1/gainers'> = {} as QueryOf<'/api/v1/gainers'>) => get<ResponseOf<'/api/v1/gainers'>>('/api/v1/gainers', query),
-    viralToday: (query: QueryOf<'/api/v1/viral/today'> = {} as QueryOf<'/api/v1/viral/today'>) => get<ResponseOf<'/api/v1/viral/today'>>('/api/v1/viral/today', query),
+    snapshot: (query: QueryOf<'/api/v1/snapshot'> = {} as QueryOf<'/api/v1/snapshot'>) =>
+      get<ResponseOf<'/api/v1/snapshot'>>('/api/v1/snapshot', query),
+    gainers: (query: QueryOf<'/api/v1/gainers'> = {} as QueryOf<'/api/v1/gainers'>) =>
+      get<ResponseOf<'/api/v1/gainers'>>('/api/v1/gainers', query),
+    viralToday: (query: QueryOf<'/api/v1/viral/today'> = {} as QueryOf<'/api/v1/viral/today'>) =>
+      get<ResponseOf<'/api/v1/viral/today'>>('/api/v1/viral/today', query),
     cams: () => get<ResponseOf<'/api/v1/cams'>>('/api/v1/cams'),
     arena: {
-      trackRecord: (query: QueryOf<'/api/v1/arena/track-record'>) => get<ResponseOf<'/api/v1/arena/track-record'>>('/api/v1/arena/track-record', query),
+      trackRecord: (query: QueryOf<'/api/v1/arena/track-record'>) =>
+        get<ResponseOf<'/api/v1/arena/track-record'>>('/api/v1/arena/track-record', query),
       attestation: (id: string) => get<ResponseOf<'/api/v1/arena/attestation/{id}'>>(`/api/v1/arena/attestation/${encodeURIComponent(id)}`),
     },
     trainingStation: {
@@ -285,7 +328,11 @@ export function createClient(options: ClientOptions) {
 
     /** Server-side verification (POST /api/v1/receipt/verify). */
     verifyReceiptRemote: (receipt: unknown, response?: Record<string, unknown>) =>
-      post<ResponseOf<'/api/v1/receipt/verify', 'post'>>('/api/v1/receipt/verify', { receipt, ...(response ? { response } : {}) }, { readOnly: true }),
+      post<ResponseOf<'/api/v1/receipt/verify', 'post'>>(
+        '/api/v1/receipt/verify',
+        { receipt, ...(response ? { response } : {}) },
+        { readOnly: true },
+      ),
 
     /** The service's receipt key: fetched once, its kid checked against the key (and the pin). */
     receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error as Error)))),
@@ -296,25 +343,33 @@ export function createClient(options: ClientOptions) {
     calib: {
       /** The first write for an agent returns its agent_key; the client keeps it and sends it afterwards. */
       async recordClaim(body: BodyOf<'/api/v1/calib/record_claim'>) {
-        const answer = await post<ResponseOf<'/api/v1/calib/record_claim', 'post'>>('/api/v1/calib/record_claim', body, { bearer: agentKeys.get(body.agent_id) });
+        const answer = await post<ResponseOf<'/api/v1/calib/record_claim', 'post'>>('/api/v1/calib/record_claim', body, {
+          bearer: agentKeys.get(body.agent_id),
+        });
         if (answer.agent_key) agentKeys.set(body.agent_id, answer.agent_key);
         claimAgents.set(answer.claim_id, body.agent_id);
         return answer;
       },
       /** `agentId` is needed only for claims this client did not record itself. */
       recordOutcome: (body: BodyOf<'/api/v1/calib/record_outcome'>, { agentId }: { agentId?: string } = {}) =>
-        post<ResponseOf<'/api/v1/calib/record_outcome', 'post'>>('/api/v1/calib/record_outcome', body, { bearer: agentKeys.get(agentId ?? claimAgents.get(body.claim_id) ?? '') }),
-      calibrateP: (body: BodyOf<'/api/v1/calib/calibrate_p'>) => post<ResponseOf<'/api/v1/calib/calibrate_p', 'post'>>('/api/v1/calib/calibrate_p', body, { readOnly: true }),
+        post<ResponseOf<'/api/v1/calib/record_outcome', 'post'>>('/api/v1/calib/record_outcome', body, {
+          bearer: agentKeys.get(agentId ?? claimAgents.get(body.claim_id) ?? ''),
+        }),
+      calibrateP: (body: BodyOf<'/api/v1/calib/calibrate_p'>) =>
+        post<ResponseOf<'/api/v1/calib/calibrate_p', 'post'>>('/api/v1/calib/calibrate_p', body, { readOnly: true }),
       curve: (query: QueryOf<'/api/v1/calib/curve'>) => get<ResponseOf<'/api/v1/calib/curve'>>('/api/v1/calib/curve', query),
-      agentCard: (query: QueryOf<'/api/v1/calib/agent_card'>) => get<ResponseOf<'/api/v1/calib/agent_card'>>('/api/v1/calib/agent_card', query),
+      agentCard: (query: QueryOf<'/api/v1/calib/agent_card'>) =>
+        get<ResponseOf<'/api/v1/calib/agent_card'>>('/api/v1/calib/agent_card', query),
     },
 
     /** AgentShield: ask before acting. Public; every answer carries a signed receipt. */
     shield: {
-      verify: (body: BodyOf<'/api/v1/shield/verify'>) => post<ResponseOf<'/api/v1/shield/verify', 'post'>>('/api/v1/shield/verify', body, { readOnly: true }),
+      verify: (body: BodyOf<'/api/v1/shield/verify'>) =>
+        post<ResponseOf<'/api/v1/shield/verify', 'post'>>('/api/v1/shield/verify', body, { readOnly: true }),
       exploitLikelihood: (body: BodyOf<'/api/v1/shield/exploit-likelihood'>) =>
         post<ResponseOf<'/api/v1/shield/exploit-likelihood', 'post'>>('/api/v1/shield/exploit-likelihood', body),
-      toolAudit: (body: BodyOf<'/api/v1/shield/tool-audit'>) => post<ResponseOf<'/api/v1/shield/tool-audit', 'post'>>('/api/v1/shield/tool-audit', body),
+      toolAudit: (body: BodyOf<'/api/v1/shield/tool-audit'>) =>
+        post<ResponseOf<'/api/v1/shield/tool-audit', 'post'>>('/api/v1/shield/tool-audit', body),
       agentScan: (body: BodyOf<'/api/v1/shield/agent-scan'>) =>
         post<ResponseOf<'/api/v1/shield/agent-scan', 'post'>>('/api/v1/shield/agent-scan', body, { readOnly: true }),
     },
@@ -322,7 +377,10 @@ export function createClient(options: ClientOptions) {
     passes: {
       /** Buys a pass with the wallet and uses it from then on for paid routes. */
       async buy(kind: 'day' | 'week') {
-        const answer = await post<ResponseOf<'/api/v1/pass/day', 'post'>>(`/api/v1/pass/${kind}`, undefined, { payable: true, pass: false });
+        const answer = await post<ResponseOf<'/api/v1/pass/day', 'post'>>(`/api/v1/pass/${kind}`, undefined, {
+          payable: true,
+          pass: false,
+        });
         passToken = answer.pass;
         return answer;
       },
@@ -348,12 +406,18 @@ export function createClient(options: ClientOptions) {
    * Follows a session's events over SSE, reconnecting with `last_event_id` after a dropped
    * connection; ends after the service's `end` event (or its 204 for a finished session).
    */
-  async function* watchSession(sessionId: string, { signal }: { signal?: AbortSignal }): AsyncGenerator<{ id?: number; event: string; data: unknown }> {
+  async function* watchSession(
+    sessionId: string,
+    { signal }: { signal?: AbortSignal },
+  ): AsyncGenerator<{ id?: number; event: string; data: unknown }> {
     let lastEventId: string | undefined;
-    for (let failures = 0; !signal?.aborted; ) {
+    for (let failures = 0; !signal?.aborted;) {
       let response: Response;
       try {
-        response = await doFetch(url('/api/agent-session/stream', { session_id: sessionId, last_event_id: lastEventId }), { headers: { accept: 'text/event-stream' }, signal });
+        response = await doFetch(url('/api/agent-session/stream', { session_id: sessionId, last_event_id: lastEventId }), {
+          headers: { accept: 'text/event-stream' },
+          signal,
+        });
       } catch (error) {
         if (signal?.aborted) return;
         if (++failures > retries) throw new SvcNetworkError(`session stream: ${(error as Error).message}`, { cause: error });
@@ -366,7 +430,11 @@ export function createClient(options: ClientOptions) {
         for await (const message of readSse(response.body)) {
           failures = 0;
           if (message.id !== undefined) lastEventId = message.id;
-          yield { ...(message.id === undefined ? {} : { id: Number(message.id) }), event: message.event ?? 'message', data: JSON.parse(message.data) };
+          yield {
+            ...(message.id === undefined ? {} : { id: Number(message.id) }),
+            event: message.event ?? 'message',
+            data: JSON.parse(message.data),
+          };
           if (message.event === 'end') return;
         }
       } catch (error) {

@@ -1,4 +1,12 @@
-export { createClient, type ClientOptions, type SvcClient, type PaymentRecord, type QueryOf, type BodyOf, type ResponseOf } from './client.js';
+export {
+  createClient,
+  type ClientOptions,
+  type SvcClient,
+  type PaymentRecord,
+  type QueryOf,
+  type BodyOf,
+  type ResponseOf,
+} from './client.js';
 export { verifyReceipt, responseHash, jwkThumbprint, type Receipt, type ReceiptJwk, type ReceiptVerdict } from './receipt.js';
 export { SvcClientError, SvcHttpError, SvcNetworkError, PaymentRequiredError, SpendCapError, formatUsd } from './errors.js';
 export { parseChallenge, signPayment, type Challenge, type PaymentOption, type PaymentHeader } from './x402.js';

@@ -52,7 +52,9 @@ export function responseHash(body: Record<string, unknown>): string {
 
 /** RFC 7638 thumbprint of an Ed25519 JWK: the service uses it as the key id. */
 export const jwkThumbprint = (jwk: Pick<ReceiptJwk, 'x'>): string =>
-  createHash('sha256').update(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: jwk.x })).digest('base64url');
+  createHash('sha256')
+    .update(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: jwk.x }))
+    .digest('base64url');
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -87,5 +89,11 @@ export function verifyReceipt(input: unknown, jwk: ReceiptJwk): ReceiptVerdict {
   const signature = Buffer.from(sig.slice('ed25519-'.length), 'base64url');
   if (!verify(null, Buffer.from(canonicalJson(unsigned)), key, signature)) return { valid: false, reason: 'bad_signature' };
   if (isBody && responseHash(input) !== receipt.response_hash) return { valid: false, reason: 'response_mismatch' };
-  return { valid: true, kid: receipt.kid, issued_at: receipt.issued_at, as_of: receipt.as_of, checked: isBody ? 'signature+response' : 'signature' };
+  return {
+    valid: true,
+    kid: receipt.kid,
+    issued_at: receipt.issued_at,
+    as_of: receipt.as_of,
+    checked: isBody ? 'signature+response' : 'signature',
+  };
 }

@@ -19,7 +19,12 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + (buffer.startsWith('\r\n', newline) ? 2 : 1));
       if (line === '') {
-        if (message.data.length) yield { ...(message.id === undefined ? {} : { id: message.id }), ...(message.event === undefined ? {} : { event: message.event }), data: message.data.join('\n') };
+        if (message.data.length)
+          yield {
+            ...(message.id === undefined ? {} : { id: message.id }),
+            ...(message.event === undefined ? {} : { event: message.event }),
+            data: message.data.join('\n'),
+          };
         message = { data: [] };
         continue;
       }

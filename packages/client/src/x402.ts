@@ -111,7 +111,12 @@ export interface PaymentHeader {
  * Signs `option` as x402 clients do: value = the price, validAfter = now − 600 s (clock skew),
  * validBefore = now + maxTimeoutSeconds, a random 32-byte nonce.
  */
-export async function signPayment(account: LocalAccount, challenge: Challenge, option: PaymentOption, nowS = Math.floor(Date.now() / 1000)): Promise<PaymentHeader> {
+export async function signPayment(
+  account: LocalAccount,
+  challenge: Challenge,
+  option: PaymentOption,
+  nowS = Math.floor(Date.now() / 1000),
+): Promise<PaymentHeader> {
   const authorization = {
     from: account.address,
     to: option.payTo,
@@ -128,7 +133,12 @@ export async function signPayment(account: LocalAccount, challenge: Challenge, o
   });
   const payload = {
     signature,
-    authorization: { ...authorization, value: String(authorization.value), validAfter: String(authorization.validAfter), validBefore: String(authorization.validBefore) },
+    authorization: {
+      ...authorization,
+      value: String(authorization.value),
+      validAfter: String(authorization.validAfter),
+      validBefore: String(authorization.validBefore),
+    },
   };
   const body =
     option.version === 2

@@ -23,7 +23,7 @@ export const binanceCandles: CandleProvider = {
   async fetch(http, pair, interval, from, to, max, deadline) {
     const step = INTERVAL_SECONDS[interval];
     const candles: Candle[] = [];
-    for (let start = from; start <= to && candles.length < max; ) {
+    for (let start = from; start <= to && candles.length < max;) {
       const batch = await page(http, pair, interval, start * 1000, to * 1000, deadline);
       candles.push(...batch);
       if (batch.length < PAGE) break;

@@ -9,7 +9,6 @@ const TimeSeries = Type.Object({
 });
 type TimeSeries = Type.Static<typeof TimeSeries>;
 
-
 /**
  * Frankfurter publishes one ECB reference rate per working day, not intraday trades: each candle
  * has o = h = l = c = that day's rate and v = 0 (documented in the API description).
@@ -29,7 +28,10 @@ export const frankfurterDailyCandles: CandleProvider = {
   parseQ: (q) => currencyPair(q).join(':'),
   async fetch(http, pair, _interval, from, to, _max, deadline) {
     const [base, symbol] = pair.split(':') as [string, string];
-    const raw = await http.json<TimeSeries>(`/v1/${isoDate(from)}..${isoDate(to)}`, TimeSeries, { deadline, query: { base, symbols: symbol } });
+    const raw = await http.json<TimeSeries>(`/v1/${isoDate(from)}..${isoDate(to)}`, TimeSeries, {
+      deadline,
+      query: { base, symbols: symbol },
+    });
     return seriesToCandles(raw, symbol);
   },
 };

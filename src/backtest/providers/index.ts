@@ -39,6 +39,8 @@ export function providerFor(type: BacktestType, interval: Interval): CandleProvi
   if (provider) return provider;
   const allowed = intervalsOf(type);
   throw new ApiError('validation_failed', `${type} candles come from sources that serve ${allowed.join(', ')} only`, {
-    field: 'interval', rule: 'supported', allowed,
+    field: 'interval',
+    rule: 'supported',
+    allowed,
   });
 }

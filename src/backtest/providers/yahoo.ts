@@ -11,7 +11,11 @@ const MAX_SPAN_S: Partial<Record<Interval, number>> = { '1m': 7 * DAY_S };
 const INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
 
 /** Yahoo chart candles for a Yahoo symbol, paged by the interval's longest request span; halted bars dropped. */
-function yahooCandles(toSymbol: (canonical: string) => string, parseQ: (q: string) => string, intervals: readonly Interval[]): CandleProvider {
+function yahooCandles(
+  toSymbol: (canonical: string) => string,
+  parseQ: (q: string) => string,
+  intervals: readonly Interval[],
+): CandleProvider {
   return {
     host: 'yahoo',
     intervals,
@@ -35,4 +39,8 @@ function yahooCandles(toSymbol: (canonical: string) => string, parseQ: (q: strin
 export const yahooStockCandles = yahooCandles((ticker) => ticker, stockTicker, INTERVALS);
 
 /** Intraday forex from Yahoo's `<BASE><QUOTE>=X` charts (daily forex comes from the ECB fixings). */
-export const yahooFxCandles = yahooCandles((pair) => `${pair.replace(':', '')}=X`, (q) => currencyPair(q).join(':'), ['1m', '5m', '15m', '1h']);
+export const yahooFxCandles = yahooCandles(
+  (pair) => `${pair.replace(':', '')}=X`,
+  (q) => currencyPair(q).join(':'),
+  ['1m', '5m', '15m', '1h'],
+);

@@ -12,7 +12,10 @@ export const ValueConfig = Type.Object(
     where: Type.Optional(
       Type.Object(
         { field: Type.String({ pattern: '^[a-z0-9_]{1,64}$' }), equals: Type.Union([Type.String({ maxLength: 200 }), Type.Number()]) },
-        { additionalProperties: false, description: 'picks the first row whose field equals this (compared as text); default: the first row' },
+        {
+          additionalProperties: false,
+          description: 'picks the first row whose field equals this (compared as text); default: the first row',
+        },
       ),
     ),
   },
@@ -22,7 +25,8 @@ export const ValueConfig = Type.Object(
 export type Direction = 'above' | 'below';
 
 /** outcome 1 iff the value is strictly above (below) the threshold. */
-export const beyond = (value: number, threshold: number, direction: Direction): 0 | 1 => ((direction === 'above' ? value > threshold : value < threshold) ? 1 : 0);
+export const beyond = (value: number, threshold: number, direction: Direction): 0 | 1 =>
+  (direction === 'above' ? value > threshold : value < threshold) ? 1 : 0;
 
 /** Reads one numeric field of one row of a data type and compares it; undefined while the value is unavailable. */
 export async function compareValue(
@@ -35,7 +39,11 @@ export async function compareValue(
   const row: Row | undefined = where ? result?.rows.find((r) => String(r[where.field]) === String(where.equals)) : result?.rows[0];
   const value = numberIn(row, query.field);
   if (!result || value === undefined) return undefined;
-  return { outcome: beyond(value, query.threshold, direction), value, evidence: { ...query, value, as_of: result.as_of, source: result.source } };
+  return {
+    outcome: beyond(value, query.threshold, direction),
+    value,
+    evidence: { ...query, value, as_of: result.as_of, source: result.source },
+  };
 }
 
 const PriceConfig = Type.Object(
@@ -56,7 +64,18 @@ export const priceResolver = (direction: Direction) =>
       const read = await compareValue(runner, { type: 'crypto-price', q: coin, field: 'usd', threshold: threshold_usd }, direction);
       if (!read) return undefined;
       const { as_of, source } = read.evidence;
-      return { outcome: read.outcome, evidence: { resolver: `price_${direction}`, coin, threshold_usd, price_usd: read.value, as_of, source, above: read.value > threshold_usd } };
+      return {
+        outcome: read.outcome,
+        evidence: {
+          resolver: `price_${direction}`,
+          coin,
+          threshold_usd,
+          price_usd: read.value,
+          as_of,
+          source,
+          above: read.value > threshold_usd,
+        },
+      };
     },
   });
 

@@ -14,15 +14,23 @@ export const DataQuery = {
 };
 
 /** A 400 naming the config field when the type is unknown, not among `allowed`, or q does not parse for it. */
-export function checkDataQuery(config: { type: string; q: string }, registry: Registry, allowed: (categories: readonly string[]) => boolean = () => true): void {
+export function checkDataQuery(
+  config: { type: string; q: string },
+  registry: Registry,
+  allowed: (categories: readonly string[]) => boolean = () => true,
+): void {
   const descriptor = registry.get(config.type);
   if (!descriptor || !allowed(descriptor.categories)) {
-    throw new ApiError('validation_failed', `outcome_resolver.config.type: ${config.type} is not a data type this resolver reads`, { field: 'outcome_resolver.config.type' });
+    throw new ApiError('validation_failed', `outcome_resolver.config.type: ${config.type} is not a data type this resolver reads`, {
+      field: 'outcome_resolver.config.type',
+    });
   }
   try {
     descriptor.parseQ(config.q);
   } catch (error) {
-    throw new ApiError('validation_failed', `outcome_resolver.config.q: ${(error as Error).message}`, { field: 'outcome_resolver.config.q' });
+    throw new ApiError('validation_failed', `outcome_resolver.config.q: ${(error as Error).message}`, {
+      field: 'outcome_resolver.config.q',
+    });
   }
 }
 

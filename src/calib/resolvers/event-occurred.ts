@@ -28,14 +28,22 @@ export default defineResolver({
   type: 'event_occurred',
   rule:
     `for news and event types (categories ${EVENT_CATEGORIES.join(', ')}): at expected_resolution_at svc runs config.type with config.q; outcome 1 iff some row dated ` +
-    '(its as_of, the item\'s own time where the type has one) at or after the claim was recorded contains every one of config.terms, case-insensitively after Unicode NFKC ' +
+    "(its as_of, the item's own time where the type has one) at or after the claim was recorded contains every one of config.terms, case-insensitively after Unicode NFKC " +
     'normalization, as a whole word or phrase (no letter or digit right before or after it), in any of its text fields (string fields other than url, *_url and source); else 0. ' +
-    'Only the items the type returns at that moment are seen (a feed that keeps 24 hours forgets older items), so pick ttl_hours within the feed\'s window.',
+    "Only the items the type returns at that moment are seen (a feed that keeps 24 hours forgets older items), so pick ttl_hours within the feed's window.",
   config: Type.Object(
-    { ...DataQuery, terms: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), { minItems: 1, maxItems: 10, description: 'every term must occur in the row' }) },
+    {
+      ...DataQuery,
+      terms: Type.Array(Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }), {
+        minItems: 1,
+        maxItems: 10,
+        description: 'every term must occur in the row',
+      }),
+    },
     { additionalProperties: false },
   ),
-  check: (config, registry) => checkDataQuery(config, registry, (categories) => categories.some((c) => (EVENT_CATEGORIES as readonly string[]).includes(c))),
+  check: (config, registry) =>
+    checkDataQuery(config, registry, (categories) => categories.some((c) => (EVENT_CATEGORIES as readonly string[]).includes(c))),
   async resolve({ type, q, terms }, { runner, claim }) {
     const result = await fetchRows(runner, type, q);
     if (!result) return undefined;
@@ -43,7 +51,17 @@ export default defineResolver({
     const match = result.rows.find((row) => matches(row, terms, sinceS));
     return {
       outcome: match ? 1 : 0,
-      evidence: { resolver: 'event_occurred', type, q, terms, since: sinceS, rows_checked: result.rows.length, match: match ?? null, as_of: result.as_of, source: result.source },
+      evidence: {
+        resolver: 'event_occurred',
+        type,
+        q,
+        terms,
+        since: sinceS,
+        rows_checked: result.rows.length,
+        match: match ?? null,
+        as_of: result.as_of,
+        source: result.source,
+      },
     };
   },
 });

@@ -12,7 +12,16 @@ import shieldExploit from './shield-exploit.js';
 import topGainer from './top-gainer.js';
 
 /** Every outcome resolver, explicitly listed: the single source of the claim schema's enum and its docs. */
-const RESOLVERS: ResolverDescriptor[] = [manual, priceAbove, priceBelow, valueAbove, valueBelow, eventOccurred, shieldExploit, topGainer] as ResolverDescriptor[];
+const RESOLVERS: ResolverDescriptor[] = [
+  manual,
+  priceAbove,
+  priceBelow,
+  valueAbove,
+  valueBelow,
+  eventOccurred,
+  shieldExploit,
+  topGainer,
+] as ResolverDescriptor[];
 
 const byType = new Map(RESOLVERS.map((r) => [r.type, { descriptor: r, validator: Compile(r.config) }]));
 
@@ -26,7 +35,10 @@ export const RESOLVER_DOCS = RESOLVERS.map((r) => `**${r.type}**: ${r.rule} conf
 /** A 400 naming the first bad config field (as outcome_resolver.config.<path>), then the resolver's own checks. */
 export function checkResolver(resolver: { type: string; config: Record<string, unknown> }, registry: Registry): void {
   const entry = byType.get(resolver.type);
-  if (!entry) throw new ApiError('validation_failed', `outcome_resolver.type must be one of ${RESOLVER_TYPES.join(', ')}`, { field: 'outcome_resolver.type' });
+  if (!entry)
+    throw new ApiError('validation_failed', `outcome_resolver.type must be one of ${RESOLVER_TYPES.join(', ')}`, {
+      field: 'outcome_resolver.type',
+    });
   const error = [...entry.validator.Errors(resolver.config)].find((e) => e.keyword !== 'boolean');
   if (error) {
     const missing = (error.params as { requiredProperties?: string[]; additionalProperties?: string[] }).requiredProperties?.[0];

@@ -15,31 +15,54 @@ export const isTopGainer = (gains: readonly number[], index: number): 0 | 1 => (
 export default defineResolver({
   type: 'top_gainer',
   rule:
-    'at expected_resolution_at svc reads crypto-price for every one of config.coins (data at most 2 minutes old); each coin\'s gain is usd / baseline_usd − 1 ' +
+    "at expected_resolution_at svc reads crypto-price for every one of config.coins (data at most 2 minutes old); each coin's gain is usd / baseline_usd − 1 " +
     '(baseline_usd[i] belongs to coins[i]); outcome 1 iff config.coin has the highest gain (coins tied for the highest all count as top). ' +
     'A coin without a usd price is retried for an hour, then the claim expires.',
   config: Type.Object(
     {
       coins: Type.Array(CoinId, { minItems: 2, maxItems: 10, uniqueItems: true }),
-      baseline_usd: Type.Array(Type.Number({ exclusiveMinimum: 0 }), { minItems: 2, maxItems: 10, description: 'the price of each coin when the claim was made, in coins order' }),
+      baseline_usd: Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
+        minItems: 2,
+        maxItems: 10,
+        description: 'the price of each coin when the claim was made, in coins order',
+      }),
       coin: CoinId,
     },
     { additionalProperties: false },
   ),
   check({ coins, baseline_usd, coin }) {
     if (baseline_usd.length !== coins.length) {
-      throw new ApiError('validation_failed', 'outcome_resolver.config.baseline_usd must have one price per coin', { field: 'outcome_resolver.config.baseline_usd' });
+      throw new ApiError('validation_failed', 'outcome_resolver.config.baseline_usd must have one price per coin', {
+        field: 'outcome_resolver.config.baseline_usd',
+      });
     }
-    if (!coins.includes(coin)) throw new ApiError('validation_failed', 'outcome_resolver.config.coin must be one of coins', { field: 'outcome_resolver.config.coin' });
+    if (!coins.includes(coin))
+      throw new ApiError('validation_failed', 'outcome_resolver.config.coin must be one of coins', {
+        field: 'outcome_resolver.config.coin',
+      });
   },
   async resolve({ coins, baseline_usd, coin }, { runner }) {
     const result = await fetchRows(runner, 'crypto-price', coins.join(','));
-    const prices = coins.map((id) => numberIn(result?.rows.find((row) => row.coin === id), 'usd'));
+    const prices = coins.map((id) =>
+      numberIn(
+        result?.rows.find((row) => row.coin === id),
+        'usd',
+      ),
+    );
     if (!result || prices.some((p) => p === undefined)) return undefined;
     const gains = gainsPct(baseline_usd, prices as number[]);
     return {
       outcome: isTopGainer(gains, coins.indexOf(coin)),
-      evidence: { resolver: 'top_gainer', coin, coins, baseline_usd, price_usd: prices, gain_pct: gains, as_of: result.as_of, source: result.source },
+      evidence: {
+        resolver: 'top_gainer',
+        coin,
+        coins,
+        baseline_usd,
+        price_usd: prices,
+        gain_pct: gains,
+        as_of: result.as_of,
+        source: result.source,
+      },
     };
   },
 });

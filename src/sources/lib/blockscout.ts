@@ -31,18 +31,20 @@ const rate = (text: string | null) => (text === null ? null : Number(text));
 export const fromBlockscout = (items: TokenTransfer[]): Transfer[] =>
   items.flatMap(({ token, total, timestamp, ...t }) =>
     token.type === 'ERC-20' && total.value && token.decimals !== null && timestamp
-      ? [{
-          id: `${t.transaction_hash}:${t.log_index}`,
-          tx_hash: t.transaction_hash,
-          transferred_at: parseUnixSeconds(timestamp),
-          from: t.from.hash.toLowerCase(),
-          to: t.to.hash.toLowerCase(),
-          token_address: (token.address ?? token.address_hash ?? '').toLowerCase(),
-          token_symbol: token.symbol ?? '',
-          value: total.value,
-          decimals: Number(token.decimals),
-          price_usd: rate(token.exchange_rate),
-        }]
+      ? [
+          {
+            id: `${t.transaction_hash}:${t.log_index}`,
+            tx_hash: t.transaction_hash,
+            transferred_at: parseUnixSeconds(timestamp),
+            from: t.from.hash.toLowerCase(),
+            to: t.to.hash.toLowerCase(),
+            token_address: (token.address ?? token.address_hash ?? '').toLowerCase(),
+            token_symbol: token.symbol ?? '',
+            value: total.value,
+            decimals: Number(token.decimals),
+            price_usd: rate(token.exchange_rate),
+          },
+        ]
       : [],
   );
 
@@ -50,15 +52,20 @@ export const fromBlockscout = (items: TokenTransfer[]): Transfer[] =>
 export const fromBlockscoutTxs = (items: Tx[], symbol: string): Transfer[] =>
   items.flatMap((t) =>
     t.status === 'ok' && t.value !== '0' && t.timestamp && t.to
-      ? [nativeTransfer({
-          id: t.hash,
-          hash: t.hash,
-          at: parseUnixSeconds(t.timestamp),
-          from: t.from.hash,
-          to: t.to.hash,
-          value: t.value,
-          price: rate(t.exchange_rate),
-        }, symbol)]
+      ? [
+          nativeTransfer(
+            {
+              id: t.hash,
+              hash: t.hash,
+              at: parseUnixSeconds(t.timestamp),
+              from: t.from.hash,
+              to: t.to.hash,
+              value: t.value,
+              price: rate(t.exchange_rate),
+            },
+            symbol,
+          ),
+        ]
       : [],
   );
 

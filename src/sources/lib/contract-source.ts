@@ -6,8 +6,13 @@ import type { EvmTarget } from './evm-chains.js';
 
 /** Etherscan V2 `getsourcecode`; an unverified contract has `SourceCode: ""` and an ABI sentence instead of JSON. */
 const Source = Type.Object({
-  SourceCode: Type.String(), ABI: Type.String(), ContractName: Type.String(), CompilerVersion: Type.String(),
-  LicenseType: Type.String(), Proxy: Type.String(), Implementation: Type.String(),
+  SourceCode: Type.String(),
+  ABI: Type.String(),
+  ContractName: Type.String(),
+  CompilerVersion: Type.String(),
+  LicenseType: Type.String(),
+  Proxy: Type.String(),
+  Implementation: Type.String(),
 });
 export type Source = Type.Static<typeof Source>;
 const SourceResponse = Envelope(Source);

@@ -70,16 +70,18 @@ export function fromArtlist(raw: Artlist, max: number): Article[] {
     if (seen.has(a.url) || seen.has(title)) return [];
     seen.add(a.url).add(title);
     const at = seenAt(a.seendate);
-    return [{
-      title: a.title.trim(),
-      url: a.url,
-      domain: a.domain,
-      language: a.language,
-      source_country: a.sourcecountry,
-      image_url: a.socialimage || null,
-      seen_at: at,
-      as_of: at,
-    }];
+    return [
+      {
+        title: a.title.trim(),
+        url: a.url,
+        domain: a.domain,
+        language: a.language,
+        source_country: a.sourcecountry,
+        image_url: a.socialimage || null,
+        seen_at: at,
+        as_of: at,
+      },
+    ];
   });
   if (articles.length === 0) throw noData('GDELT found no articles for this topic in the last 24 hours');
   return articles.sort((a, b) => b.seen_at - a.seen_at).slice(0, max);

@@ -17,5 +17,4 @@ export function epiweekOf(ms: number): number {
 }
 
 /** The Sunday 00:00 UTC that starts an epiweek, in Unix seconds. */
-export const epiweekStart = (epiweek: number): number =>
-  (weekOneStart(Math.floor(epiweek / 100)) + ((epiweek % 100) - 1) * WEEK_MS) / 1000;
+export const epiweekStart = (epiweek: number): number => (weekOneStart(Math.floor(epiweek / 100)) + ((epiweek % 100) - 1) * WEEK_MS) / 1000;

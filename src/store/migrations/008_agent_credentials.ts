@@ -19,7 +19,11 @@ const DOUBLE_COLUMNS = {
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     for (const [table, columns] of Object.entries(DOUBLE_COLUMNS)) {
-      for (const column of columns) await db.schema.alterTable(table).alterColumn(column, (c) => c.setDataType('double precision')).execute();
+      for (const column of columns)
+        await db.schema
+          .alterTable(table)
+          .alterColumn(column, (c) => c.setDataType('double precision'))
+          .execute();
     }
   }
   await db.schema
@@ -45,9 +49,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       else 'self_reported' end
     where status = 'resolved'`.execute(db);
 
-  await db.schema.alterTable('arena_trades').addColumn('mode', 'text', (c) => c.notNull().defaultTo('backfill')).execute();
+  await db.schema
+    .alterTable('arena_trades')
+    .addColumn('mode', 'text', (c) => c.notNull().defaultTo('backfill'))
+    .execute();
   // A trade recorded within LIVE_MAX_LAG_MS of its entry was decided live; the rest were replayed (no claim: unknown, so backfill).
   await sql`update arena_trades set mode = 'live'
     where claim_id is not null
-      and (select c.created_at from calib_claims c where c.claim_id = arena_trades.claim_id) - entry_ts <= ${sql.lit(LIVE_MAX_LAG_MS)}`.execute(db);
+      and (select c.created_at from calib_claims c where c.claim_id = arena_trades.claim_id) - entry_ts <= ${sql.lit(LIVE_MAX_LAG_MS)}`.execute(
+    db,
+  );
 }

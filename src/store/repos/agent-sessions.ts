@@ -33,7 +33,12 @@ export class AgentSessionsRepo {
         .returning('last_seq')
         .executeTakeFirst();
       if (!bumped) return undefined;
-      if (screenshot) await trx.insertInto('agent_session_screenshots').values(screenshot).onConflict((oc) => oc.column('sha256').doNothing()).execute();
+      if (screenshot)
+        await trx
+          .insertInto('agent_session_screenshots')
+          .values(screenshot)
+          .onConflict((oc) => oc.column('sha256').doNothing())
+          .execute();
       const row = { session_id: sessionId, seq: Number(bumped.last_seq), ...event };
       await trx.insertInto('agent_session_events').values(row).execute();
       return row;
@@ -59,12 +64,25 @@ export class AgentSessionsRepo {
 
   /** Events after `afterSeq` in sequence order, at most `limit`. */
   events(sessionId: string, afterSeq: number, limit: number): Promise<EventRow[]> {
-    return this.db.selectFrom('agent_session_events').selectAll().where('session_id', '=', sessionId).where('seq', '>', afterSeq).orderBy('seq').limit(limit).execute();
+    return this.db
+      .selectFrom('agent_session_events')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('seq', '>', afterSeq)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
   }
 
   /** Ids of live sessions whose expiry has come. */
   async expiredLive(nowMs: number, limit = 500): Promise<string[]> {
-    const rows = await this.db.selectFrom('agent_sessions').select('session_id').where('status', '=', 'live').where('expires_at', '<=', nowMs).limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('agent_sessions')
+      .select('session_id')
+      .where('status', '=', 'live')
+      .where('expires_at', '<=', nowMs)
+      .limit(limit)
+      .execute();
     return rows.map((r) => r.session_id);
   }
 
@@ -76,7 +94,15 @@ export class AgentSessionsRepo {
       const deleted = await trx.deleteFrom('agent_sessions').where('delete_at', '<=', nowMs).executeTakeFirst();
       await trx
         .deleteFrom('agent_session_screenshots')
-        .where('sha256', 'not in', trx.selectFrom('agent_session_events').select('screenshot_sha256').where('screenshot_sha256', 'is not', null).$narrowType<{ screenshot_sha256: string }>())
+        .where(
+          'sha256',
+          'not in',
+          trx
+            .selectFrom('agent_session_events')
+            .select('screenshot_sha256')
+            .where('screenshot_sha256', 'is not', null)
+            .$narrowType<{ screenshot_sha256: string }>(),
+        )
         .execute();
       return Number(deleted.numDeletedRows);
     });

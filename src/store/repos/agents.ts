@@ -13,7 +13,11 @@ export class AgentsRepo {
 
   /** False when the agent already exists (a concurrent first write won): the unique insert is the claim on the id. */
   async create(row: CredentialRow): Promise<boolean> {
-    const result = await this.db.insertInto('agent_credentials').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('agent_credentials')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
@@ -34,7 +38,11 @@ export class AgentsRepo {
 
   /** False when this signature was already used. */
   async useSignature(sigHash: string, agentId: string, expiresAt: number): Promise<boolean> {
-    const result = await this.db.insertInto('agent_signatures_used').values({ sig_hash: sigHash, agent_id: agentId, expires_at: expiresAt }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('agent_signatures_used')
+      .values({ sig_hash: sigHash, agent_id: agentId, expires_at: expiresAt })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 

@@ -21,12 +21,21 @@ export class ApiKeysRepo {
 
   /** True when an active key was revoked. */
   async revoke(id: string, nowMs: number): Promise<boolean> {
-    const result = await this.db.updateTable('api_keys').set({ revoked_at: nowMs }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: nowMs })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 
   async countActive(): Promise<number> {
-    const row = await this.db.selectFrom('api_keys').select((eb) => eb.fn.countAll<number>().as('n')).where('revoked_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 }

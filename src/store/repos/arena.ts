@@ -8,12 +8,21 @@ export class ArenaRepo {
 
   /** True when this entry was new (entries are keyed by strategy, asset and entry time). */
   async insertEntry(row: TradeRow): Promise<boolean> {
-    const result = await this.db.insertInto('arena_trades').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('arena_trades')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
   /** Records the exit of an open trade; false when it was already closed. */
-  async close(strategy: string, asset: string, entryTs: number, exit: Pick<TradeRow, 'exit_ts' | 'exit_price' | 'exit_reason' | 'pnl_pct'>): Promise<boolean> {
+  async close(
+    strategy: string,
+    asset: string,
+    entryTs: number,
+    exit: Pick<TradeRow, 'exit_ts' | 'exit_price' | 'exit_reason' | 'pnl_pct'>,
+  ): Promise<boolean> {
     const result = await this.db
       .updateTable('arena_trades')
       .set(exit)
@@ -26,12 +35,24 @@ export class ArenaRepo {
   }
 
   get(strategy: string, asset: string, entryTs: number): Promise<TradeRow | undefined> {
-    return this.db.selectFrom('arena_trades').selectAll().where('strategy', '=', strategy).where('asset', '=', asset).where('entry_ts', '=', entryTs).executeTakeFirst();
+    return this.db
+      .selectFrom('arena_trades')
+      .selectAll()
+      .where('strategy', '=', strategy)
+      .where('asset', '=', asset)
+      .where('entry_ts', '=', entryTs)
+      .executeTakeFirst();
   }
 
   /** Every trade of one strategy on one asset, oldest first. */
   trades(strategy: string, asset: string): Promise<TradeRow[]> {
-    return this.db.selectFrom('arena_trades').selectAll().where('strategy', '=', strategy).where('asset', '=', asset).orderBy('entry_ts').execute();
+    return this.db
+      .selectFrom('arena_trades')
+      .selectAll()
+      .where('strategy', '=', strategy)
+      .where('asset', '=', asset)
+      .orderBy('entry_ts')
+      .execute();
   }
 
   /** Closed trades of these strategies that exited in (fromTs, toTs] (Unix ms; fromTs may be -Infinity). */
@@ -48,7 +69,11 @@ export class ArenaRepo {
   }
 
   async saveAttestation(id: string, body: unknown, nowMs: number): Promise<void> {
-    await this.db.insertInto('arena_attestations').values({ id, body_json: JSON.stringify(body), created_at: nowMs }).onConflict((oc) => oc.doNothing()).execute();
+    await this.db
+      .insertInto('arena_attestations')
+      .values({ id, body_json: JSON.stringify(body), created_at: nowMs })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   async attestation(id: string): Promise<Record<string, unknown> | undefined> {

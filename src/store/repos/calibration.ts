@@ -14,7 +14,8 @@ export interface ClaimCounts {
   self_reported: number;
 }
 
-export type ResolveResult = { status: 'resolved'; claim: ClaimRow } | { status: 'not_found' } | { status: 'already_resolved'; claim: ClaimRow };
+export type ResolveResult =
+  { status: 'resolved'; claim: ClaimRow } | { status: 'not_found' } | { status: 'already_resolved'; claim: ClaimRow };
 
 export class CalibrationRepo {
   constructor(private readonly db: Kysely<DB>) {}
@@ -41,7 +42,14 @@ export class CalibrationRepo {
    * Resolves an unresolved claim and folds its outcome into the bin aggregates, in one transaction.
    * The conditional update is the claim: of two concurrent outcomes exactly one changes the row.
    */
-  async resolve(claimId: string, outcome: 0 | 1, source: OutcomeSource, evidenceJson: string, nowMs: number, binIndex: (p: number) => number): Promise<ResolveResult> {
+  async resolve(
+    claimId: string,
+    outcome: 0 | 1,
+    source: OutcomeSource,
+    evidenceJson: string,
+    nowMs: number,
+    binIndex: (p: number) => number,
+  ): Promise<ResolveResult> {
     return this.inTransaction(async (trx) => {
       const updated = await trx
         .updateTable('calib_claims')
@@ -55,7 +63,15 @@ export class CalibrationRepo {
       const p = claim.predicted_p;
       await trx
         .insertInto('calib_bins')
-        .values({ agent_id: claim.agent_id, kind: claim.kind, bin_index: binIndex(p), count: 1, success_count: outcome, sum_p: p, sum_sq_err: (p - outcome) ** 2 })
+        .values({
+          agent_id: claim.agent_id,
+          kind: claim.kind,
+          bin_index: binIndex(p),
+          count: 1,
+          success_count: outcome,
+          sum_p: p,
+          sum_sq_err: (p - outcome) ** 2,
+        })
         .onConflict((oc) =>
           oc.columns(['agent_id', 'kind', 'bin_index']).doUpdateSet((eb) => ({
             count: eb('calib_bins.count', '+', 1),
@@ -98,11 +114,23 @@ export class CalibrationRepo {
 
   /** Unresolved claims whose resolution time has come. */
   due(nowS: number, limit = 200): Promise<ClaimRow[]> {
-    return this.db.selectFrom('calib_claims').selectAll().where('status', '=', 'unresolved').where('expected_resolution_at', '<=', nowS).orderBy('expected_resolution_at').limit(limit).execute();
+    return this.db
+      .selectFrom('calib_claims')
+      .selectAll()
+      .where('status', '=', 'unresolved')
+      .where('expected_resolution_at', '<=', nowS)
+      .orderBy('expected_resolution_at')
+      .limit(limit)
+      .execute();
   }
 
   async expire(claimId: string): Promise<void> {
-    await this.db.updateTable('calib_claims').set({ status: 'expired' }).where('claim_id', '=', claimId).where('status', '=', 'unresolved').execute();
+    await this.db
+      .updateTable('calib_claims')
+      .set({ status: 'expired' })
+      .where('claim_id', '=', claimId)
+      .where('status', '=', 'unresolved')
+      .execute();
   }
 
   async upsertAgent(agent: AgentRow): Promise<void> {
@@ -118,7 +146,14 @@ export class CalibrationRepo {
     const rows = await this.db
       .selectFrom('calib_agents as a')
       .leftJoin('calib_claims as c', 'c.agent_id', 'a.agent_id')
-      .select(['a.agent_id', 'a.name', 'a.homepage', 'a.public_key', 'a.registered_at', (eb) => eb.fn.count<number>('c.claim_id').as('claims')])
+      .select([
+        'a.agent_id',
+        'a.name',
+        'a.homepage',
+        'a.public_key',
+        'a.registered_at',
+        (eb) => eb.fn.count<number>('c.claim_id').as('claims'),
+      ])
       .$if(agentId !== undefined, (qb) => qb.where('a.agent_id', '=', agentId!))
       .groupBy(['a.agent_id', 'a.name', 'a.homepage', 'a.public_key', 'a.registered_at'])
       .orderBy('a.registered_at')
@@ -130,9 +165,19 @@ export class CalibrationRepo {
 
   async counts(): Promise<{ agents: number; claims: number; resolved: number }> {
     const [agents, claims, resolved] = await Promise.all([
-      this.db.selectFrom('calib_agents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-      this.db.selectFrom('calib_claims').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
-      this.db.selectFrom('calib_claims').select((eb) => eb.fn.countAll<number>().as('n')).where('status', '=', 'resolved').executeTakeFirst(),
+      this.db
+        .selectFrom('calib_agents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('calib_claims')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('calib_claims')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '=', 'resolved')
+        .executeTakeFirst(),
     ]);
     return { agents: Number(agents?.n ?? 0), claims: Number(claims?.n ?? 0), resolved: Number(resolved?.n ?? 0) };
   }

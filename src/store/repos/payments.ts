@@ -9,7 +9,11 @@ export class PaymentsRepo {
 
   /** Claims an authorization atomically; false when it was already claimed (on any instance). */
   async reserve(row: AuthorizationRow): Promise<boolean> {
-    const result = await this.db.insertInto('payment_authorizations').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+    const result = await this.db
+      .insertInto('payment_authorizations')
+      .values(row)
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
   }
 
@@ -24,7 +28,11 @@ export class PaymentsRepo {
 
   /** The answer an authorization paid for, when it paid for this very request (`requestKey`). */
   async findAnswer(authKey: string, requestKey: string): Promise<StoredAnswer | undefined> {
-    const row = await this.db.selectFrom('payment_authorizations').select(['request_key', 'response_json']).where('auth_key', '=', authKey).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('payment_authorizations')
+      .select(['request_key', 'response_json'])
+      .where('auth_key', '=', authKey)
+      .executeTakeFirst();
     if (row?.request_key !== requestKey || row.response_json === null) return undefined;
     const answer = JSON.parse(row.response_json) as Partial<StoredAnswer>;
     return typeof answer.body === 'string' && typeof answer.status === 'number' ? (answer as StoredAnswer) : undefined;
@@ -35,7 +43,10 @@ export class PaymentsRepo {
     await this.db.deleteFrom('payment_authorizations').where('auth_key', '=', authKey).where('status', '=', 'reserved').execute();
   }
 
-  async update(authKey: string, fields: Partial<Pick<AuthorizationRow, 'status' | 'response_json' | 'settle_attempts' | 'facilitator_json'>>): Promise<void> {
+  async update(
+    authKey: string,
+    fields: Partial<Pick<AuthorizationRow, 'status' | 'response_json' | 'settle_attempts' | 'facilitator_json'>>,
+  ): Promise<void> {
     await this.db.updateTable('payment_authorizations').set(fields).where('auth_key', '=', authKey).execute();
   }
 
@@ -53,11 +64,20 @@ export class PaymentsRepo {
 
   /** Pending authorizations whose window closed are failed for good. */
   async expirePending(nowS: number): Promise<void> {
-    await this.db.updateTable('payment_authorizations').set({ status: 'settle_failed' }).where('status', '=', 'pending').where('valid_before', '<=', nowS).execute();
+    await this.db
+      .updateTable('payment_authorizations')
+      .set({ status: 'settle_failed' })
+      .where('status', '=', 'pending')
+      .where('valid_before', '<=', nowS)
+      .execute();
   }
 
   async savePass(pass: PassesTable): Promise<void> {
-    await this.db.insertInto('passes').values(pass).onConflict((oc) => oc.doNothing()).execute();
+    await this.db
+      .insertInto('passes')
+      .values(pass)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   findPass(tokenHash: string): Promise<PassesTable | undefined> {

@@ -8,7 +8,12 @@ export class PortfolioRepo {
 
   /** Creates the user; false when the id is taken (the atomic claim of a new user id). */
   async create(row: PortfolioUserRow): Promise<boolean> {
-    const inserted = await this.db.insertInto('portfolio_users').values(row).onConflict((oc) => oc.column('user_id').doNothing()).returning('user_id').executeTakeFirst();
+    const inserted = await this.db
+      .insertInto('portfolio_users')
+      .values(row)
+      .onConflict((oc) => oc.column('user_id').doNothing())
+      .returning('user_id')
+      .executeTakeFirst();
     return inserted !== undefined;
   }
 
@@ -17,7 +22,11 @@ export class PortfolioRepo {
   }
 
   async setPlaidItem(userId: string, itemId: string, tokenEnc: string): Promise<void> {
-    await this.db.updateTable('portfolio_users').set({ plaid_item_id: itemId, plaid_token_enc: tokenEnc }).where('user_id', '=', userId).execute();
+    await this.db
+      .updateTable('portfolio_users')
+      .set({ plaid_item_id: itemId, plaid_token_enc: tokenEnc })
+      .where('user_id', '=', userId)
+      .execute();
   }
 
   async addSnapshot(userId: string, takenAt: number, snapshot: unknown): Promise<void> {
@@ -29,7 +38,13 @@ export class PortfolioRepo {
   }
 
   async latestSnapshot<T>(userId: string): Promise<T | undefined> {
-    const row = await this.db.selectFrom('portfolio_snapshots').select('snapshot_json').where('user_id', '=', userId).orderBy('taken_at', 'desc').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('portfolio_snapshots')
+      .select('snapshot_json')
+      .where('user_id', '=', userId)
+      .orderBy('taken_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row ? (JSON.parse(row.snapshot_json) as T) : undefined;
   }
 
@@ -44,7 +59,15 @@ export class PortfolioRepo {
   /** Row counts a user leaves behind (tests check that deletion leaves none). */
   async footprint(userId: string): Promise<number> {
     const count = async (table: 'portfolio_users' | 'portfolio_snapshots') =>
-      Number((await this.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).executeTakeFirst())?.n ?? 0);
+      Number(
+        (
+          await this.db
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        )?.n ?? 0,
+      );
     return (await count('portfolio_users')) + (await count('portfolio_snapshots'));
   }
 }

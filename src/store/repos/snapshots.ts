@@ -19,7 +19,13 @@ export class SnapshotRepo {
 
   /** The latest snapshot taken at or before `atMs`. */
   async atOrBefore(atMs: number): Promise<Snapshot | undefined> {
-    const row = await this.db.selectFrom('snapshots').selectAll().where('taken_at', '<=', atMs).orderBy('taken_at', 'desc').limit(1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('snapshots')
+      .selectAll()
+      .where('taken_at', '<=', atMs)
+      .orderBy('taken_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return row && { taken_at: row.taken_at, data: JSON.parse(row.data_json) as Record<string, unknown> };
   }
 

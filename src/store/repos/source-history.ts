@@ -8,7 +8,11 @@ export class SourceHistoryRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   async record(entry: HistoryEntry): Promise<void> {
-    await this.db.insertInto('source_history').values(entry).onConflict((oc) => oc.doNothing()).execute();
+    await this.db
+      .insertInto('source_history')
+      .values(entry)
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   }
 
   /** The value that was current at `atMs`: the latest fetch at or before that instant. */
