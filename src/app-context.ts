@@ -10,7 +10,7 @@ export interface AppContext {
   deps: Deps;
   cursors: CursorCodec;
   /** Translates `entity=` into the q of a type. */
-  entityToQ(type: string, entityId: string, q: string | undefined): Promise<string>;
+  entityToQ: (type: string, entityId: string, q: string | undefined) => Promise<string>;
   /** The canonical entity graph. */
   entities: EntityGraph;
   /** Verifies payments for paid routes and issues 402 challenges. */

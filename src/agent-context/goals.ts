@@ -1,5 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Entity } from '../entities/dataset.js';
+import type { DecisionRecipe, GoalCategory, GoalFacts, Plan, Step } from './plan.js';
 
 /**
  * The built-in goal rules: a free-text goal (plus an optional entity) → the data fetches that
@@ -12,46 +13,7 @@ import type { Entity } from '../entities/dataset.js';
  * the entity graph) with the same fetches for the named asset, plus the seven single kinds. The
  * tests plan each of the 11 named goals.
  */
-export const GOAL_CATEGORIES = [
-  'security_scan',
-  'contract_check',
-  'defi_yield',
-  'weather_impact',
-  'portfolio_risk',
-  'buy_crypto',
-  'sell_crypto',
-  'stock_decision',
-  'news_brief',
-] as const;
-export type GoalCategory = (typeof GOAL_CATEGORIES)[number];
-
-export type Step = { type: string; q: string };
-
-export interface DecisionRecipe {
-  /** What the recipe decides between. */
-  outcomes: string[];
-  /** Checked in order; the first that holds decides. Field names are the rows' own. */
-  rules: { when: string; then: string }[];
-  caveats: string[];
-}
-
-export interface Plan {
-  goal_category: GoalCategory;
-  /** The entity or address the goal is about, when it names one. */
-  subject: string | null;
-  primary: Step[];
-  supporting: Step[];
-  decision_recipe: DecisionRecipe;
-}
-
-/** What the goal text and the entity say, extracted once. */
-export interface GoalFacts {
-  text: string;
-  entity?: Entity;
-  address?: string;
-  chain: string;
-  coordinates?: { lat: number; lon: number };
-}
+export { GOAL_CATEGORIES, type DecisionRecipe, type GoalCategory, type GoalFacts, type Plan, type Step } from './plan.js';
 
 interface Rule {
   category: GoalCategory;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 
 /** RFC 8785 (JCS) canonical JSON. */
 export function canonicalJson(value: unknown): string {
-  const text = (canonicalizeImpl as unknown as (v: unknown) => string | undefined)(value);
+  const text = canonicalizeImpl(value);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;
 }

@@ -31,6 +31,6 @@ export function curatedFile<S extends TSchema>(file: URL, schema: S): () => Stat
     if (!check.Check(raw)) {
       throw new Error(`${file.pathname} does not match its schema: ${JSON.stringify([...check.Errors(raw)].slice(0, 3))}`);
     }
-    return (loaded = raw as Static<S>);
+    return (loaded = raw);
   };
 }

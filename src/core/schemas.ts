@@ -46,7 +46,10 @@ export const FreeFlag = Type.Optional(
   Type.Unsafe<'1'>({ type: 'string', enum: ['1'], description: 'free preview; the only allowed value is 1' }),
 );
 
-/** The 402 body: the seed's invoice fields plus the standard x402 v1 `x402Version` and `accepts[]` (x402 v2 comes in the `PAYMENT-REQUIRED` header). */
+/**
+ * The 402 body: the seed's invoice fields plus the standard x402 v1 `x402Version` and `accepts[]`
+ * (x402 v2 comes in the `PAYMENT-REQUIRED` header).
+ */
 export const PaymentChallengeSchema = Type.Object(
   {
     error: Type.String({ description: 'payment_required' }),

@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { ApiError } from '../core/errors.js';
 import { unixSeconds } from '../core/clock.js';
 import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
@@ -121,7 +120,8 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
       if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
       const results = await runBundle(deps.sources, queries, free);
       const answered = results.some((r) => r.ok);
-      const body: BundleBody = { count: results.length, free, queries, results, ...(grant ? { payment: { method: grant.method, charged: answered && grant.charges } } : {}) };
+      const payment = grant ? { payment: { method: grant.method, charged: answered && grant.charges } } : {};
+      const body: BundleBody = { count: results.length, free, queries, results, ...payment };
       if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: answered }));
       reply.provenance = { asOf: newestAsOf(results), sources: results.flatMap((r) => (r.ok ? [String(r.data.source)] : [])) };
       return body;

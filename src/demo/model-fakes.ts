@@ -329,7 +329,7 @@ export function minimalInstance(schema: Json): unknown {
   if ('const' in schema) return schema.const;
   const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
   if (options?.length) return minimalInstance(options[0]!);
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  const type: unknown = Array.isArray(schema.type) ? (schema.type as unknown[])[0] : schema.type;
   switch (type) {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Json>;

@@ -102,8 +102,9 @@ export class EntityResolver {
       : this.search
           .search(q)
           .slice(0, CANDIDATES)
-          .filter((hit) => !seen.has(hit.id))
-          .map((hit) => this.bestName(this.byId.get(hit.id)!, q))
+          .map((hit) => hit.id as string)
+          .filter((id) => !seen.has(id))
+          .map((id) => this.bestName(this.byId.get(id)!, q))
           .filter((m) => m.confidence >= MIN_CONFIDENCE);
     const matches = [...exact, ...fuzzy.sort((a, b) => b.confidence - a.confidence)].slice(0, limit);
     const [first, second] = matches;
@@ -129,6 +130,6 @@ export class EntityResolver {
   }
 
   private match(entity: Entity, confidence: number, on: string): Match {
-    return { id: entity.id, name: entity.name, type: entity.type as EntityType, confidence: roundTo(confidence, 4), matched_on: on };
+    return { id: entity.id, name: entity.name, type: entity.type, confidence: roundTo(confidence, 4), matched_on: on };
   }
 }

@@ -4,7 +4,7 @@ interface Prompt {
   title: string;
   description: string;
   arguments?: { name: string; description: string; required: boolean }[];
-  render(args: Record<string, string>): string;
+  render: (args: Record<string, string>) => string;
 }
 
 export const PROMPTS: Prompt[] = [

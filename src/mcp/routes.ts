@@ -51,7 +51,7 @@ export const mcpRoutes =
       const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string);
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
       reply.raw.on('close', () => {
         void transport.close();

@@ -120,7 +120,7 @@ export class Models {
     const schema = jsonSchema<Static<S>>(plain(request.schema), {
       validate: (value) =>
         validator.Check(value)
-          ? { success: true, value: value as Static<S> }
+          ? { success: true, value: value }
           : {
               success: false,
               error: new Error(
@@ -148,7 +148,7 @@ export class Models {
         });
       try {
         const r = await attempt(messages);
-        return { value: r.output as Static<S>, usage: r.usage };
+        return { value: r.output, usage: r.usage };
       } catch (e) {
         if (!NoObjectGeneratedError.isInstance(e)) throw e;
         const r = await attempt(repairMessages(messages, e.text ?? '', (e.cause as Error | undefined)?.message ?? e.message)).catch(
@@ -156,7 +156,7 @@ export class Models {
             throw NoObjectGeneratedError.isInstance(again) ? new InvalidOutput(again.message, addUsage(e.usage, again.usage)) : again;
           },
         );
-        return { value: r.output as Static<S>, usage: addUsage(e.usage, r.usage), repaired: true };
+        return { value: r.output, usage: addUsage(e.usage, r.usage), repaired: true };
       }
     });
   }

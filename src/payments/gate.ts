@@ -2,10 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 import { ApiError } from '../core/errors.js';
-import { unixSeconds, type Clock } from '../core/clock.js';
+import { unixSeconds } from '../core/clock.js';
 import type { Config } from '../config.js';
-import type { PaymentsRepo } from '../store/repos/payments.js';
-import { captureAnswer, type StoredAnswer } from './answers.js';
+import { captureAnswer } from './answers.js';
 import {
   PaymentRequiredError,
   challengeMemo,
@@ -17,84 +16,22 @@ import {
   type ChallengeContext,
   type Requirement,
 } from './challenge.js';
-import type { CheckoutVerifier } from './checkout.js';
-import { FacilitatorUnavailable, type Facilitator } from './facilitator.js';
-import { PASS_PREFIX, hashToken, type IssuedPass, type PassKind, type Passes } from './passes.js';
+import { FacilitatorUnavailable } from './facilitator.js';
+import { PASS_PREFIX, hashToken, type PassKind } from './passes.js';
 import type { Tier } from './tier.js';
 import { USDC_NETWORKS } from './networks.js';
 import { HeaderNotJson, PAYMENT_HEADERS, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
+import type { Claim, FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
 
-/** Paid access a request carries, once verified. */
-export interface PaymentGrant {
-  method: 'x402' | 'pass' | 'session';
-  payer?: string;
-  /** x402: the single-use key this payment claimed. */
-  authKey?: string;
-  /** False when an answer takes no money: x402 while nothing settles (PAYMENT_SETTLE=off, no facilitator, zero pay-to). */
-  charges: boolean;
-  /** The answer this very paid request already got (a retry after a lost response): send it again as it is. */
-  stored?: StoredAnswer;
-  /** session: the pass the checkout session was redeemed into. */
-  pass?: { token: string; expiresAt: number };
-}
+export type { FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
 
-/** A pass sold now (with its settlement headers), or the stored answer of the same purchase retried. */
-export type PassPurchase = { pass: IssuedPass; headers: Record<string, string> } | { stored: StoredAnswer };
-
-export interface FinishOutcome {
-  /** False when the answer failed (e.g. every bundle query failed): the authorization is released. */
-  charge: boolean;
-}
-
-/** An x402 authorization claimed for one request, with what it pays for and the wire version it came in. */
-interface Claim {
-  authKey: string;
-  requirement: Requirement;
-  version: 1 | 2;
-  answered: boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The x402 authorization this request claimed; `answered` once `finish` kept it. */
-    paymentClaim?: Claim;
-  }
-}
-
-/**
- * The seam between paid routes and payment verification. A paid route asks `authorize`; with no
- * grant it throws `challenge(...)` (HTTP 402); after answering it calls `finish` to settle the
- * payment, or to release it when the answer failed. A request that fails after its authorization
- * was claimed (an error, or no `finish`) releases it too: nothing is charged for a failure.
- */
-export interface PaymentGate {
-  authorize(request: FastifyRequest, requirement: Requirement): Promise<PaymentGrant | undefined>;
-  /** `authorize` for routes with a free tier: `free` asks for no payment, `paid` demands one (402 without), no tier pays only when a payment is present. */
-  authorizeTier(request: FastifyRequest, requirement: Requirement, tier: Tier | undefined): Promise<PaymentGrant | undefined>;
-  challenge(request: FastifyRequest, requirement: Requirement, reason?: string): PaymentRequiredError;
-  finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>>;
-  /** True when the request presents a valid day or week pass (unlimited streams and bundles). */
-  hasPass(request: FastifyRequest): Promise<boolean>;
-  /** Sells a pass for an x402 payment of its price (402 until paid), with the settlement headers; a retried purchase gets its stored answer. */
-  buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<PassPurchase>;
-  /** Settles authorizations queued by PAYMENT_SETTLE=async; retried until their validBefore. */
-  settlePending(): Promise<void>;
-}
+/** An authorization as the repository stores it: the decoded payment payload. */
+type StoredPayload = { x402Version: number };
 
 /** Identifies what is being paid for: method, URL and the canonical body. */
 export function requestKey(request: FastifyRequest): string {
   const body = request.body === undefined ? '' : canonicalJson(request.body);
   return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
-}
-
-export interface GateDeps {
-  config: Config;
-  clock: Clock;
-  repo: PaymentsRepo;
-  passes: Passes;
-  memoSecret: Buffer;
-  facilitator?: Facilitator;
-  checkout?: CheckoutVerifier;
 }
 
 const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
@@ -293,7 +230,7 @@ export class X402Gate implements PaymentGate {
     const nowS = unixSeconds(clock);
     await repo.expirePending(nowS);
     for (const row of await repo.pendingSettlement(nowS)) {
-      const result = await facilitator.settle(JSON.parse(row.payload_json), JSON.parse(row.requirements_json));
+      const result = await facilitator.settle(JSON.parse(row.payload_json) as StoredPayload, JSON.parse(row.requirements_json));
       await repo.update(row.auth_key, {
         status: result.success ? 'settled' : 'pending',
         settle_attempts: row.settle_attempts + 1,
@@ -318,7 +255,7 @@ export class X402Gate implements PaymentGate {
       return { 'x-payment-status': 'pending' };
     }
     const row = (await repo.find(authKey))!;
-    const result = await facilitator.settle(JSON.parse(row.payload_json), JSON.parse(row.requirements_json));
+    const result = await facilitator.settle(JSON.parse(row.payload_json) as StoredPayload, JSON.parse(row.requirements_json));
     await repo.update(authKey, {
       status: result.success ? 'settled' : 'settle_failed',
       settle_attempts: row.settle_attempts + 1,

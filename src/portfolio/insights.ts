@@ -260,14 +260,12 @@ export class InsightsCalculator {
     const found = await Promise.all(crypto.map(async (p) => ({ p, result: await this.run('token-unlock', p.entity!.ids.symbol!) })));
     return found.flatMap(({ p, result }) =>
       ok(result)
-        ? result.rows
-            .slice(0, 3)
-            .map((r) => ({
-              symbol: p.holding.symbol,
-              kind: 'token_unlock' as const,
-              date: String(r.date),
-              detail: { amount_tokens: r.amount_tokens, pct_of_max_supply: r.pct_of_max_supply },
-            }))
+        ? result.rows.slice(0, 3).map((r) => ({
+            symbol: p.holding.symbol,
+            kind: 'token_unlock' as const,
+            date: String(r.date),
+            detail: { amount_tokens: r.amount_tokens, pct_of_max_supply: r.pct_of_max_supply },
+          }))
         : [],
     );
   }

@@ -51,6 +51,6 @@ export function loadSigningKey(configured: string | undefined, dataDir: string):
   if (existsSync(file)) return describeKey(parsePrivateKey(readFileSync(file, 'utf8')));
   const { privateKey } = generateKeyPairSync('ed25519');
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, { mode: 0o600, flag: 'wx' });
+  writeFileSync(file, privateKey.export({ format: 'pem', type: 'pkcs8' }), { mode: 0o600, flag: 'wx' });
   return describeKey(privateKey);
 }

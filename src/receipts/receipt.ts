@@ -73,8 +73,7 @@ export function verifyReceipt(key: SigningKey, receipt: unknown, response?: Reco
   if (r.kid !== key.kid) return { valid: false, reason: 'unknown_kid' };
   const { sig, ...unsigned } = r;
   const signature = Buffer.from(sig.slice('ed25519-'.length), 'base64url');
-  if (!verify(null, signingInput(unsigned as Omit<Receipt, 'sig'>), key.publicKey, signature))
-    return { valid: false, reason: 'bad_signature' };
+  if (!verify(null, signingInput(unsigned), key.publicKey, signature)) return { valid: false, reason: 'bad_signature' };
   if (response && responseHash(response) !== r.response_hash) return { valid: false, reason: 'response_mismatch' };
   return { valid: true, kid: r.kid, issued_at: r.issued_at, as_of: r.as_of, source_mode: r.source_mode ?? 'live' };
 }

@@ -31,7 +31,7 @@ const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null 
 /** An A2A agent card's skills as tools: their descriptions and examples are text a model reads. */
 function skillsOf(card: Json): AuditedTool[] {
   return (Array.isArray(card.skills) ? card.skills.filter(isObject) : []).map((skill) => ({
-    name: String(skill.name ?? skill.id ?? '(unnamed)'),
+    name: [skill.name, skill.id].find((v): v is string => typeof v === 'string') ?? '(unnamed)',
     description: typeof skill.description === 'string' ? skill.description : '',
     texts: (Array.isArray(skill.examples) ? skill.examples : []).filter((e): e is string => typeof e === 'string'),
     fields: [],

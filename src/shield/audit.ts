@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { unixSeconds } from '../core/clock.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import type { ShieldRepo } from '../store/repos/shield.js';
-import { parseManifest, type AuditedTool, type ManifestFormat } from './manifest.js';
+import { parseManifest, type AuditedTool } from './manifest.js';
 import type { ToolFinding, ToolSeverity } from './schemas.js';
 import { auditTool } from './tool-rules.js';
 
@@ -58,7 +58,7 @@ export class ToolAuditor {
     const changes = url ? await this.compare(url, manifestSha, hashes) : null;
     const extra = new Map((changes?.changed ?? []).map((name) => [name, [changedFinding(name, changes!)]]));
     return {
-      format: format as ManifestFormat,
+      format: format,
       url,
       manifest_sha256: manifestSha,
       ...reportTools(tools, extra),

@@ -109,7 +109,7 @@ const SECRET_FIELD =
   /(password|passwd|secret|api[_-]?key|apikey|access[_-]?token|auth[_-]?token|bearer|private[_-]?key|mnemonic|seed[_-]?phrase|credential|ssh[_-]?key|otp\b|cvv|card[_-]?number)/i;
 const WALLET_SECRET = /(private[_-]?key|mnemonic|seed[_-]?phrase)/i;
 
-const HIDDEN = /[\u0000-\u001F\u007F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
+const HIDDEN = /[\p{Cc}\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}]/gu;
 
 /** A short excerpt around a match, invisible and control characters shown as \u{…}. */
 export function excerpt(text: string, index = 0, length = 0): string {
@@ -152,7 +152,7 @@ function unicodeFindings(tool: AuditedTool): ToolFinding[] {
       severity: 'high',
       evidence: `U+${invisible[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} in: ${excerpt(text, invisible.index, 1)}`,
     });
-  if (/[^\x00-\x7F]/.test(tool.name) && /[a-z]/i.test(tool.name))
+  if (/[^\p{ASCII}]/u.test(tool.name) && /[a-z]/i.test(tool.name))
     findings.push({ id: 'confusable_name', severity: 'high', evidence: `non-ASCII characters in the tool name: ${excerpt(tool.name)}` });
   return findings;
 }

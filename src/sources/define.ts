@@ -10,7 +10,7 @@ export interface FetchContext {
   /** The client bound to the upstream this fetcher is registered under. */
   http: HostHttp;
   /** Another upstream, for types that combine two (e.g. headlines + an index). */
-  upstream(name: HostName): HostHttp;
+  upstream: (name: HostName) => HostHttp;
   /** Epoch ms by which every call of this fetch must finish; pass it to each call. */
   deadline: number;
   clock: Clock;

@@ -19,7 +19,7 @@ export function parseList(q: string): TwitchList {
   if (lower === 'top' || lower === 'all') return { kind: 'top' };
   if (/^[a-z]{2}$/.test(lower) || lower === 'other') return { kind: 'language', language: lower };
   const game = /^game:(.*)$/i.exec(label)?.[1]!.trim().replace(/\s+/g, ' ');
-  if (game && game.length <= MAX_GAME_NAME && !/[\u0000-\u001f]/.test(game)) return { kind: 'game', game };
+  if (game && game.length <= MAX_GAME_NAME && !/\p{Cc}/u.test(game)) return { kind: 'game', game };
   throw invalidQ(SHAPE, 'top', whyNot(label, 'a list label'));
 }
 

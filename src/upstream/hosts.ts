@@ -118,19 +118,22 @@ export const HOSTS = {
   // ENTSO-E Transparency Platform: the security token (granted on request by their helpdesk) goes in the query.
   entsoe: { baseUrl: 'https://web-api.tp.entsoe.eu', key: { in: 'query', name: 'securityToken', required: true } },
   'energy-charts': { baseUrl: 'https://api.energy-charts.info' },
-  // Unofficial JSON behind seecapitalmarkets.com's index pages (Baltic indices); public scrapers send these XHR headers (terms of use unconfirmed).
+  // Unofficial JSON behind seecapitalmarkets.com's index pages (Baltic indices); public scrapers send these XHR
+  // headers (terms of use unconfirmed).
   seecapitalmarkets: {
     baseUrl: 'https://seecapitalmarkets.com',
     userAgent: 'browser',
     headers: { 'x-requested-with': 'XMLHttpRequest', referer: 'https://seecapitalmarkets.com/indeksi' },
   },
-  // Twitch app access token: UPSTREAM_TWITCH_AUTH_KEY=client_id:client_secret buys it; Helix (`twitch`) also gets the client id as Client-Id.
+  // Twitch app access token: UPSTREAM_TWITCH_AUTH_KEY=client_id:client_secret buys it; Helix (`twitch`) also gets
+  // the client id as Client-Id.
   'twitch-auth': { baseUrl: 'https://id.twitch.tv', key: { in: 'token', name: 'client_id:client_secret', required: true } },
   twitch: { baseUrl: 'https://api.twitch.tv', tokenFrom: 'twitch-auth' },
   'steam-api': { baseUrl: 'https://api.steampowered.com' },
   'steam-store': { baseUrl: 'https://store.steampowered.com' },
   steamspy: { baseUrl: 'https://steamspy.com' },
-  // OpenSky OAuth2 client credentials (required since 18 Mar 2026): UPSTREAM_OPENSKY_AUTH_KEY=client_id:client_secret buys the token for `opensky`.
+  // OpenSky OAuth2 client credentials (required since 18 Mar 2026): UPSTREAM_OPENSKY_AUTH_KEY=client_id:client_secret
+  // buys the token for `opensky`.
   'opensky-auth': { baseUrl: 'https://auth.opensky-network.org', key: { in: 'token', name: 'client_id:client_secret', required: true } },
   opensky: { baseUrl: 'https://opensky-network.org', tokenFrom: 'opensky-auth' },
   // Keyless ADS-B aggregators serving the same ADSBExchange-v2 `point` API.

@@ -46,7 +46,7 @@ function guardedAgent(resolver: Resolver, refuse: Refusal): Agent {
     connect: {
       // Node asks for every address (`all`) when it races IPv4 and IPv6; answer in the shape it asked for.
       lookup: (hostname, options, callback) => {
-        const answer = callback as (err: Error | null, address: string | LookupAddress[], family?: number) => void;
+        const answer = callback;
         if (isMetadataHost(hostname)) return answer(blocked(hostname, 'a cloud metadata host'), '', 4);
         resolver(hostname).then(
           (addresses) => {

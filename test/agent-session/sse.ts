@@ -17,7 +17,7 @@ export async function openStream(url: string, headers: Record<string, string> = 
     let text = '';
     try {
       for await (const chunk of res.body) {
-        const piece = decoder.decode(chunk as Uint8Array, { stream: true });
+        const piece = decoder.decode(chunk, { stream: true });
         raw += piece;
         text += piece;
         let end: number;

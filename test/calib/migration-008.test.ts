@@ -109,7 +109,7 @@ describe.each(STORE_BACKENDS)('migration 008 over existing data on %s', (backend
     ).toBe(0.123456789);
     await db
       .updateTable('arena_trades')
-      .set({ entry_price: 67187.123456, exit_price: 68000.987654321, pnl_pct: 1.2098765432109876 })
+      .set({ entry_price: 67187.123456, exit_price: 68000.987654321, pnl_pct: 1.209876543210987 })
       .where('entry_ts', '=', 10 * H)
       .execute();
     expect(
@@ -121,7 +121,7 @@ describe.each(STORE_BACKENDS)('migration 008 over existing data on %s', (backend
     ).toEqual({
       entry_price: 67187.123456,
       exit_price: 68000.987654321,
-      pnl_pct: 1.2098765432109876,
+      pnl_pct: 1.209876543210987,
     });
   });
 });

@@ -4,7 +4,8 @@ import { IMAGE_LIMITS } from '../../src/chart/image.js';
 import { blackPng, pngHeaderOnText, smallChartPng } from './crafted-images.js';
 import { analyzeForm, analyzeJson, form } from './helpers.js';
 
-// No vision model is configured here: a request that got past the image checks would be a 503, so each 4xx below proves the check ran first.
+// No vision model is configured here: a request that got past the image checks would be a 503, so each 4xx below
+// proves the check ran first.
 describe('chart analyze: every image limit is a 4xx naming the limit', () => {
   let t: TestApp;
   let chart: Buffer;

@@ -112,7 +112,7 @@ describe('chart analyze: four vision models side by side', () => {
         image_sha256: sha256(file),
         consensus: { signal: 'hold' },
       });
-      expect((await sharp(sentImage(fakes.calls[0]!)!).metadata()).format).toBe('png');
+      expect((await sharp(sentImage(fakes.calls[0]!)).metadata()).format).toBe('png');
     }
   });
 

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FakeFacilitator } from '../helpers/facilitator.js';
 import { PAY_TO } from '../helpers/x402.js';
 import { WallClock } from './wall-clock.js';
-import { PaymentRequiredError, SpendCapError, createClient, verifyReceipt, type ReceiptJwk } from '../../packages/client/src/index.js';
+import { PaymentRequiredError, SpendCapError, createClient, verifyReceipt } from '../../packages/client/src/index.js';
 
 /** The SDK against a listening service that verifies payments locally and settles with a loopback facilitator. */
 let t: TestApp;
@@ -168,7 +168,7 @@ describe('SDK receipts', () => {
     expect(await client.verifyReceipt(body)).toMatchObject({ valid: true, checked: 'signature+response' });
     expect(await client.verifyReceipt(body._receipt)).toMatchObject({ valid: true, checked: 'signature' });
 
-    const jwk = (await client.receiptKey()) as ReceiptJwk;
+    const jwk = await client.receiptKey();
     expect(jwk.kid).toBe(t.deps.signingKey.kid);
     expect(verifyReceipt({ ...body, q: 'ethereum' }, jwk)).toEqual({ valid: false, reason: 'response_mismatch' });
     const receipt = body._receipt as Record<string, unknown>;
@@ -209,9 +209,9 @@ describe('SDK credentials it keeps', () => {
       outcome_resolver: { type: 'manual', config: {} },
       ttl_hours: 24,
     } as const;
-    const first = await client.calib.recordClaim(claim as never);
+    const first = await client.calib.recordClaim(claim);
     expect(first.agent_key).toBeTruthy();
-    const second = await client.calib.recordClaim(claim as never);
+    const second = await client.calib.recordClaim(claim);
     expect(second.agent_key).toBeUndefined();
     expect(await client.calib.recordOutcome({ claim_id: second.claim_id, outcome: 1 })).toMatchObject({ outcome: 1 });
     const stranger = await createClient({ baseUrl: base })

@@ -90,9 +90,10 @@ async function answer(req: IncomingMessage): Promise<{ status: number; headers: 
 
 beforeAll(async () => {
   server = createServer((req, res) => {
-    req.resume().on('end', async () => {
-      const { status, headers, body } = await answer(req);
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+    req.resume().on('end', () => {
+      void answer(req).then(({ status, headers, body }) => {
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

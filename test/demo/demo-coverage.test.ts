@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
-import { INTERVAL_SECONDS, type Interval } from '../../src/core/candles.js';
+import { INTERVAL_SECONDS } from '../../src/core/candles.js';
 import { intervalsOf, type BacktestType } from '../../src/backtest/providers/index.js';
 import { loadFixtures, Simulator } from '../../src/demo/simulator.js';
 import { DemoSeries } from '../../src/demo/series.js';
@@ -50,7 +50,7 @@ describe('SVC_DEMO=1 answers everything, and says it is a demo', () => {
     intervalsOf(type).map((interval) => [type, type === 'forex' ? 'EUR:USD' : type === 'stock-quote' ? 'AAPL' : 'ETH', interval] as const),
   );
   it.each(cases)('backtests %s %s at %s with candles up to now', async (type, q, interval) => {
-    const step = INTERVAL_SECONDS[interval as Interval];
+    const step = INTERVAL_SECONDS[interval];
     const res = await t.app.inject({
       url: '/api/v1/backtest',
       query: { type, q, interval, from: String(nowS - 200 * step), to: String(nowS), free: '1' },

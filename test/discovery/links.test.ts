@@ -76,7 +76,7 @@ describe('discovery links', () => {
       const res = await t.app.inject({
         method: endpoint.method as 'GET',
         url: call.url,
-        ...(call.payload ? { payload: call.payload as object } : {}),
+        ...(call.payload ? { payload: call.payload } : {}),
       });
       expect(res.statusCode, `${endpoint.method} ${path}`).not.toBe(404);
       if (endpoint.method === 'POST') expect(res.statusCode, `${endpoint.method} ${path}`).toBe(402);

@@ -37,7 +37,7 @@ export async function paymentHeader(o: PaymentOptions): Promise<string> {
     value: BigInt(o.amount),
     validAfter: BigInt(o.validAfter ?? o.nowS - 600),
     validBefore: BigInt(o.validBefore ?? o.nowS + 120),
-    nonce: o.nonce ?? (`0x${randomBytes(32).toString('hex')}` as Hex),
+    nonce: o.nonce ?? `0x${randomBytes(32).toString('hex')}`,
   };
   const signer = o.impostor ? other : payer;
   let signature = await signer.signTypedData({

@@ -147,7 +147,7 @@ describe('facilitator authentication', () => {
   ])('cdp with %s: a fresh JWT per call, for that method and URL, that the key verifies', (_name, secret, publicKey, alg) =>
     withFacilitator(
       () => {},
-      { X402_FACILITATOR_AUTH: 'cdp', CDP_API_KEY_ID: 'organizations/o/apiKeys/k', CDP_API_KEY_SECRET: secret as string },
+      { X402_FACILITATOR_AUTH: 'cdp', CDP_API_KEY_ID: 'organizations/o/apiKeys/k', CDP_API_KEY_SECRET: secret },
       async (t, f) => {
         await t.app.inject({
           method: 'POST',
@@ -162,7 +162,7 @@ describe('facilitator authentication', () => {
           const { payload } = await jwtVerify(tokens[i]!, publicKey, {
             issuer: 'cdp',
             subject: 'organizations/o/apiKeys/k',
-            algorithms: [alg as string],
+            algorithms: [alg],
           });
           expect(payload.uris).toEqual([expectedUri]);
           expect(payload.exp! - payload.nbf!).toBe(120);

@@ -153,7 +153,7 @@ describe('checkout sessions', () => {
     const first = await bundle({}, { session_id: 'cs_test_paidday' });
     expect(first.statusCode).toBe(200);
     expect(first.json().payment).toEqual({ method: 'session', charged: true });
-    const pass = first.headers['x-svc-pass'];
+    const pass = String(first.headers['x-svc-pass']);
     expect(pass).toMatch(/^svc-pass_/);
     const second = await bundle({}, { session_id: 'cs_test_paidday' });
     expect(second.headers['x-svc-pass']).toBe(pass);

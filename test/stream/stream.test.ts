@@ -18,7 +18,7 @@ async function open(base: string, headers: Record<string, string> = {}) {
     const decoder = new TextDecoder();
     try {
       for await (const chunk of res.body) {
-        text += decoder.decode(chunk as Uint8Array, { stream: true });
+        text += decoder.decode(chunk, { stream: true });
         let end: number;
         while ((end = text.indexOf('\n\n')) >= 0) {
           const block = text.slice(0, end);

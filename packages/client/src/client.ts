@@ -98,7 +98,8 @@ export function createClient(options: ClientOptions) {
 
   function url(path: string, query?: Record<string, unknown>): string {
     const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) search.set(key, String(value));
+    for (const [key, value] of Object.entries(query ?? {}))
+      if (value !== undefined && value !== null) search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
     const qs = search.toString();
     return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
@@ -261,7 +262,7 @@ export function createClient(options: ClientOptions) {
     ) {
       let since: string | undefined;
       while (!signal?.aborted) {
-        const answer = await client.query({ ...query, ...(since ? { since } : {}) } as QueryOf<'/api/data/preview'>);
+        const answer = await client.query({ ...query, ...(since ? { since } : {}) });
         if (answer._cursor) since = answer._cursor;
         if (answer.changed !== false) yield answer;
         await new Promise<void>((resolve) => {
@@ -307,12 +308,9 @@ export function createClient(options: ClientOptions) {
         ? paidTier<ResponseOf<'/api/v1/agent-context'>>({ method: 'GET', path: '/api/v1/agent-context', query: { ...query, tier: 'paid' } })
         : get<ResponseOf<'/api/v1/agent-context'>>('/api/v1/agent-context', { ...query, free: '1' }),
 
-    snapshot: (query: QueryOf<'/api/v1/snapshot'> = {} as QueryOf<'/api/v1/snapshot'>) =>
-      get<ResponseOf<'/api/v1/snapshot'>>('/api/v1/snapshot', query),
-    gainers: (query: QueryOf<'/api/v1/gainers'> = {} as QueryOf<'/api/v1/gainers'>) =>
-      get<ResponseOf<'/api/v1/gainers'>>('/api/v1/gainers', query),
-    viralToday: (query: QueryOf<'/api/v1/viral/today'> = {} as QueryOf<'/api/v1/viral/today'>) =>
-      get<ResponseOf<'/api/v1/viral/today'>>('/api/v1/viral/today', query),
+    snapshot: (query: QueryOf<'/api/v1/snapshot'> = {}) => get<ResponseOf<'/api/v1/snapshot'>>('/api/v1/snapshot', query),
+    gainers: (query: QueryOf<'/api/v1/gainers'> = {}) => get<ResponseOf<'/api/v1/gainers'>>('/api/v1/gainers', query),
+    viralToday: (query: QueryOf<'/api/v1/viral/today'> = {}) => get<ResponseOf<'/api/v1/viral/today'>>('/api/v1/viral/today', query),
     cams: () => get<ResponseOf<'/api/v1/cams'>>('/api/v1/cams'),
     arena: {
       trackRecord: (query: QueryOf<'/api/v1/arena/track-record'>) =>
@@ -320,9 +318,9 @@ export function createClient(options: ClientOptions) {
       attestation: (id: string) => get<ResponseOf<'/api/v1/arena/attestation/{id}'>>(`/api/v1/arena/attestation/${encodeURIComponent(id)}`),
     },
     trainingStation: {
-      agents: (query: QueryOf<'/api/v1/training-station/agents'> = {} as QueryOf<'/api/v1/training-station/agents'>) =>
+      agents: (query: QueryOf<'/api/v1/training-station/agents'> = {}) =>
         get<ResponseOf<'/api/v1/training-station/agents'>>('/api/v1/training-station/agents', query),
-      leaderboard: (query: QueryOf<'/api/v1/training-station/leaderboard'> = {} as QueryOf<'/api/v1/training-station/leaderboard'>) =>
+      leaderboard: (query: QueryOf<'/api/v1/training-station/leaderboard'> = {}) =>
         get<ResponseOf<'/api/v1/training-station/leaderboard'>>('/api/v1/training-station/leaderboard', query),
     },
 

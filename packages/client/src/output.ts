@@ -3,7 +3,7 @@
 /** Renders rows as a table whose columns are the given keys, widths fitted to the content (cells cut at 60). */
 export function table(rows: Record<string, unknown>[], columns: string[]): string {
   const cell = (v: unknown) => {
-    const text = v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    const text = v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
     return text.length > 60 ? `${text.slice(0, 59)}…` : text;
   };
   const cells = rows.map((row) => columns.map((c) => cell(row[c])));

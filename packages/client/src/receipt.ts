@@ -36,7 +36,7 @@ const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SIG = /^ed25519-[A-Za-z0-9_-]{86}$/;
 
 function canonicalJson(value: unknown): string {
-  const text = (canonicalize as unknown as (v: unknown) => string | undefined)(value);
+  const text = canonicalize(value);
   if (text === undefined) throw new TypeError('value has no JSON representation');
   return text;
 }

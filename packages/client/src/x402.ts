@@ -117,13 +117,14 @@ export async function signPayment(
   option: PaymentOption,
   nowS = Math.floor(Date.now() / 1000),
 ): Promise<PaymentHeader> {
+  const nonce: Hex = `0x${randomBytes(32).toString('hex')}`;
   const authorization = {
     from: account.address,
     to: option.payTo,
     value: option.amount,
     validAfter: BigInt(nowS - 600),
     validBefore: BigInt(nowS + option.maxTimeoutSeconds),
-    nonce: `0x${randomBytes(32).toString('hex')}` as Hex,
+    nonce,
   };
   const signature = await account.signTypedData({
     domain: { ...option.domain, chainId: option.chainId, verifyingContract: option.asset },

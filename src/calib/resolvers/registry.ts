@@ -46,5 +46,5 @@ export function checkResolver(resolver: { type: string; config: Record<string, u
     const field = `outcome_resolver.config${path ? `.${path}` : ''}`;
     throw new ApiError('validation_failed', `${field} ${error.message}`, { field, rule: error.keyword, ...error.params });
   }
-  entry.descriptor.check?.(resolver.config as never, registry);
+  entry.descriptor.check?.(resolver.config, registry);
 }

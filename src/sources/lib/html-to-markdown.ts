@@ -22,7 +22,7 @@ export function toMarkdown(body: string, contentType: string, url: string): Arti
   }
   const { document } = parseHTML(body);
   const canonical = document.querySelector('link[rel="canonical"]')?.getAttribute('href');
-  const article = new Readability(document as unknown as Document).parse();
+  const article = new Readability(document).parse();
   const html = article?.content ?? document.body?.innerHTML ?? '';
   const markdown = turndown.turndown(html).trim();
   return {

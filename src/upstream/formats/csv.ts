@@ -16,7 +16,7 @@ const fail = (upstream: string, e: unknown) =>
 /** Rows as arrays of cells, header included; blank lines skipped, ragged rows kept. */
 export function csvRows(text: string, upstream: string): string[][] {
   try {
-    return parse(text, { relax_column_count: true, skip_empty_lines: true }) as string[][];
+    return parse(text, { relax_column_count: true, skip_empty_lines: true });
   } catch (e) {
     throw fail(upstream, e);
   }
@@ -26,7 +26,7 @@ export function csvRows(text: string, upstream: string): string[][] {
 export function csvRecords(text: string, upstream: string, { fromLine = 1, header = (h) => h }: CsvOptions = {}): Record<string, string>[] {
   try {
     const columns = (names: string[]) => names.map(header);
-    return parse(text, { from_line: fromLine, columns, relax_column_count: true, skip_empty_lines: true }) as Record<string, string>[];
+    return parse<Record<string, string>>(text, { from_line: fromLine, columns, relax_column_count: true, skip_empty_lines: true });
   } catch (e) {
     throw fail(upstream, e);
   }

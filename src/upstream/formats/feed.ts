@@ -43,7 +43,7 @@ function atomEntry(e: Node): FeedEntry {
 }
 
 function rssItem(i: Node): FeedEntry {
-  const category = list(i.category as unknown)[0];
+  const category = list(i.category)[0];
   return {
     id: textOf(i.guid),
     title: textOf(i.title),

@@ -1,0 +1,235 @@
+import Type, { type Static } from 'typebox';
+
+/**
+ * Every environment variable the service reads, with its rule and default. README's configuration
+ * table follows this schema. Upstream base URLs and keys (`UPSTREAM_<HOST>_URL` / `_KEY`) are
+ * derived from `upstream/hosts.ts`.
+ */
+const Flag = (description: string) => Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0', description });
+
+export const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port' }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
+  SVC_PUBLIC_URL: Type.Optional(
+    Type.String({ pattern: '^https?://[^/\\s]+$', description: 'public base URL (scheme + host, no path); default http://localhost:PORT' }),
+  ),
+  SVC_DATA_DIR: Type.String({
+    default: './data',
+    minLength: 1,
+    description: 'directory for the SQLite file and the generated signing key',
+  }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR' }),
+  ),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL for the shared cache, bus and rate limits' })),
+  SVC_REDIS_PREFIX: Type.String({
+    default: 'svc:',
+    pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+    description: 'prefix of every Redis key and channel, so two deployments can share one Redis',
+  }),
+  SVC_TRUST_PROXY: Type.Optional(
+    Type.String({
+      pattern: '^([0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',
+      description:
+        'which proxies may set X-Forwarded-For: a hop count (1 = the nearest proxy) or a comma-separated list of IPs/CIDRs; unset = the socket address is the client',
+    }),
+  ),
+  SVC_METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 16,
+      description: 'bearer token required by GET /metrics; unset = /metrics is open (keep it on your private network)',
+    }),
+  ),
+  SVC_HEADERS_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 10_000,
+    description: 'time a client has to send the request headers (slowloris guard)',
+  }),
+  SVC_REQUEST_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 600_000,
+    default: 30_000,
+    description: 'time a client has to send the whole request, body included',
+  }),
+  SVC_KEEPALIVE_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 120_000,
+    default: 5_000,
+    description: 'idle keep-alive time between requests on one connection',
+  }),
+  SVC_MAX_CONNECTIONS: Type.Integer({
+    minimum: 10,
+    maximum: 1_000_000,
+    default: 20_000,
+    description: 'open connections the server accepts (SSE watchers included); more are refused',
+  }),
+  SVC_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40, description: 'Ed25519 private key, PKCS#8 PEM or base64 DER' })),
+  SVC_DEMO: Flag('1 = serve every upstream from the built-in simulator (offline demo)'),
+  SVC_DEMO_SEED: Type.Integer({
+    minimum: 0,
+    maximum: 2 ** 31 - 1,
+    default: 1,
+    description: 'seed of the demo price series: one seed, one series',
+  }),
+  SVC_USER_AGENT: Type.String({
+    default: 'svc/6.8.0 (+https://github.com/svc-data/svc; ops@example.org)',
+    minLength: 8,
+    description: 'identifying User-Agent sent to upstreams that require one (SEC EDGAR, MET Norway)',
+  }),
+  SVC_PAY_TO: Type.String({
+    pattern: '^0x[0-9a-fA-F]{40}$',
+    default: '0x0000000000000000000000000000000000000000',
+    description: 'USDC recipient address for x402 payments (set it before charging anyone)',
+  }),
+  X402_NETWORK: Type.Union([Type.Literal('base'), Type.Literal('base-sepolia')], { default: 'base', description: 'x402 network' }),
+  X402_MAX_TIMEOUT_S: Type.Integer({ minimum: 60, maximum: 300, default: 120, description: 'maxTimeoutSeconds offered in 402 challenges' }),
+  PAYMENT_SETTLE: Type.Union([Type.Literal('sync'), Type.Literal('async'), Type.Literal('off')], {
+    default: 'off',
+    description: 'x402 settlement: sync (before answering), async (durable queue), off (record as unsettled)',
+  }),
+  X402_FACILITATOR_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://',
+      description: 'x402 facilitator base URL (GET /supported at start-up, POST /settle); required by sync and async',
+    }),
+  ),
+  X402_FACILITATOR_AUTH: Type.Union([Type.Literal('none'), Type.Literal('bearer'), Type.Literal('cdp')], {
+    default: 'none',
+    description:
+      'how svc authenticates to the facilitator: none (x402.org testnet), bearer (X402_FACILITATOR_TOKEN), cdp (a JWT per request from CDP_API_KEY_ID / CDP_API_KEY_SECRET)',
+  }),
+  X402_FACILITATOR_TOKEN: Type.Optional(Type.String({ minLength: 8, description: 'bearer token for X402_FACILITATOR_AUTH=bearer' })),
+  CDP_API_KEY_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Coinbase Developer Platform API key id (X402_FACILITATOR_AUTH=cdp)' }),
+  ),
+  CDP_API_KEY_SECRET: Type.Optional(
+    Type.String({ minLength: 40, description: 'CDP API key secret: EC private key PEM or base64 Ed25519 key (X402_FACILITATOR_AUTH=cdp)' }),
+  ),
+  STRIPE_SECRET_KEY: Type.Optional(
+    Type.String({ pattern: '^(sk|rk)_(live|test)_', description: 'Stripe key for checkout-session payments' }),
+  ),
+  STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', description: 'Stripe API base (tests point it at a fake)' })),
+  SVC_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for the admin routes (API keys)' })),
+  SVC_RATE_ANON_PER_MIN: Type.Integer({
+    minimum: 1,
+    default: 120,
+    description: 'requests per minute per IP without a key or pass (token bucket, burst = one minute)',
+  }),
+  SVC_RATE_KEY_PER_MIN: Type.Integer({ minimum: 1, default: 600, description: 'requests per minute per standard API key' }),
+  SVC_RATE_PRO_PER_MIN: Type.Integer({ minimum: 1, default: 6000, description: 'requests per minute per pro API key' }),
+  SVC_RATE_PASS_PER_MIN: Type.Integer({ minimum: 1, default: 1200, description: 'requests per minute per day/week pass' }),
+  SVC_STREAM_WATCH: Type.String({
+    default: 'crypto-price:bitcoin,ethereum,solana;gas-prices-eth:;forex:EUR:USD',
+    description: 'live stream watch list: `type:q` entries separated by `;`',
+  }),
+  SVC_STREAM_POLL_S: Type.Integer({ minimum: 5, maximum: 3600, default: 15, description: 'seconds between live stream polls' }),
+  SVC_STREAM_MAX_PER_IP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'concurrent anonymous streams per IP' }),
+  SVC_SESSION_TTL_MAX_MIN: Type.Integer({
+    minimum: 1,
+    maximum: 10080,
+    default: 1440,
+    description: 'largest ttl_minutes an agent session may ask for (inactivity before it expires)',
+  }),
+  SVC_SESSION_RETENTION_H: Type.Integer({
+    minimum: 1,
+    maximum: 8760,
+    default: 168,
+    description: 'hours an ended or expired agent session stays viewable read-only before it is deleted',
+  }),
+  SVC_SESSION_WATCHERS_PER_IP: Type.Integer({
+    minimum: 1,
+    maximum: 100000,
+    default: 20,
+    description: 'concurrent agent-session streams per IP, across instances',
+  }),
+  SVC_SESSION_WATCHERS_PER_SESSION: Type.Integer({
+    minimum: 1,
+    maximum: 1000000,
+    default: 10000,
+    description: 'concurrent watchers of one agent session, across instances',
+  }),
+  SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], {
+    default: '1',
+    description: '0 disables background jobs (snapshots, stream poller, viral refresh)',
+  }),
+  SVC_LLM_MODEL: Type.String({
+    default: 'gpt-4o-mini',
+    minLength: 1,
+    description:
+      'chat model that plans agent-context goals no built-in rule matches (OpenAI-compatible API at UPSTREAM_LLM_URL; needs UPSTREAM_LLM_KEY)',
+  }),
+  SVC_FETCH_ALLOWED_PORTS: Type.String({
+    pattern: '^[0-9]{1,5}(,[0-9]{1,5})*$',
+    default: '80,443',
+    description: 'ports that fetches of user-given URLs (scrape) may connect to, comma-separated; redirects are held to the same list',
+  }),
+  SVC_WEBHOOK_ALLOWED_ADDRESSES: Type.Optional(
+    Type.String({
+      pattern: '^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$',
+      description:
+        'calib-pro webhooks: IP addresses allowed although not public, comma-separated (tests, or a receiver on a private network); default none',
+    }),
+  ),
+  SVC_MODELS: Type.Optional(
+    Type.String({
+      minLength: 2,
+      description:
+        'language models by role: a JSON array (or the path of a JSON file) of {id, vendor, model, base_url?, key_env?, price_in_per_mtok?, price_out_per_mtok?, roles?, vision?}; see README "Models"',
+    }),
+  ),
+  SVC_MODEL_DEADLINE_MS: Type.Integer({
+    minimum: 1000,
+    maximum: 300000,
+    default: 30000,
+    description: 'deadline of one model call (a structured answer’s repair retry included)',
+  }),
+  SVC_MODEL_BUDGET_USD_PER_DAY: Type.Optional(
+    Type.Number({ minimum: 0, description: 'spend cap per UTC day across all models; reached → 503 model_budget_exhausted' }),
+  ),
+  SVC_SECRET_KEY: Type.Optional(
+    Type.String({
+      pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
+      description: '32-byte key (64 hex or base64) that encrypts stored secrets (Plaid access tokens) with AES-256-GCM',
+    }),
+  ),
+  SVC_SECRET_KEY_PREVIOUS: Type.Optional(
+    Type.String({ description: 'former SVC_SECRET_KEY values, comma-separated: still decrypt, never encrypt (key rotation)' }),
+  ),
+  PLAID_CLIENT_ID: Type.Optional(
+    Type.String({ minLength: 1, description: 'Plaid client id (portfolio account linking); needs PLAID_SECRET and SVC_SECRET_KEY' }),
+  ),
+  PLAID_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'Plaid secret for PLAID_ENV' })),
+  PLAID_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { default: 'sandbox', description: 'Plaid environment' }),
+  PLAID_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'Plaid API base URL; overrides PLAID_ENV (tests point it at the loopback fake)',
+    }),
+  ),
+  SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
+  SVC_BASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'svc-mcp (stdio): a running svc to talk to over HTTP; unset = run the service in-process',
+    }),
+  ),
+  SVC_MCP_PASS: Type.Optional(
+    Type.String({ pattern: '^svc-pass_', description: 'svc-mcp (stdio): day/week pass used for paid tool calls' }),
+  ),
+  SVC_MCP_AGENT_KEY: Type.Optional(
+    Type.String({ pattern: '^svc-ak_', description: 'svc-mcp (stdio): agent key used for agent-authenticated tools (record_claim)' }),
+  ),
+  SVC_MCP_API_KEY: Type.Optional(
+    Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' }),
+  ),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    {
+      default: 'info',
+      description: 'pino log level',
+    },
+  ),
+});
+
+export type Env = Static<typeof EnvSchema>;
