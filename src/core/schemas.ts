@@ -78,6 +78,15 @@ export const PaymentChallengeSchema = Type.Object(
   },
 );
 
+/** Query of a paged list: at most 200 per page, offsets capped so a deep page stays cheap. */
+export const PageQuery = {
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+};
+
+/** The paging fields of a list answer: this page's size, the total, and the window asked for. */
+export const PageFields = { count: Type.Integer(), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() };
+
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [s, s === 402 ? PaymentChallengeSchema : ErrorSchema]));
 

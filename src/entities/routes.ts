@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { StringEnum, errorResponses } from '../core/schemas.js';
+import { PageFields, PageQuery, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { CLASS_CODES, ENTITY_TYPES, EntitySchema, loadDataset } from './dataset.js';
 import { citation } from '../core/curated.js';
@@ -62,15 +62,11 @@ export const entityRoutes =
           querystring: Type.Object({
             type: Type.Optional(StringEnum(ENTITY_TYPES)),
             category: Type.Optional(Type.String({ maxLength: 64 })),
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-            offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+            ...PageQuery,
           }),
           response: {
             200: Type.Object({
-              count: Type.Integer(),
-              total: Type.Integer(),
-              limit: Type.Integer(),
-              offset: Type.Integer(),
+              ...PageFields,
               source: Source,
               entities: Type.Array(EntitySchema),
             }),

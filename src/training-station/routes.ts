@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { errorResponses, SECURITY } from '../core/schemas.js';
+import { PageFields, PageQuery, errorResponses, SECURITY } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { AgentId, AgentKey, Kind } from '../calib/schemas.js';
 import { AUTH_DESCRIPTION, AgentAuth, keepRawBodyOfSignedRequests } from '../calib/agent-auth.js';
@@ -84,15 +84,11 @@ export const trainingStationRoutes =
           summary: 'Browse registered agents with their claim counts',
           description: PUBLIC,
           querystring: Type.Object({
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
-            offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 100_000, default: 0 })),
+            ...PageQuery,
           }),
           response: {
             200: Type.Object({
-              count: Type.Integer(),
-              total: Type.Integer(),
-              limit: Type.Integer(),
-              offset: Type.Integer(),
+              ...PageFields,
               agents: Type.Array(Agent),
             }),
             ...errorResponses(400),

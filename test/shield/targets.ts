@@ -1,4 +1,5 @@
 import type { Simulator } from '../../src/demo/simulator.js';
+import { CLEAN_GOPLUS_FLAGS } from '../helpers/goplus.js';
 
 /**
  * Targets served by the upstream simulator: GoPlus token_security and Etherscan getsourcecode answers
@@ -8,29 +9,6 @@ import type { Simulator } from '../../src/demo/simulator.js';
 export const HONEYPOT = '0x1111111111111111111111111111111111111111';
 export const CLEAN = '0x2222222222222222222222222222222222222222';
 export const USDT = '0xdac17f958d2ee523a2206206994597c13d831ec7';
-
-const CLEAN_FLAGS = {
-  is_open_source: '1',
-  is_proxy: '0',
-  is_mintable: '0',
-  is_honeypot: '0',
-  cannot_buy: '0',
-  cannot_sell_all: '0',
-  slippage_modifiable: '0',
-  personal_slippage_modifiable: '0',
-  trading_cooldown: '0',
-  transfer_pausable: '0',
-  is_blacklisted: '0',
-  hidden_owner: '0',
-  can_take_back_ownership: '0',
-  owner_change_balance: '0',
-  selfdestruct: '0',
-  external_call: '0',
-  is_airdrop_scam: '0',
-  honeypot_with_same_creator: '0',
-  buy_tax: '0',
-  sell_tax: '0',
-};
 
 export function serveGoplus(sim: Simulator, address: string, token: Record<string, unknown>): void {
   sim.serve({
@@ -70,7 +48,7 @@ export function serveEtherscan(sim: Simulator, address: string, source: { verifi
 /** A token named like Tether whose sell simulation fails: the honeypot case. */
 export function serveHoneypot(sim: Simulator): void {
   serveGoplus(sim, HONEYPOT, {
-    ...CLEAN_FLAGS,
+    ...CLEAN_GOPLUS_FLAGS,
     token_name: 'Tether USD',
     token_symbol: 'USDT',
     is_honeypot: '1',
@@ -82,6 +60,6 @@ export function serveHoneypot(sim: Simulator): void {
 
 /** A token with every flag answered and none raised. */
 export function serveClean(sim: Simulator): void {
-  serveGoplus(sim, CLEAN, { ...CLEAN_FLAGS, token_name: 'Plain Token', token_symbol: 'PLN' });
+  serveGoplus(sim, CLEAN, { ...CLEAN_GOPLUS_FLAGS, token_name: 'Plain Token', token_symbol: 'PLN' });
   serveEtherscan(sim, CLEAN, { verified: true });
 }

@@ -1,33 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromGoplus, fromSource } from '../../src/sources/token-risk.js';
-import { goplusRisks, type TokenSecurity } from '../../src/sources/lib/goplus.js';
+import { goplusRisks } from '../../src/sources/lib/goplus.js';
 import { riskScore } from '../../src/sources/lib/risk-score.js';
 import type { Source } from '../../src/sources/lib/contract-source.js';
+import { CLEAN_GOPLUS_FLAGS } from '../helpers/goplus.js';
 
 const target = { chain: 'ethereum' as const, chainId: 1, address: '0x1111111111111111111111111111111111111111' };
-const clean: TokenSecurity = {
-  is_open_source: '1',
-  is_proxy: '0',
-  is_mintable: '0',
-  is_honeypot: '0',
-  cannot_buy: '0',
-  cannot_sell_all: '0',
-  slippage_modifiable: '0',
-  personal_slippage_modifiable: '0',
-  trading_cooldown: '0',
-  transfer_pausable: '0',
-  is_blacklisted: '0',
-  hidden_owner: '0',
-  can_take_back_ownership: '0',
-  owner_change_balance: '0',
-  selfdestruct: '0',
-  external_call: '0',
-  is_airdrop_scam: '0',
-  honeypot_with_same_creator: '0',
-  buy_tax: '0',
-  sell_tax: '0',
-};
+const clean = CLEAN_GOPLUS_FLAGS;
 const source = (over: Partial<Source>): Source => ({
   SourceCode: 'contract T {}',
   ABI: '[]',
