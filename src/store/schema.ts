@@ -137,6 +137,15 @@ export interface CalibBinsTable {
   sum_sq_err: number;
 }
 
+/** Claims per (agent, kind), and how many were resolved by each outcome source. */
+export interface CalibKindCountsTable {
+  agent_id: string;
+  kind: string;
+  n: number;
+  verified: number;
+  self_reported: number;
+}
+
 export interface CalibAgentsTable {
   agent_id: string;
   name: string;
@@ -351,6 +360,7 @@ export interface DB {
   constitutional_selftest_runs: ConstitutionalSelftestRunsTable;
   calib_claims: CalibClaimsTable;
   calib_bins: CalibBinsTable;
+  calib_kind_counts: CalibKindCountsTable;
   calib_agents: CalibAgentsTable;
   agent_credentials: AgentCredentialsTable;
   agent_signatures_used: AgentSignaturesUsedTable;

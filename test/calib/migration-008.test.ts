@@ -93,6 +93,14 @@ describe.each(STORE_BACKENDS)('migration 008 over existing data on %s', (backend
     });
   });
 
+  it('migration 017 counts the existing claims per (agent, kind), outcomes by source', async () => {
+    const rows = await db.selectFrom('calib_kind_counts').selectAll().orderBy('agent_id').execute();
+    expect(rows).toEqual([
+      { agent_id: 'arena:s:BTC', kind: 'k', n: 2, verified: 2, self_reported: 0 },
+      { agent_id: 'me:bot', kind: 'k', n: 3, verified: 1, self_reported: 1 },
+    ]);
+  });
+
   it('calls a past trade live only when its claim was recorded within 2 h of entry; no claim means backfill', async () => {
     const rows = await db.selectFrom('arena_trades').select(['entry_ts', 'mode']).orderBy('entry_ts').execute();
     expect(rows).toEqual([

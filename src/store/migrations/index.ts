@@ -14,6 +14,7 @@ import * as m012 from './012_constitutional.js';
 import * as m013 from './013_olympics.js';
 import * as m015 from './015_calib_pro.js';
 import * as m016 from './016_calib_alerts.js';
+import * as m017 from './017_calib_kind_counts.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '013_olympics': m013,
   '015_calib_pro': m015,
   '016_calib_alerts': m016,
+  '017_calib_kind_counts': m017,
 };

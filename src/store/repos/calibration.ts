@@ -31,7 +31,10 @@ export class CalibrationRepo {
   }
 
   async insertClaim(claim: ClaimRow): Promise<void> {
-    await this.db.insertInto('calib_claims').values(claim).execute();
+    await this.inTransaction(async (trx) => {
+      await trx.insertInto('calib_claims').values(claim).execute();
+      await countKind(trx, claim.agent_id, claim.kind, 'n');
+    });
   }
 
   getClaim(claimId: string): Promise<ClaimRow | undefined> {
@@ -60,6 +63,7 @@ export class CalibrationRepo {
       const claim = await trx.selectFrom('calib_claims').selectAll().where('claim_id', '=', claimId).executeTakeFirst();
       if (!claim) return { status: 'not_found' as const };
       if (Number(updated.numUpdatedRows) !== 1) return { status: 'already_resolved' as const, claim };
+      await countKind(trx, claim.agent_id, claim.kind, source);
       const p = claim.predicted_p;
       await trx
         .insertInto('calib_bins')
@@ -93,23 +97,14 @@ export class CalibrationRepo {
     return this.db.selectFrom('calib_bins').selectAll().where('agent_id', '=', agentId).execute();
   }
 
-  /** Claims per kind (every status) for an agent, with their outcomes by source, in kind order. */
-  async claimCounts(agentId: string): Promise<ClaimCounts[]> {
-    const rows = await this.db
-      .selectFrom('calib_claims')
-      .select(['kind', 'outcome_source', (eb) => eb.fn.countAll<number>().as('n')])
+  /** Claims per kind (every status) for an agent, with their outcomes by source, in kind order: one row per kind. */
+  claimCounts(agentId: string): Promise<ClaimCounts[]> {
+    return this.db
+      .selectFrom('calib_kind_counts')
+      .select(['kind', 'n', 'verified', 'self_reported'])
       .where('agent_id', '=', agentId)
-      .groupBy(['kind', 'outcome_source'])
       .orderBy('kind')
       .execute();
-    const byKind = new Map<string, ClaimCounts>();
-    for (const row of rows) {
-      const counts = byKind.get(row.kind) ?? { kind: row.kind, n: 0, verified: 0, self_reported: 0 };
-      counts.n += Number(row.n);
-      if (row.outcome_source) counts[row.outcome_source] += Number(row.n);
-      byKind.set(row.kind, counts);
-    }
-    return [...byKind.values()];
   }
 
   /** Unresolved claims whose resolution time has come. */
@@ -195,4 +190,20 @@ export class CalibrationRepo {
       .selectAll('b')
       .execute();
   }
+}
+
+/** Adds one to a (agent, kind) counter: a new claim (`n`) or an outcome by its source. */
+async function countKind(db: Kysely<DB>, agentId: string, kind: string, column: 'n' | OutcomeSource): Promise<void> {
+  await db
+    .insertInto('calib_kind_counts')
+    .values({
+      agent_id: agentId,
+      kind,
+      n: column === 'n' ? 1 : 0,
+      verified: 0,
+      self_reported: 0,
+      ...(column === 'n' ? {} : { [column]: 1 }),
+    })
+    .onConflict((oc) => oc.columns(['agent_id', 'kind']).doUpdateSet((eb) => ({ [column]: eb(`calib_kind_counts.${column}`, '+', 1) })))
+    .execute();
 }
