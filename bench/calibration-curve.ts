@@ -39,6 +39,7 @@ export async function calibrationCurve() {
   }
 }
 
+/** Bulk-seeds resolved claims with the aggregates the repository keeps on write (bins and per-kind counts). */
 async function seed(db: import('kysely').Kysely<unknown>, agent: string, claims: number): Promise<void> {
   await sql`
     insert into calib_claims (claim_id, agent_id, kind, predicted_p, payload_json, resolver_json, created_at, expected_resolution_at, status, outcome, outcome_source, resolved_at)
@@ -49,5 +50,9 @@ async function seed(db: import('kysely').Kysely<unknown>, agent: string, claims:
     insert into calib_bins (agent_id, kind, bin_index, count, success_count, sum_p, sum_sq_err)
     select agent_id, kind, cast(predicted_p * 10 as integer), count(*), sum(outcome), sum(predicted_p), sum((predicted_p - outcome) * (predicted_p - outcome))
     from calib_claims where agent_id = ${agent} group by agent_id, kind, cast(predicted_p * 10 as integer)
+  `.execute(db);
+  await sql`
+    insert into calib_kind_counts (agent_id, kind, n, verified, self_reported)
+    select agent_id, kind, count(*), 0, count(*) from calib_claims where agent_id = ${agent} group by agent_id, kind
   `.execute(db);
 }
