@@ -66,6 +66,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
       .type('application/json; charset=utf-8')
       .send({ ...error.challenge, request_id: request.id });
   }
+  // RFC 9110 §11.6.1: a 401 names its scheme; every svc credential (agent key, session, portfolio, pass, admin) is a bearer token.
+  if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="svc"');
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')

@@ -26,7 +26,9 @@ const HEADERS = {
   'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
   'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
-  'WWW-Authenticate': header('`x402`: the request needs an x402 payment.'),
+  'WWW-Authenticate': header(
+    'On a 402, `x402`: the request needs an x402 payment. On a 401, `Bearer realm="svc"`: send the credential as a bearer token.',
+  ),
   'X-Payment-Required': header('The 402 challenge as JSON (same as the body).'),
   'X-Payment-Response': header('base64 JSON settlement result `{success, transaction, network, payer}`.'),
   'X-Payment-Status': header('`pending` (settled later) or `released` (nothing charged).'),
@@ -176,6 +178,7 @@ function finishOperation(path: string, op: Operation, components: Components, ex
     const names: (keyof typeof HEADERS)[] = ['X-Request-Id'];
     if (metered) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
     if (status === '429' || status === '503') names.push('Retry-After');
+    if (status === '401') names.push('WWW-Authenticate');
     if (status === '402') names.push('WWW-Authenticate', 'X-Payment-Required');
     if (status === '200' && op.responses['402']) names.push('X-Payment-Response', 'X-Payment-Status');
     response.headers = { ...headerRefs(...names), ...response.headers };

@@ -143,4 +143,19 @@ describe('HTTP edges', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toContain('svc_');
   });
+
+  it('a 401 names its authentication scheme (WWW-Authenticate), as RFC 9110 asks; a 403 does not', async () => {
+    const missing = await t.app.inject('/metrics');
+    expect(missing.statusCode).toBe(401);
+    expect(missing.headers['www-authenticate']).toBe('Bearer realm="svc"');
+    const session = await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: {} });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/agent-session/event',
+      headers: { authorization: 'Bearer ast_wrong' },
+      payload: { session_id: session.json().session_id, kind: 'log', text: 'x' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.headers['www-authenticate']).toBeUndefined();
+  });
 });
