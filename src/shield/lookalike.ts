@@ -59,10 +59,14 @@ export const plain = (text: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '');
 
-/** What a string looks like: confusables folded, digraphs merged, i/l merged. Two strings with the same skeleton look alike. */
+/**
+ * What a string looks like: confusables folded, i/l merged, then digraphs merged. Two strings with the same skeleton
+ * look alike. i/l merges first so `ci` reaches the `cl` → `d` digraph in one pass (regression: skeleton was not
+ * idempotent); the digraphs' outputs (m, w, d) start or end none of them, so no second pass is needed.
+ */
 export function skeleton(text: string): string {
   const folded = [...text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase()].map((c) => CONFUSABLE[c] ?? c).join('');
-  return DIGRAPHS.reduce((s, [pattern, to]) => s.replace(pattern, to), folded.replace(/[^a-z]/g, '')).replace(/i/g, 'l');
+  return DIGRAPHS.reduce((s, [pattern, to]) => s.replace(pattern, to), folded.replace(/[^a-z]/g, '').replace(/i/g, 'l'));
 }
 
 /** Levenshtein distance, capped at `max` + 1 (and stopping early once it passes `max`). */

@@ -51,6 +51,8 @@ describe('AgentShield rules (properties)', () => {
         expect(skeleton(skeleton(a))).toBe(skeleton(a));
       }),
     );
+    // Regression (fast-check seed 770231525): `Ci` skeletonized to `cl`, whose skeleton is `d`.
+    expect(skeleton('Ci')).toBe('d');
   });
 
   it('any JSON is either audited or a 400, never a crash', () => {
