@@ -86,6 +86,17 @@ function readUpstreams(env: NodeJS.ProcessEnv, problems: string[]): Record<HostN
   return Object.fromEntries(entries) as Record<HostName, UpstreamSetting>;
 }
 
+/** loadConfig for entry points (the service, the MCP stdio binary): bad variables go to stderr and the process exits 2. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+}
+
 /** Pure: env → Config. Throws ConfigError naming every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.fromEntries(

@@ -1,19 +1,10 @@
-import { loadConfig, ConfigError, type Config } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemoSimulator } from './demo/simulator.js';
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      console.error(e.message);
-      process.exit(2);
-    }
-    throw e;
-  }
+  let config = loadConfigOrExit(process.env);
   const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
   if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
 

@@ -1,5 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { loadConfig, ConfigError, type Config } from '../config.js';
+import { loadConfigOrExit, type Config } from '../config.js';
 import { createDeps } from '../deps.js';
 import { buildApp } from '../app.js';
 import { startDemoSimulator } from '../demo/simulator.js';
@@ -37,16 +37,7 @@ async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller
 }
 
 async function main(): Promise<void> {
-  let config: Config;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(2);
-    }
-    throw e;
-  }
+  const config = loadConfigOrExit(process.env);
   const service = await connectService(config);
   const { pass, agentKey, apiKey } = config.mcpClient ?? {};
   const server = createMcpServer({ doc: service.doc, caller: service.caller, credentials: { pass, agentKey, apiKey } });

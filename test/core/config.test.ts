@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
@@ -25,5 +26,17 @@ describe('config', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const text = (error as ConfigError).problems.join('\n');
     for (const name of ['PORT', 'DATABASE_URL', 'SVC_PUBLIC_URL', 'UPSTREAM_COINGECKO_URL']) expect(text).toContain(name);
+  });
+
+  it.each(['src/main.ts', 'src/mcp/stdio.ts'])('%s exits 2 naming the bad variable on stderr, before starting anything', (entry) => {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', entry], {
+      env: { ...process.env, SVC_TRUST_PROXY: 'true', DATABASE_URL: '', REDIS_URL: '' },
+      encoding: 'utf8',
+      input: '',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('SVC_TRUST_PROXY');
+    expect(run.stdout).toBe('');
   });
 });
