@@ -7,15 +7,18 @@ import { citation, Origin } from '../../src/core/curated.js';
 const SRC = join(import.meta.dirname, '../../src');
 
 /**
- * Curated data files are versioned by name (`<name>.v<N>.json`); fixtures and OpenAPI examples are not data served as rows,
- * nor are evaluation sets (`eval/`: labelled texts written for svc, with their own provenance statement).
+ * Versioned data files (`<name>.v<N>.json`): curated files served as rows, and evaluation sets (`eval/`: labelled texts
+ * written for svc, so their origin names who wrote them and when instead of an outside URL). Fixtures and OpenAPI
+ * examples are neither.
  */
-const curatedFiles = (dir: string): string[] =>
+const versionedFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'eval' ? [] : curatedFiles(path);
+    if (e.isDirectory()) return versionedFiles(path);
     return /\.v\d+\.json$/.test(e.name) ? [relative(SRC, path)] : [];
   });
+const isEvalSet = (file: string) => file.split('/').includes('eval');
+const curatedFiles = (dir: string) => versionedFiles(dir).filter((f) => !isEvalSet(f));
 
 describe('curated data files', () => {
   const files = curatedFiles(SRC);
@@ -36,6 +39,16 @@ describe('curated data files', () => {
     const { origin } = JSON.parse(readFileSync(join(SRC, file), 'utf8')) as { origin?: unknown };
     expect(check.Check(origin), `${file} has no valid origin`).toBe(true);
     expect(citation(origin as Origin)).toMatch(/^.+; https:\/\/\S+.*; retrieved \d{4}-\d{2}-\d{2}$/);
+  });
+
+  it.each(versionedFiles(SRC).filter(isEvalSet))('%s states who wrote it, when and how', (file) => {
+    const { origin } = JSON.parse(readFileSync(join(SRC, file), 'utf8')) as { origin?: Record<string, unknown> };
+    expect(origin).toMatchObject({
+      publisher: expect.stringMatching(/\S/),
+      where: expect.stringMatching(/\S/),
+      method: expect.stringMatching(/\S/),
+    });
+    expect(origin?.written).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('refuses an origin without a publisher, a URL or a date', () => {

@@ -13,6 +13,8 @@ export interface EvalItem {
 }
 
 export interface EvalSet {
+  /** Who wrote the set, when and where it lives: it has no outside source. */
+  origin: { publisher: string; written: string; where: string; method: string };
   provenance: string;
   labelling_rule: string;
   items: EvalItem[];
