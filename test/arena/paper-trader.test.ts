@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Candle } from '../../src/core/candles.js';
 import type { TradeRow } from '../../src/store/repos/arena.js';
-import { pnlPct, resumeAfter, settle, simulate, type PaperTrade } from '../../src/arena/paper-trader.js';
+import { resumeAfter, settle, simulate, type PaperTrade } from '../../src/arena/paper-trader.js';
 import { MAX_HOLD_CANDLES, RULES, SIGNALS, STRATEGIES, predictedP, type Strategy } from '../../src/arena/strategies.js';
-import { HOUR, candlesFromCloses, closeMs, wavyCandles } from './synthetic-candles.js';
+import { HOUR, candlesFromCloses, closeMs, tradeRow, wavyCandles } from './synthetic-candles.js';
 
 const TARGET_OF: Record<Strategy, string> = {
   rsi2_mean_reversion: 'rsi2_target',
@@ -14,20 +14,7 @@ const TARGET_OF: Record<Strategy, string> = {
   trend_following: 'trend_exit',
 };
 
-const toRow = (strategy: Strategy, t: PaperTrade): TradeRow => ({
-  strategy,
-  asset: 'BTC',
-  entry_ts: t.entry_ts,
-  entry_price: t.entry_price,
-  predicted_p: t.predicted_p,
-  signals_lit_json: JSON.stringify(t.signals_lit),
-  claim_id: null,
-  exit_ts: t.exit_ts,
-  exit_price: t.exit_price,
-  exit_reason: t.exit_reason,
-  pnl_pct: pnlPct(t),
-  mode: 'live',
-});
+const toRow = (strategy: Strategy, t: PaperTrade) => tradeRow(strategy, t);
 
 /** What a run that ended at `cutMs` knew of a trade: its exit only if that had happened. */
 const asOf = (t: PaperTrade, cutMs: number): PaperTrade =>

@@ -1,4 +1,7 @@
 import type { Candle } from '../../src/core/candles.js';
+import { pnlPct, type PaperTrade } from '../../src/arena/paper-trader.js';
+import type { TradeRow } from '../../src/store/repos/arena.js';
+import type { TradeMode } from '../../src/store/schema.js';
 
 export const HOUR = 3600;
 export const T0 = 1_700_000_000;
@@ -33,3 +36,19 @@ export function candlesFromCloses(closes: readonly number[], wicks: Record<numbe
 
 /** Close time in Unix ms of candle i of these series. */
 export const closeMs = (i: number) => (T0 + (i + 1) * HOUR) * 1000;
+
+/** A simulated BTC trade as the arena stores it (no claim). */
+export const tradeRow = (strategy: string, t: PaperTrade, mode: TradeMode = 'live'): TradeRow => ({
+  strategy,
+  asset: 'BTC',
+  entry_ts: t.entry_ts,
+  entry_price: t.entry_price,
+  predicted_p: t.predicted_p,
+  signals_lit_json: JSON.stringify(t.signals_lit),
+  claim_id: null,
+  exit_ts: t.exit_ts,
+  exit_price: t.exit_price,
+  exit_reason: t.exit_reason,
+  pnl_pct: pnlPct(t),
+  mode,
+});

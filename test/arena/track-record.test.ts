@@ -3,9 +3,9 @@ import fc from 'fast-check';
 import type { TradeRow } from '../../src/store/repos/arena.js';
 import type { TradeMode } from '../../src/store/schema.js';
 import { attestationId } from '../../src/arena/attestations.js';
-import { pnlPct, simulate } from '../../src/arena/paper-trader.js';
+import { simulate } from '../../src/arena/paper-trader.js';
 import { downsample, trackRecord } from '../../src/arena/track-record.js';
-import { HOUR, wavyCandles } from './synthetic-candles.js';
+import { HOUR, tradeRow, wavyCandles } from './synthetic-candles.js';
 
 const links = {
   baseUrl: 'https://svc.example',
@@ -201,20 +201,7 @@ describe('track record invariants', () => {
 
   it('holds for simulated trades too', () => {
     const trades = simulate('rsi14_oversold', wavyCandles(2000, 3), HOUR).filter((t) => t.exit_ts !== null);
-    const rows = trades.map((t): TradeRow => ({
-      strategy: 'rsi14_oversold',
-      asset: 'BTC',
-      entry_ts: t.entry_ts,
-      entry_price: t.entry_price,
-      predicted_p: t.predicted_p,
-      signals_lit_json: JSON.stringify(t.signals_lit),
-      claim_id: null,
-      exit_ts: t.exit_ts,
-      exit_price: t.exit_price,
-      exit_reason: t.exit_reason,
-      pnl_pct: pnlPct(t),
-      mode: 'backfill',
-    }));
+    const rows = trades.map((t) => tradeRow('rsi14_oversold', t, 'backfill'));
     const record = trackRecord('rsi14_oversold', 'BTC', rows, links, 1);
     expect(record.trade_count).toBe(rows.length);
     expect(record.win_count + record.loss_count).toBe(rows.length);
