@@ -8,6 +8,7 @@ import { createBus, type Bus } from './bus/index.js';
 import { loadSigningKey, type SigningKey } from './receipts/keys.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SourceRunner } from './sources/runner.js';
+import { CalibrationService } from './calib/service.js';
 import { registry as defaultRegistry, type Registry } from './sources/registry.js';
 import { createRepos, type Repos } from './store/repos/index.js';
 import { Metrics } from './plugins/metrics.js';
@@ -26,6 +27,8 @@ export interface Deps {
   upstream: UpstreamClient;
   registry: Registry;
   sources: SourceRunner;
+  /** The calibration ledger: every feature that records or resolves claims shares this one service. */
+  calibration: CalibrationService;
   metrics: Metrics;
   close(): Promise<void>;
 }
@@ -76,6 +79,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     upstream,
     registry,
     sources,
+    calibration: new CalibrationService(repos.calibration, clock, sources),
     metrics,
     close: async () => {
       await bus.close();

@@ -4,7 +4,6 @@ import { ApiError } from '../core/errors.js';
 import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
-import { CalibrationService } from '../calib/service.js';
 import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
@@ -20,7 +19,7 @@ const LIVE_INTERVAL = '1h' as const;
 const COMPARE_EVERY_MS = 86_400_000;
 
 export function createArena(deps: Deps): ArenaService {
-  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  const calib = deps.calibration;
   return new ArenaService({ repo: deps.repos.arena, calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
 }
 

@@ -16,7 +16,6 @@ import {
   ProductFields,
   PublicJwk,
 } from './schemas.js';
-import { CalibrationService } from './service.js';
 import { AUTH_DESCRIPTION, AgentAuth, hashAgentKey, keepRawBodyOfSignedRequests, newAgentKey } from './agent-auth.js';
 import { RESERVED_NAMESPACES } from './namespaces.js';
 import { checkResolver } from './resolvers/registry.js';
@@ -37,7 +36,7 @@ export const calibRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+    const calib = deps.calibration;
     const agents = deps.repos.agents;
     const auth = new AgentAuth(agents, deps.clock);
     const proRepo = deps.repos.calibPro;

@@ -5,7 +5,6 @@ import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses } from '../core/schemas.js';
 import { modelsFor } from '../models/index.js';
-import { CalibrationService } from '../calib/service.js';
 import { createArena } from '../arena/routes.js';
 import { ASSETS, type Asset } from '../arena/paper-trader.js';
 import { IMAGE_LIMITS, IMAGE_RULES, cleanImage, tooLarge } from './image.js';
@@ -90,7 +89,7 @@ export const chartRoutes =
   async (app) => {
     const { deps } = ctx;
     const models = await modelsFor(app, deps);
-    const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+    const calib = deps.calibration;
     const trader = new ChartTrader({
       arena: createArena(deps),
       calib,

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { derivedSecret } from '../app.js';
-import { CalibrationService } from '../calib/service.js';
 import { ApiError } from '../core/errors.js';
 import { SECURITY, errorResponses } from '../core/schemas.js';
 import { bearerToken, sameSecret } from '../core/secrets.js';
@@ -26,7 +25,7 @@ export const constitutionalRoutes =
     const { deps } = ctx;
     const canary = `sk-canary-${derivedSecret(deps, 'constitutional-canary').toString('hex').slice(0, 32)}`;
     const service = new ConstitutionalService({
-      calib: new CalibrationService(deps.repos.calibration, deps.clock, deps.sources),
+      calib: deps.calibration,
       repo: deps.repos.constitutional,
       clock: deps.clock,
       models: () => modelsFor(app, deps),

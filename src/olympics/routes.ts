@@ -5,7 +5,6 @@ import { ApiError } from '../core/errors.js';
 import { EventStream, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
-import { CalibrationService } from '../calib/service.js';
 import { modelsFor } from '../models/index.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
 import { asset, pageCsp, read, sendAsset } from '../agent-session/pages.js';
@@ -25,7 +24,7 @@ const CURSOR_PREFIX = 'oly1.';
 const tags = ['olympics'];
 
 export async function createOlympics(app: FastifyInstance, deps: Deps): Promise<OlympicsService> {
-  const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+  const calib = deps.calibration;
   return new OlympicsService({
     repo: deps.repos.olympics,
     calib,

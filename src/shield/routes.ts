@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { CalibrationService } from '../calib/service.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses } from '../core/schemas.js';
 import { AgentScanner, SURFACES } from './agent-scan.js';
@@ -39,7 +38,7 @@ export const shieldRoutes =
     const { deps } = ctx;
     const names = new LookalikeIndex(ctx.entities.resolver.entities);
     const verifier = new ShieldVerifier({ runner: deps.sources, names, clock: deps.clock });
-    const calib = new CalibrationService(deps.repos.calibration, deps.clock, deps.sources);
+    const calib = deps.calibration;
     const estimator = new ExploitEstimator({ runner: deps.sources, calib, cache: deps.cache, clock: deps.clock });
     const auditor = new ToolAuditor({ repo: deps.repos.shield, clock: deps.clock });
     const scanner = new AgentScanner({ config: deps.config, clock: deps.clock });
