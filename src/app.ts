@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
@@ -39,7 +39,7 @@ import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
 import { protectionRoutes, registerProtection } from './protection/routes.js';
 import { Scheduler } from './scheduler/scheduler.js';
-import { calibProAgentOf } from './calib/pro/rate-tier.js';
+import { calibProAgentOf, presentedAgentKey } from './calib/pro/rate-tier.js';
 
 /** Where log lines go when not stdout: anything with write(line). */
 export interface LogStream {
@@ -142,9 +142,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
 
   const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
   payments.attach(app);
-  const calibProAgent = calibProAgentOf(deps.repos.calibPro, deps.clock);
-  const hasPass = (request: FastifyRequest) => payments.hasPass(request);
-  const protection = new Protection(deps.config, deps.cache, deps.repos.apiKeys, deps.clock, hasPass, calibProAgent);
+  const protection = new Protection(deps.config, deps.cache, deps.repos.apiKeys, deps.clock, {
+    presentsCredential: (request) => payments.presentsPass(request) || presentedAgentKey(request) !== undefined,
+    hasPass: (request) => payments.hasPass(request),
+    calibProAgent: calibProAgentOf(deps.repos.calibPro, deps.clock),
+  });
   registerProtection(app, protection);
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { MaybePromise } from '../core/maybe-promise.js';
 import { MemoryCache } from './memory.js';
 import { RedisCache } from './redis.js';
 
@@ -13,9 +14,11 @@ export interface Cache {
   incr(key: string, ttlMs: number, by?: number): Promise<number>;
   /**
    * Token bucket: refills `ratePerS` tokens a second up to `capacity` and takes one if it can.
-   * Atomic (one Lua script on Redis), so several instances share one bucket.
+   * Atomic (one Lua script on Redis), so several instances share one bucket. With `blockKey`, a
+   * future Unix ms stored there refuses the request first and nothing is taken. Answers at once in
+   * memory: rate limiting runs on every request.
    */
-  take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState>;
+  take(key: string, capacity: number, ratePerS: number, nowMs: number, options?: TakeOptions): MaybePromise<BucketState | Blocked>;
   /**
    * Concurrency slots: `holder` takes one of at most `limit` slots under `key`, leased until
    * `nowMs + leaseMs`; expired leases are swept first, so a crashed holder's slots free themselves.
@@ -34,6 +37,17 @@ export interface Tally {
   allowed: string;
   denied: string;
   ttlMs: number;
+}
+
+export interface TakeOptions {
+  tally?: Tally;
+  /** A cache key that, while it holds a future Unix ms, refuses the take (an abuse block), checked in the same step. */
+  blockKey?: string;
+}
+
+/** `take` refused by its block key: nothing was taken, nothing counted. */
+export interface Blocked {
+  blockedUntil: number;
 }
 
 export interface SlotRef {

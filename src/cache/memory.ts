@@ -1,4 +1,4 @@
-import type { BucketState, Cache, SlotRef, Tally } from './index.js';
+import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
 import { takeToken, type Bucket } from '../protection/token-bucket.js';
 
 interface Entry {
@@ -38,17 +38,15 @@ export class MemoryCache implements Cache {
   }
 
   async incr(key: string, ttlMs: number, by = 1): Promise<number> {
-    const entry = this.entries.get(key);
-    const live = entry !== undefined && entry.expiresAt > this.now();
-    const value = (live ? (entry.value as number) : 0) + by;
-    this.entries.set(key, { value, expiresAt: live ? entry.expiresAt : this.now() + ttlMs });
-    return value;
+    return this.add(key, ttlMs, by);
   }
 
-  async take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState> {
+  take(key: string, capacity: number, ratePerS: number, nowMs: number, { tally, blockKey }: TakeOptions = {}): BucketState | Blocked {
+    const blockedUntil = blockKey === undefined ? undefined : (this.peek(blockKey) as number | undefined);
+    if (blockedUntil !== undefined && blockedUntil > nowMs) return { blockedUntil };
     const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs);
     this.entries.set(key, { value: bucket, expiresAt: this.now() + (capacity / ratePerS) * 1000 + 1000 });
-    if (tally) await this.incr(state.allowed ? tally.allowed : tally.denied, tally.ttlMs);
+    if (tally) this.add(state.allowed ? tally.allowed : tally.denied, tally.ttlMs, 1);
     return state;
   }
 
@@ -81,6 +79,14 @@ export class MemoryCache implements Cache {
     const held = this.slots.get(key) ?? new Map<string, number>();
     for (const [holder, expiresAt] of held) if (expiresAt <= nowMs) held.delete(holder);
     return held;
+  }
+
+  private add(key: string, ttlMs: number, by: number): number {
+    const entry = this.entries.get(key);
+    const live = entry !== undefined && entry.expiresAt > this.now();
+    const value = (live ? (entry.value as number) : 0) + by;
+    this.entries.set(key, { value, expiresAt: live ? entry.expiresAt : this.now() + ttlMs });
+    return value;
   }
 
   private peek(key: string): unknown {

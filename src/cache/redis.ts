@@ -1,12 +1,19 @@
 import type { Redis } from 'ioredis';
-import type { BucketState, Cache, SlotRef, Tally } from './index.js';
+import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
 
 /**
- * The token-bucket step of protection/token-bucket.ts, atomically in Redis, then (with KEYS[2] and
- * KEYS[3]) the allowed or denied counter bumped in the same call. Returns {allowed, tokens_left}.
+ * The token-bucket step of protection/token-bucket.ts, atomically in Redis. KEYS: the bucket, then
+ * optionally the allowed and denied counters (ARGV[4] their TTL; one is bumped), then optionally a
+ * block key (ARGV[5] = 1): while it holds a future Unix ms nothing is taken and {-1, until} comes
+ * back. Otherwise returns {allowed, tokens_left}.
  */
 const TAKE_TOKEN = `
 local capacity, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local counters = #KEYS - tonumber(ARGV[5])
+if ARGV[5] == '1' then
+  local blocked = tonumber(redis.call('GET', KEYS[#KEYS]))
+  if blocked and blocked > now then return {-1, tostring(blocked)} end
+end
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1])
 if tokens == nil then tokens = capacity else tokens = math.min(capacity, tokens + math.max(0, now - tonumber(state[2])) / 1000 * rate) end
@@ -14,7 +21,7 @@ local allowed = 0
 if tokens >= 1 then allowed = 1; tokens = tokens - 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
-if #KEYS == 3 then
+if counters == 3 then
   local counter = KEYS[3 - allowed]
   redis.call('INCRBY', counter, 1)
   redis.call('PEXPIRE', counter, ARGV[4], 'NX')
@@ -51,7 +58,7 @@ export class RedisCache implements Cache {
   private readonly scripts: Scripts;
 
   constructor(private readonly redis: Redis) {
-    // The key count comes first in each call: 1 (bucket only) or 3 (bucket, allowed and denied counters).
+    // The key count comes first in each call: the bucket, the two counters if tallied, the block key if guarded.
     redis.defineCommand('svcTakeToken', { lua: TAKE_TOKEN });
     redis.defineCommand('svcIncrWithTtl', { numberOfKeys: 1, lua: INCR_WITH_TTL });
     redis.defineCommand('svcAcquireSlot', { numberOfKeys: 1, lua: ACQUIRE_SLOT });
@@ -79,9 +86,29 @@ export class RedisCache implements Cache {
     return this.scripts.svcIncrWithTtl(`cache:${key}`, by, Math.max(1, Math.ceil(ttlMs)));
   }
 
-  async take(key: string, capacity: number, ratePerS: number, nowMs: number, tally?: Tally): Promise<BucketState> {
-    const keys = tally ? [3, `bucket:${key}`, `cache:${tally.allowed}`, `cache:${tally.denied}`] : [1, `bucket:${key}`];
-    const [allowed, left] = await this.scripts.svcTakeToken(...keys, capacity, ratePerS, nowMs, Math.max(1, Math.ceil(tally?.ttlMs ?? 1)));
+  async take(
+    key: string,
+    capacity: number,
+    ratePerS: number,
+    nowMs: number,
+    { tally, blockKey }: TakeOptions = {},
+  ): Promise<BucketState | Blocked> {
+    const keys = [
+      `bucket:${key}`,
+      ...(tally ? [`cache:${tally.allowed}`, `cache:${tally.denied}`] : []),
+      ...(blockKey ? [`cache:${blockKey}`] : []),
+    ];
+    const counterTtlMs = Math.max(1, Math.ceil(tally?.ttlMs ?? 1));
+    const [allowed, left] = await this.scripts.svcTakeToken(
+      keys.length,
+      ...keys,
+      capacity,
+      ratePerS,
+      nowMs,
+      counterTtlMs,
+      blockKey ? 1 : 0,
+    );
+    if (allowed === -1) return { blockedUntil: Number(left) };
     const tokens = Number(left);
     return {
       allowed: allowed === 1,

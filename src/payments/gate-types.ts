@@ -62,6 +62,8 @@ export interface PaymentGate {
   challenge(request: FastifyRequest, requirement: Requirement, reason?: string): PaymentRequiredError;
   finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>>;
   /** True when the request presents a valid day or week pass (unlimited streams and bundles). */
+  /** Does the request carry a pass token (valid or not)? No look-up. */
+  presentsPass(request: FastifyRequest): boolean;
   hasPass(request: FastifyRequest): Promise<boolean>;
   /** Sells a pass for an x402 payment of its price (402 until paid), with the settlement headers; a retry gets its stored answer. */
   buyPass(request: FastifyRequest, kind: PassKind, requirement: Requirement): Promise<PassPurchase>;

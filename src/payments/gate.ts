@@ -171,6 +171,10 @@ export class X402Gate implements PaymentGate {
     return { config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request) };
   }
 
+  presentsPass(request: FastifyRequest): boolean {
+    return passToken(request) !== undefined;
+  }
+
   async hasPass(request: FastifyRequest): Promise<boolean> {
     const token = passToken(request);
     return Boolean(token) && (await this.deps.passes.check(token!, this.deps.clock.now())) === 'valid';

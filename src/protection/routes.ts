@@ -1,45 +1,23 @@
 import Type from 'typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
 import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { sendError } from '../plugins/error-handler.js';
 import { sameSecret } from '../core/secrets.js';
-import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Protection } from './service.js';
+import { settle } from '../core/maybe-promise.js';
+import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection } from './service.js';
 
 /** Routes outside the rate limiter. */
 export const UNLIMITED = new Set(['/healthz', '/metrics']);
 
 /** Root-level hooks: blocks, then the identity's token bucket with RateLimit-* headers; abuse signals counted on the way out. */
 export function registerProtection(app: FastifyInstance, protection: Protection): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (UNLIMITED.has(request.url.split('?')[0]!)) return;
-    const blockedS = await protection.blockedFor(request.ip);
-    if (blockedS > 0) {
-      reply.header('retry-after', String(blockedS));
-      return sendError(
-        reply,
-        request,
-        new ApiError('blocked', 'this address is temporarily blocked after repeated invalid requests', { retry_after_s: blockedS }),
-      );
-    }
-    const bucket = await protection.take(await protection.identify(request));
-    reply
-      .header('ratelimit-limit', String(bucket.limit))
-      .header('ratelimit-remaining', String(bucket.remaining))
-      .header('ratelimit-reset', String(bucket.resetS));
-    if (!bucket.allowed) {
-      reply.header('retry-after', String(bucket.retryAfterS));
-      return sendError(
-        reply,
-        request,
-        new ApiError('rate_limited', `rate limit of ${bucket.limit} requests per minute reached`, {
-          limit: bucket.limit,
-          retry_after_s: bucket.retryAfterS,
-        }),
-      );
-    }
+  // Callback-style: an anonymous request on the in-process cache is admitted without a microtask hop.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (UNLIMITED.has(request.url.split('?')[0]!)) return done();
+    settle(protection.admit(request), (admission) => (answer(request, reply, admission) ? undefined : done()), done);
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -47,6 +25,35 @@ export function registerProtection(app: FastifyInstance, protection: Protection)
     if (!kind) return done(null, payload);
     protection.record(request.ip, kind).then(() => done(null, payload), done);
   });
+}
+
+/** Sends the refusal when the request is blocked or over its limit (true), else sets the RateLimit-* headers. */
+function answer(request: FastifyRequest, reply: FastifyReply, admission: Admission): boolean {
+  if ('blockedS' in admission) {
+    reply.header('retry-after', String(admission.blockedS));
+    sendError(
+      reply,
+      request,
+      new ApiError('blocked', 'this address is temporarily blocked after repeated invalid requests', { retry_after_s: admission.blockedS }),
+    );
+    return true;
+  }
+  const { bucket } = admission;
+  reply
+    .header('ratelimit-limit', String(bucket.limit))
+    .header('ratelimit-remaining', String(bucket.remaining))
+    .header('ratelimit-reset', String(bucket.resetS));
+  if (bucket.allowed) return false;
+  reply.header('retry-after', String(bucket.retryAfterS));
+  sendError(
+    reply,
+    request,
+    new ApiError('rate_limited', `rate limit of ${bucket.limit} requests per minute reached`, {
+      limit: bucket.limit,
+      retry_after_s: bucket.retryAfterS,
+    }),
+  );
+  return true;
 }
 
 export const protectionRoutes =

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Cache, BucketState } from '../cache/index.js';
+import type { Cache, BucketState, TakeOptions } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
+import { mapMaybe, type MaybePromise } from '../core/maybe-promise.js';
 import type { ApiKeysRepo } from '../store/repos/api-keys.js';
 
 export const KEY_PREFIX = 'svc_key_';
@@ -13,6 +14,18 @@ export interface Identity {
   tier: Tier;
   /** What the bucket is keyed on: an IP, a key id, or a pass hash. */
   subject: string;
+}
+
+/** A request's way in: refused by an abuse block, or its identity's bucket after taking a token. */
+export type Admission = { blockedS: number } | { bucket: BucketState & { limit: number } };
+
+/** Credentials other than an API key, each looked up only when the request presents it. */
+export interface TierLookups {
+  /** Does the request carry a pass or an agent key? Synchronous: no look-up happens here. */
+  presentsCredential: (request: FastifyRequest) => boolean;
+  hasPass: (request: FastifyRequest) => Promise<boolean>;
+  /** The calib-pro agent whose key the request carries, if any: its requests use the pro bucket. */
+  calibProAgent: (request: FastifyRequest) => Promise<string | undefined>;
 }
 
 /** Abuse signals and how many per minute from one IP earn a temporary block. */
@@ -50,9 +63,7 @@ export class Protection {
     private readonly cache: Cache,
     private readonly keys: ApiKeysRepo,
     private readonly clock: Clock,
-    private readonly hasPass: (request: FastifyRequest) => Promise<boolean>,
-    /** The calib-pro agent whose key the request carries, if any: its requests use the pro bucket. */
-    private readonly calibProAgent: (request: FastifyRequest) => Promise<string | undefined> = async () => undefined,
+    private readonly lookups: TierLookups,
   ) {}
 
   async createKey(name: string, tier: 'standard' | 'pro') {
@@ -70,7 +81,25 @@ export class Protection {
     return this.keys.revoke(id, this.clock.now());
   }
 
-  async identify(request: FastifyRequest): Promise<Identity> {
+  /**
+   * Blocks first, then the identity's token bucket. A request without credentials is keyed on its
+   * IP, so block check and take are one cache step: synchronous in memory, one round trip on Redis.
+   * A presented credential is looked up only once the IP is known not to be blocked.
+   */
+  admit(request: FastifyRequest): MaybePromise<Admission> {
+    const blockKey = `block:${request.ip}`;
+    if (presentedKey(request) === undefined && !this.lookups.presentsCredential(request))
+      return this.take({ tier: 'anonymous', subject: `ip:${request.ip}` }, blockKey);
+    return this.admitCredentialed(request, blockKey);
+  }
+
+  private async admitCredentialed(request: FastifyRequest, blockKey: string): Promise<Admission> {
+    const until = await this.cache.get<number>(blockKey);
+    if (until && until > this.clock.now()) return { blockedS: Math.ceil((until - this.clock.now()) / 1000) };
+    return this.take(await this.identify(request));
+  }
+
+  private async identify(request: FastifyRequest): Promise<Identity> {
     const key = presentedKey(request);
     if (key !== undefined) {
       const row = await this.keys.active(sha256(key));
@@ -78,24 +107,24 @@ export class Protection {
       return { tier: row.tier, subject: `key:${row.id}` };
     }
     // The pass comes in Authorization or, next to another credential there, in X-Svc-Pass.
-    if (await this.hasPass(request))
+    if (await this.lookups.hasPass(request))
       return { tier: 'pass', subject: `pass:${sha256(String(request.headers['x-svc-pass'] ?? request.headers.authorization))}` };
-    const agentId = await this.calibProAgent(request);
+    const agentId = await this.lookups.calibProAgent(request);
     if (agentId) return { tier: 'pro', subject: `agent:${agentId}` };
     return { tier: 'anonymous', subject: `ip:${request.ip}` };
   }
 
-  async blockedFor(ip: string): Promise<number> {
-    const until = await this.cache.get<number>(`block:${ip}`);
-    return until && until > this.clock.now() ? Math.ceil((until - this.clock.now()) / 1000) : 0;
-  }
-
-  async take(identity: Identity): Promise<BucketState & { limit: number }> {
-    const perMin = this.config.ratePerMin[identity.tier];
-    const minute = this.minute();
-    const tally = { allowed: `stats:requests:${minute}`, denied: `stats:rate_limited:${minute}`, ttlMs: STATS_TTL_MS };
-    const state = await this.cache.take(`rate:${identity.subject}`, perMin, perMin / 60, this.clock.now(), tally);
-    return { ...state, limit: perMin };
+  private take(identity: Identity, blockKey?: string): MaybePromise<Admission> {
+    const limit = this.config.ratePerMin[identity.tier];
+    const now = this.clock.now();
+    const minute = Math.floor(now / 60_000);
+    const options: TakeOptions = {
+      tally: { allowed: `stats:requests:${minute}`, denied: `stats:rate_limited:${minute}`, ttlMs: STATS_TTL_MS },
+      blockKey,
+    };
+    return mapMaybe(this.cache.take(`rate:${identity.subject}`, limit, limit / 60, now, options), (state) =>
+      'blockedUntil' in state ? { blockedS: Math.ceil((state.blockedUntil - now) / 1000) } : { bucket: { ...state, limit } },
+    );
   }
 
   /** Counts an abuse signal; past its threshold within the minute, the IP is blocked for BLOCK_MS. */

@@ -107,6 +107,9 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     const blocked = await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip });
     expect(blocked.statusCode).toBe(403);
     expect(blocked.json()).toMatchObject({ error: 'blocked', details: { retry_after_s: 600 } });
+    // Credentials are looked up only after the block check: an unknown key from a blocked IP is still a 403, not a 401.
+    const withKey = await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip, headers: { 'x-api-key': 'svc_key_unknown' } });
+    expect(withKey.statusCode).toBe(403);
     expect((await t.app.inject({ url: '/api/v1/catalog', remoteAddress: '10.3.0.2' })).statusCode).toBe(200);
     t.clock.advance(600_000);
     expect((await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip })).statusCode).toBe(200);
