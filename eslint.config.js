@@ -8,7 +8,7 @@ import tseslint from 'typescript-eslint';
  */
 export default tseslint.config(
   // The client's OpenAPI types are generated (npm run -w svc-client gen).
-  { ignores: ['node_modules/', 'data/', 'packages/*/dist/', 'public/', 'packages/client/src/openapi.d.ts'] },
+  { ignores: ['node_modules/', 'data/', 'dist/', 'packages/*/dist/', 'public/', 'packages/client/src/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

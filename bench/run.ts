@@ -31,6 +31,8 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   postgres_redis: backendsPreview,
 };
 
+// This runs compiled, from dist/bench/ (`npm run bench` builds first); the report goes next to the sources.
+const REPORT_DIR = new URL('../../bench/', import.meta.url);
 const wanted = process.argv.slice(2);
 const results: Record<string, unknown> = {
   machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model, node: process.version, load_average_at_start: loadAverage() },
@@ -51,8 +53,8 @@ for (const [name, bench] of Object.entries(BENCHES)) {
 results.finished_at = new Date().toISOString();
 
 // A partial run (named benchmarks) only prints; the full run writes the report and the chart.
-if (wanted.length === 0) writeFileSync(new URL('./results.json', import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+if (wanted.length === 0) writeFileSync(new URL('results.json', REPORT_DIR), `${JSON.stringify(results, null, 2)}\n`);
 const curve = (results.preview_vs_bare as { throughput_vs_connections?: CurvePoint[] } | undefined)?.throughput_vs_connections;
 const subtitle = `${cpus().length} cores, ${process.version}, ${String(results.started_at)}, load average ${loadAverage().join(' ')}`;
-if (curve && wanted.length === 0) writeFileSync(new URL('./throughput.svg', import.meta.url), throughputChart(curve, subtitle));
+if (curve && wanted.length === 0) writeFileSync(new URL('throughput.svg', REPORT_DIR), throughputChart(curve, subtitle));
 console.log(JSON.stringify(results, null, 2));

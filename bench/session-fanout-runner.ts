@@ -1,4 +1,4 @@
-/** Runs bench/session-fanout.ts (server and watchers in their own processes) with 10,000 watchers; target p99 < 50 ms. */
+/** Runs the compiled bench/session-fanout.ts (server and watchers in their own processes) with 10,000 watchers; target p99 < 50 ms. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -7,8 +7,8 @@ const EVENTS = 10;
 
 export function sessionFanout(): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
-    const script = fileURLToPath(new URL('./session-fanout.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', script, String(WATCHERS), String(EVENTS)], {
+    const script = fileURLToPath(new URL('./session-fanout.js', import.meta.url));
+    const child = spawn(process.execPath, [script, String(WATCHERS), String(EVENTS)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

@@ -1,9 +1,9 @@
 /**
  * Session fan-out: one poster, N watchers of one agent session on one instance.
  *
- *   npx tsx bench/session-fanout.ts [watchers=1000] [events=20]
+ *   npm run build && node dist/bench/session-fanout.js [watchers=1000] [events=20]
  *
- * The server runs in its own process (SQLite, in-process bus and cache, as `npm start` runs it);
+ * The server runs in its own process (compiled, SQLite, in-process bus and cache, as `npm start` runs it);
  * the watchers are raw sockets in this process, parsing only `id:` lines. For each event the clock
  * starts just before the POST is sent and stops when a watcher reads its frame, so a latency
  * includes storing the event. Events are posted one after another, each once every watcher has
@@ -18,6 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 const WATCHERS = Number(process.argv[2] ?? 1000);
 const EVENTS = Number(process.argv[3] ?? 20);
@@ -53,7 +54,8 @@ async function startServer(port: number) {
   };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
+  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 600; i++) {
     if (
