@@ -107,8 +107,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerServerLimits(app, deps.config);
   registerInputGuard(app);
   // Browser agents pay too: x402 clients send X-Payment / PAYMENT-SIGNATURE and read the payment headers back.
+  // Any origin may call; a request without an Origin header is not a CORS request and gets no CORS headers.
   await app.register(cors, {
-    origin: true,
+    origin: (origin, allow) => allow(null, origin !== undefined),
     allowedHeaders: [
       'content-type',
       'authorization',

@@ -231,7 +231,7 @@ describe('asynchronous settlement', () => {
     const res = await app.app.inject({
       method: 'POST',
       url: '/api/data/bundle',
-      headers: { 'x-payment': await paymentHeader({ nowS, amount: 1000n }) },
+      headers: { origin: 'https://agent.example', 'x-payment': await paymentHeader({ nowS, amount: 1000n }) },
       payload: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] },
     });
     expect(res.headers['x-payment-status']).toBe('pending');
@@ -252,7 +252,12 @@ describe('asynchronous settlement', () => {
     });
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toContain('x-payment');
+    expect(res.headers['access-control-allow-origin']).toBe('https://agent.example');
     expect(res.headers['access-control-expose-headers']).toContain('x-payment-response');
+    // Not a CORS request (no Origin): no CORS headers, but caches still learn the answer varies by Origin.
+    const plain = await app.app.inject({ url: '/api/v1/catalog' });
+    expect(plain.headers['access-control-expose-headers']).toBeUndefined();
+    expect(plain.headers.vary).toContain('Origin');
     await app.close();
   });
 });
