@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Writable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Bus } from '../bus/index.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { importOnce } from '../core/import-once.js';
 import { randomId } from '../core/ids.js';
 import { sameSecret } from '../core/secrets.js';
 import type { ConcurrencyLimiter } from '../protection/concurrency.js';
@@ -42,6 +42,7 @@ export interface EventInput {
 
 const TOKEN_PREFIX = 'ast_';
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
+const loadFileType = importOnce(() => import('file-type'));
 const REPLAY_PAGE = 500;
 /** Heartbeat comment plus the watcher count, to every open stream. */
 export const PULSE_MS = 10_000;
@@ -61,6 +62,7 @@ export async function decodeScreenshot(text: string): Promise<Omit<ScreenshotRow
     });
   }
   const bytes = Buffer.from(b64, 'base64');
+  const { fileTypeFromBuffer } = await loadFileType();
   const type = await fileTypeFromBuffer(bytes);
   if (!type || !IMAGE_TYPES.has(type.mime)) {
     throw new ApiError('unsupported_media_type', `screenshot must be PNG, JPEG or WebP (found ${type?.mime ?? 'unknown bytes'})`, {

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { ApiError } from '../core/errors.js';
+import { importOnce } from '../core/import-once.js';
 
 /**
  * Every image is checked here before a model sees it: size, type by magic bytes (never the declared
@@ -11,6 +10,9 @@ import { ApiError } from '../core/errors.js';
  */
 export const IMAGE_LIMITS = { maxBytes: 5 * 1024 * 1024, maxWidth: 4096, maxHeight: 4096, maxPixels: 12_000_000 } as const;
 const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+
+const loadSharp = importOnce(() => import('sharp'));
+const loadFileType = importOnce(() => import('file-type'));
 
 export const IMAGE_RULES =
   `At most ${IMAGE_LIMITS.maxBytes} bytes (413 image_too_large); PNG, JPEG or WebP by magic bytes, whatever the declared type (415 unsupported_image_type); ` +
@@ -53,6 +55,7 @@ export async function cleanImage(upload: Buffer): Promise<CleanImage> {
       pixels: width * height,
     });
   }
+  const { default: sharp } = await loadSharp();
   const png = await sharp(upload, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' })
     .rotate()
     .png()
@@ -71,6 +74,7 @@ export const tooLarge = (bytes?: number) =>
   });
 
 async function detectFormat(upload: Buffer): Promise<CleanImage['format']> {
+  const { fileTypeFromBuffer } = await loadFileType();
   const detected = await fileTypeFromBuffer(upload);
   const accepted = (ACCEPTED_TYPES as readonly string[]).includes(detected?.mime ?? '');
   if (!detected || !accepted) {
@@ -89,6 +93,7 @@ async function detectFormat(upload: Buffer): Promise<CleanImage['format']> {
 
 /** Width and height from the header alone: nothing is decoded yet. */
 async function header(upload: Buffer): Promise<{ width: number; height: number }> {
+  const { default: sharp } = await loadSharp();
   const meta = await sharp(upload, { limitInputPixels: false })
     .metadata()
     .catch((e: Error) => {

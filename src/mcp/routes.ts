@@ -1,15 +1,18 @@
 import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppContext } from '../app-context.js';
+import { importOnce } from '../core/import-once.js';
 import { FreeObject, errorResponses } from '../core/schemas.js';
 import { injectCaller } from './caller.js';
-import { createMcpServer } from './server.js';
 import type { OpenApiDoc } from './schema.js';
 import { buildTools, type BuiltTool, type Credentials } from './tools.js';
 
 export const MCP_PATH = '/mcp';
+
+// Both are the MCP SDK (server.js is built on it): imported with the first POST, not at start-up.
+const loadServer = importOnce(() => import('./server.js'));
+const loadTransport = importOnce(() => import('@modelcontextprotocol/sdk/server/streamableHttp.js'));
 
 const DESCRIPTION =
   'Model Context Protocol (2025-06-18) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets ' +
@@ -48,6 +51,7 @@ export const mcpRoutes =
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { doc, tools } = toolsOnce();
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([loadServer(), loadTransport()]);
       const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request) });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).

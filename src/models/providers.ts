@@ -1,22 +1,24 @@
 import type { LanguageModel } from 'ai';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { importOnce } from '../core/import-once.js';
 import { wireOf, type ModelSpec } from './config.js';
+
+const loadOpenAI = importOnce(() => import('@ai-sdk/openai'));
+const loadAnthropic = importOnce(() => import('@ai-sdk/anthropic'));
+const loadGoogle = importOnce(() => import('@ai-sdk/google'));
 
 /**
  * One Vercel AI SDK provider per wire format. OpenAI and every OpenAI-compatible server go through
  * the chat-completions endpoint (`.chat`), the one all of them implement; Anthropic speaks Messages,
  * Google speaks generateContent. Local servers without a key get a placeholder (the SDK insists on one).
  */
-export function languageModel(spec: ModelSpec): LanguageModel {
+export async function languageModel(spec: ModelSpec): Promise<LanguageModel> {
   const apiKey = spec.apiKey ?? 'no-key';
   switch (wireOf(spec.vendor)) {
     case 'anthropic-messages':
-      return createAnthropic({ baseURL: spec.baseUrl, apiKey })(spec.model);
+      return (await loadAnthropic()).createAnthropic({ baseURL: spec.baseUrl, apiKey })(spec.model);
     case 'gemini':
-      return createGoogleGenerativeAI({ baseURL: spec.baseUrl, apiKey })(spec.model);
+      return (await loadGoogle()).createGoogleGenerativeAI({ baseURL: spec.baseUrl, apiKey })(spec.model);
     case 'openai-chat':
-      return createOpenAI({ baseURL: spec.baseUrl, apiKey, name: spec.vendor }).chat(spec.model);
+      return (await loadOpenAI()).createOpenAI({ baseURL: spec.baseUrl, apiKey, name: spec.vendor }).chat(spec.model);
   }
 }

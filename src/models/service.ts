@@ -1,7 +1,8 @@
-import { APICallError, NoObjectGeneratedError, Output, generateText, jsonSchema, type LanguageModel, type ModelMessage } from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ApiError } from '../core/errors.js';
+import { importOnce } from '../core/import-once.js';
 import type { Cache } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 import type { ModelSpec, Role } from './config.js';
@@ -67,6 +68,9 @@ const MAX_OUTPUT_TOKENS = 2048;
 
 // The SDK prints its warnings to the console; svc logs through pino and reports failures as results.
 (globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false;
+const loadAi = importOnce(() => import('ai'));
+type AiSdk = Awaited<ReturnType<typeof loadAi>>;
+
 const MICRO = 1_000_000;
 const DAY_MS = 86_400_000;
 
@@ -74,7 +78,7 @@ const refOf = (spec: ModelSpec): ModelRef => ({ id: spec.id, vendor: spec.vendor
 const plain = (schema: TSchema) => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
 
 export class Models {
-  private readonly instances = new Map<string, LanguageModel>();
+  private readonly instances = new Map<string, Promise<LanguageModel>>();
 
   constructor(private readonly o: ModelsOptions) {}
 
@@ -101,7 +105,7 @@ export class Models {
   }
 
   async chat(spec: ModelSpec, request: ModelRequest): Promise<ModelResult<string>> {
-    return this.call(spec, request, async (model, messages, signal) => {
+    return this.call(spec, request, async ({ generateText }, model, messages, signal) => {
       const r = await generateText({
         model,
         system: system(request),
@@ -117,24 +121,24 @@ export class Models {
   /** An answer that satisfies `schema`; one repair retry with the validation errors, then `ok: false`. */
   async structured<S extends TSchema>(spec: ModelSpec, request: StructuredRequest<S>): Promise<ModelResult<Static<S>>> {
     const validator = Compile(request.schema);
-    const schema = jsonSchema<Static<S>>(plain(request.schema), {
-      validate: (value) =>
-        validator.Check(value)
-          ? { success: true, value: value }
-          : {
-              success: false,
-              error: new Error(
-                validator
-                  .Errors(value)
-                  .slice(0, 5)
-                  .map((e) => `${e.instancePath || '/'} ${e.message}`)
-                  .join('; '),
-              ),
-            },
-    });
-    const output = Output.object({ schema, name: request.name });
     const providerOptions = { openai: { strictJsonSchema: false } };
-    return this.call(spec, request, async (model, messages, signal) => {
+    return this.call(spec, request, async ({ generateText, jsonSchema, NoObjectGeneratedError, Output }, model, messages, signal) => {
+      const schema = jsonSchema<Static<S>>(plain(request.schema), {
+        validate: (value) =>
+          validator.Check(value)
+            ? { success: true, value: value }
+            : {
+                success: false,
+                error: new Error(
+                  validator
+                    .Errors(value)
+                    .slice(0, 5)
+                    .map((e) => `${e.instancePath || '/'} ${e.message}`)
+                    .join('; '),
+                ),
+              },
+      });
+      const output = Output.object({ schema, name: request.name });
       const attempt = (msgs: ModelMessage[]) =>
         generateText({
           model,
@@ -165,12 +169,14 @@ export class Models {
     spec: ModelSpec,
     request: ModelRequest,
     run: (
+      ai: AiSdk,
       model: LanguageModel,
       messages: ModelMessage[],
       signal: AbortSignal,
     ) => Promise<{ value: T; usage: TokenUsage; repaired?: boolean }>,
   ): Promise<ModelResult<T>> {
     await this.checkBudget();
+    const ai = await loadAi();
     const model = refOf(spec);
     const started = performance.now();
     try {
@@ -178,17 +184,17 @@ export class Models {
         value,
         usage,
         repaired = false,
-      } = await run(this.instance(spec), promptMessages(request), AbortSignal.timeout(request.deadlineMs ?? this.o.deadlineMs));
+      } = await run(ai, await this.instance(spec), promptMessages(request), AbortSignal.timeout(request.deadlineMs ?? this.o.deadlineMs));
       const accounted = await this.account(spec, usage, 'ok', started);
       return { ok: true, value, model, usage: accounted, repaired };
     } catch (e) {
-      const failure = classify(e);
+      const failure = classify(e, ai);
       const accounted = await this.account(spec, e instanceof InvalidOutput ? e.usage : {}, failure.reason, started);
       return { ok: false, ...failure, model, usage: accounted };
     }
   }
 
-  private instance(spec: ModelSpec): LanguageModel {
+  private instance(spec: ModelSpec): Promise<LanguageModel> {
     let model = this.instances.get(spec.id);
     if (!model) this.instances.set(spec.id, (model = languageModel(spec)));
     return model;
@@ -244,7 +250,7 @@ function unavailable(role: Role): ApiError {
   return new ApiError('model_unavailable', `no language model is configured for the ${role} role (SVC_MODELS)`, { role });
 }
 
-function classify(e: unknown): { reason: FailureReason; message: string } {
+function classify(e: unknown, { APICallError }: AiSdk): { reason: FailureReason; message: string } {
   if (e instanceof InvalidOutput)
     return { reason: 'invalid_output', message: `the answer did not satisfy the schema after one repair: ${e.message}` };
   const name = (e as Error | undefined)?.name;

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import { getAddress, hashDomain, parseSignature, verifyTypedData, type Hex } from 'viem';
+import type { Hex } from 'viem';
+import { importOnce } from '../core/import-once.js';
 import { USDC_NETWORKS, networkOfCaip2, type X402Network } from './networks.js';
 
 /** EIP-3009 TransferWithAuthorization, the message an x402 `exact` EVM payment signs. */
@@ -27,8 +28,10 @@ export function usdcDomain(network: X402Network) {
   return { name: n.domainName, version: n.domainVersion, chainId: n.chainId, verifyingContract: n.usdc as Hex };
 }
 
-export const domainSeparator = (network: X402Network): Hex =>
-  hashDomain({
+const loadViem = importOnce(() => import('viem'));
+
+export const domainSeparator = async (network: X402Network): Promise<Hex> =>
+  (await loadViem()).hashDomain({
     domain: { ...usdcDomain(network), chainId: BigInt(USDC_NETWORKS[network].chainId) },
     types: { EIP712Domain: EIP712_DOMAIN },
   });
@@ -162,6 +165,7 @@ export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ 
   const fail = (reason: Reason) => ({ ok: false as const, reason });
   if (p.scheme !== 'exact') return fail('invalid_scheme');
   if (p.network !== expect.network) return fail('invalid_network');
+  const { getAddress, parseSignature, verifyTypedData } = await loadViem();
   if (getAddress(a.to) !== getAddress(expect.payTo)) return fail('invalid_exact_evm_payload_recipient_mismatch');
   if (BigInt(a.value) !== expect.amount) return fail('invalid_exact_evm_payload_authorization_value');
   if (BigInt(a.validAfter) > BigInt(expect.nowS)) return fail('invalid_exact_evm_payload_authorization_valid_after');

@@ -1,14 +1,6 @@
-import {
-  Configuration,
-  CountryCode,
-  PlaidApi,
-  Products,
-  type AccountBase,
-  type Holding,
-  type InvestmentTransaction,
-  type Security,
-} from 'plaid';
+import type { AccountBase, Holding, InvestmentTransaction, PlaidApi, Security } from 'plaid';
 import { ApiError } from '../core/errors.js';
+import { importOnce } from '../core/import-once.js';
 
 /**
  * The Plaid calls the portfolio makes, through the official client. Plaid's errors become a 400
@@ -25,21 +17,31 @@ export interface PlaidPull {
 const TIMEOUT_MS = 10_000;
 const TRANSACTION_DAYS = 30;
 
-export class PlaidLink {
-  private readonly api: PlaidApi;
+const loadPlaid = importOnce(() => import('plaid'));
 
-  constructor(config: { clientId: string; secret: string; baseUrl: string }) {
-    this.api = new PlaidApi(
-      new Configuration({
-        basePath: config.baseUrl,
-        baseOptions: { timeout: TIMEOUT_MS, headers: { 'PLAID-CLIENT-ID': config.clientId, 'PLAID-SECRET': config.secret } },
-      }),
-    );
+export class PlaidLink {
+  private client?: Promise<PlaidApi>;
+
+  constructor(private readonly config: { clientId: string; secret: string; baseUrl: string }) {}
+
+  /** The official client, built on the first Plaid call. */
+  private api(): Promise<PlaidApi> {
+    return (this.client ??= loadPlaid().then(
+      ({ Configuration, PlaidApi }) =>
+        new PlaidApi(
+          new Configuration({
+            basePath: this.config.baseUrl,
+            baseOptions: { timeout: TIMEOUT_MS, headers: { 'PLAID-CLIENT-ID': this.config.clientId, 'PLAID-SECRET': this.config.secret } },
+          }),
+        ),
+    ));
   }
 
   async linkToken(userId: string): Promise<string> {
+    const api = await this.api();
+    const { CountryCode, Products } = await loadPlaid();
     const { data } = await call(() =>
-      this.api.linkTokenCreate({
+      api.linkTokenCreate({
         client_name: 'svc',
         language: 'en',
         country_codes: [CountryCode.Us],
@@ -51,18 +53,20 @@ export class PlaidLink {
   }
 
   async exchange(publicToken: string): Promise<{ accessToken: string; itemId: string }> {
-    const { data } = await call(() => this.api.itemPublicTokenExchange({ public_token: publicToken }), 'public_token');
+    const api = await this.api();
+    const { data } = await call(() => api.itemPublicTokenExchange({ public_token: publicToken }), 'public_token');
     return { accessToken: data.access_token, itemId: data.item_id };
   }
 
   /** Holdings, balances and the last 30 days of investment transactions, in parallel. */
   async pull(accessToken: string, today: string): Promise<PlaidPull> {
     const start = new Date(Date.parse(`${today}T00:00:00Z`) - TRANSACTION_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const api = await this.api();
     const [holdings, balances, transactions] = await Promise.all([
-      call(() => this.api.investmentsHoldingsGet({ access_token: accessToken })),
-      call(() => this.api.accountsBalanceGet({ access_token: accessToken })),
+      call(() => api.investmentsHoldingsGet({ access_token: accessToken })),
+      call(() => api.accountsBalanceGet({ access_token: accessToken })),
       call(() =>
-        this.api.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: today, options: { count: 100 } }),
+        api.investmentsTransactionsGet({ access_token: accessToken, start_date: start, end_date: today, options: { count: 100 } }),
       ),
     ]);
     return {
@@ -74,7 +78,8 @@ export class PlaidLink {
   }
 
   async remove(accessToken: string): Promise<void> {
-    await call(() => this.api.itemRemove({ access_token: accessToken }));
+    const api = await this.api();
+    await call(() => api.itemRemove({ access_token: accessToken }));
   }
 }
 

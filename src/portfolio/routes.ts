@@ -5,7 +5,6 @@ import { ApiError } from '../core/errors.js';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import { isValidIsin } from '../entities/identifiers.js';
 import { BacktestService } from '../backtest/service.js';
-import { PlaidFake } from '../demo/plaid-fake.js';
 import { modelsFor } from '../models/index.js';
 import type { ManualHolding } from './holdings.js';
 import { PlaidLink } from './plaid.js';
@@ -56,6 +55,8 @@ export const portfolioRoutes =
     let secretKeys = config.secretKeys;
     if (config.demo && !plaidConfig) {
       // The demo links the loopback Plaid sandbox, its tokens sealed with a key derived from the signing key.
+      // Imported here, not at the top: the sandbox is typed by (and loads) the Plaid SDK.
+      const { PlaidFake } = await import('../demo/plaid-fake.js');
       const fake = await new PlaidFake().start();
       app.addHook('onClose', () => fake.close());
       plaidConfig = { clientId: fake.clientId, secret: fake.secret, baseUrl: fake.url };

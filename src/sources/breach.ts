@@ -1,4 +1,4 @@
-import { parseHTML } from 'linkedom';
+import { importOnce } from '../core/import-once.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { usState, type UsState } from './lib/us-states.js';
 import { defineSource, type Row } from './define.js';
@@ -10,6 +10,7 @@ import { defineSource, type Row } from './define.js';
  */
 const REPORT_PATH = '/ocr/breach/breach_report_hip.jsf';
 const TABLE_BODY = '[id="ocrForm:reportResultTable_data"]';
+const loadLinkedom = importOnce(() => import('linkedom'));
 
 /** The table's column titles, as the portal and its CSV export name them. */
 const COLUMNS = {
@@ -30,7 +31,8 @@ export type Report = Record<Field, string | null>;
 const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 /** Every report row of the page; a page without the report table (an error page, a redirect, a login) is a bad response. */
-export function parseReportPage(html: string): Report[] {
+export async function parseReportPage(html: string): Promise<Report[]> {
+  const { parseHTML } = await loadLinkedom();
   const { document } = parseHTML(html);
   const body = document.querySelector(TABLE_BODY);
   const heads = [...(body?.closest('table')?.querySelectorAll('thead th') ?? [])];
@@ -96,6 +98,6 @@ export default defineSource<UsState>({
   deadlineMs: 8000,
   upstreams: {
     'hhs-ocr': async (state, { http, deadline }) =>
-      toRows(parseReportPage(await http.text(REPORT_PATH, { deadline, headers: { accept: 'text/html' } })), state),
+      toRows(await parseReportPage(await http.text(REPORT_PATH, { deadline, headers: { accept: 'text/html' } })), state),
   },
 });

@@ -41,7 +41,7 @@ export default defineSource<string>({
   upstreams: {
     web: async (url, { deadline, config }): Promise<Row[]> => {
       const page = await webFetch(url, config, { deadline, maxBytes: MAX_BYTES, maxRedirects: MAX_REDIRECTS, accept: ACCEPT });
-      const article = toMarkdown(page.body, page.contentType, url);
+      const article = await toMarkdown(page.body, page.contentType, url);
       if (!article.markdown) throw new UpstreamError('no_data', 'the page has no readable content');
       return [{ url, final_url: page.url, ...article }];
     },

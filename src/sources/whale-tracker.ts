@@ -1,6 +1,5 @@
 import Type from 'typebox';
 import { roundTo } from '../core/numbers.js';
-import { formatUnits } from 'viem';
 import type { HostHttp } from '../upstream/client.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -21,7 +20,8 @@ const NO_PRICES: Prices = {};
 export function topTransfers(address: string, transfers: Transfer[]): Row[] {
   const unique = [...new Map(transfers.map((t) => [t.id, t])).values()];
   const valued = unique.flatMap((t) => {
-    const amount = Number(formatUnits(BigInt(t.value), t.decimals));
+    // value × 10^-decimals written as one decimal literal: the same double as Number(formatUnits(…)) without loading viem.
+    const amount = Number(`${BigInt(t.value)}e-${t.decimals}`);
     const valueUsd = t.price_usd === null ? 0 : roundTo(amount * t.price_usd, 2);
     return valueUsd > 0 ? [{ t, amount, valueUsd }] : [];
   });

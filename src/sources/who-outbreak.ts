@@ -32,14 +32,16 @@ export interface Entry {
   summary: string | null;
 }
 
-export const fromDons = (raw: Dons): Entry[] =>
-  raw.value.map((d) => ({
-    don_id: d.DonId ?? null,
-    title: d.OverrideTitle || d.Title,
-    published_at: parseUnixSeconds(d.PublicationDate),
-    url: ITEM_URL + d.UrlName,
-    summary: d.Summary ? plainText(d.Summary, SUMMARY_CHARS) : null,
-  }));
+export const fromDons = (raw: Dons): Promise<Entry[]> =>
+  Promise.all(
+    raw.value.map(async (d) => ({
+      don_id: d.DonId ?? null,
+      title: d.OverrideTitle || d.Title,
+      published_at: parseUnixSeconds(d.PublicationDate),
+      url: ITEM_URL + d.UrlName,
+      summary: d.Summary ? await plainText(d.Summary, SUMMARY_CHARS) : null,
+    })),
+  );
 
 export const fromReports = (raw: Reports): Entry[] =>
   raw.data.map(({ fields: f }) => ({
@@ -82,7 +84,7 @@ export default defineSource<string>({
     // $orderby is ignored and $top capped at 100, so a date filter bounds the set and we sort ourselves.
     who: async (label, { http, deadline, clock }) => {
       const query = { $filter: `PublicationDate ge ${isoDaysAgo(clock.now(), WINDOW_DAYS)}`, $orderby: 'PublicationDate desc', $top: 100 };
-      return toRows(fromDons(await http.json<Dons>('/api/news/diseaseoutbreaknews', Dons, { deadline, query })), label);
+      return toRows(await fromDons(await http.json<Dons>('/api/news/diseaseoutbreaknews', Dons, { deadline, query })), label);
     },
     reliefweb: async (label, { http, deadline }) => {
       const body = {

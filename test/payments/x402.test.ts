@@ -32,9 +32,9 @@ const pay = async (body: object, options: Partial<PaymentOptions> = {}, header?:
   });
 
 describe('x402 verification', () => {
-  it('checks both USDC domain separators against the on-chain constants', () => {
-    expect(domainSeparator('base')).toBe('0x02fa7265e7c5d81118673727957699e4d68f74cd74b7db77da710fe8a2c7834f');
-    expect(domainSeparator('base-sepolia')).toBe('0x71f17a3b2ff373b803d70a5a07c046c1a2bc8e89c09ef722fcb047abe94c9818');
+  it('checks both USDC domain separators against the on-chain constants', async () => {
+    expect(await domainSeparator('base')).toBe('0x02fa7265e7c5d81118673727957699e4d68f74cd74b7db77da710fe8a2c7834f');
+    expect(await domainSeparator('base-sepolia')).toBe('0x71f17a3b2ff373b803d70a5a07c046c1a2bc8e89c09ef722fcb047abe94c9818');
   });
 
   it('accepts a valid payment (base64 or raw JSON) and records it', async () => {

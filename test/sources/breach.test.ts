@@ -43,7 +43,7 @@ describe('breach q', () => {
 });
 
 describe('breach report page', () => {
-  it('maps cells by column title, whatever the column order, and joins <br>-separated values', () => {
+  it('maps cells by column title, whatever the column order, and joins <br>-separated values', async () => {
     const titles = [
       'Expand All',
       'State',
@@ -53,7 +53,7 @@ describe('breach report page', () => {
       'Type of Breach',
       'Business Associate Present',
     ];
-    const [r] = parseReportPage(page(titles, [['', 'OR', 'Mercy &amp; Co', '01/02/2026', '12,500', 'Theft<br />Loss', 'Yes']]));
+    const [r] = await parseReportPage(page(titles, [['', 'OR', 'Mercy &amp; Co', '01/02/2026', '12,500', 'Theft<br />Loss', 'Yes']]));
     expect(r).toEqual({
       entity: 'Mercy & Co',
       state: 'OR',
@@ -65,18 +65,20 @@ describe('breach report page', () => {
       business_associate: 'Yes',
     });
   });
-  it('reads the empty-table row as no reports', () => {
+  it('reads the empty-table row as no reports', async () => {
     const html = page(TITLES, []).replace(
       '</tbody>',
       '<tr class="ui-datatable-empty-message"><td colspan="8">No records found.</td></tr></tbody>',
     );
-    expect(parseReportPage(html)).toEqual([]);
+    expect(await parseReportPage(html)).toEqual([]);
   });
-  it('refuses a page without the report table or its key columns', () => {
-    expect(() => parseReportPage('<html><body><form id="ocrForm">View HIPAA Breach Reports</form></body></html>')).toThrow(
+  it('refuses a page without the report table or its key columns', async () => {
+    await expect(parseReportPage('<html><body><form id="ocrForm">View HIPAA Breach Reports</form></body></html>')).rejects.toThrow(
       /without the breach report table/,
     );
-    expect(() => parseReportPage(page(['Name of Covered Entity', 'State'], [['A', 'CA']]))).toThrow(/without the breach report table/);
+    await expect(parseReportPage(page(['Name of Covered Entity', 'State'], [['A', 'CA']]))).rejects.toThrow(
+      /without the breach report table/,
+    );
   });
 });
 

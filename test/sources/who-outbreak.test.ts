@@ -24,11 +24,13 @@ describe('who-outbreak label', () => {
 });
 
 describe('who-outbreak text', () => {
-  it('drops tags, decodes entities and cuts at a word', () => {
-    expect(plainText('<p>18&nbsp;406 cases &amp; 412 deaths</p><p>in&nbsp;Sudan.</p>', 400)).toBe('18 406 cases & 412 deaths in Sudan.');
-    expect(plainText('<p>alpha beta gamma delta</p>', 12)).toBe('alpha beta…');
-    expect(plainText('abcdefghij', 4)).toBe('abcd…');
-    expect(plainText('<p>R&eacute;publique d&#233;mocratique &ndash; 3&times;</p>', 400)).toBe('République démocratique – 3×');
+  it('drops tags, decodes entities and cuts at a word', async () => {
+    expect(await plainText('<p>18&nbsp;406 cases &amp; 412 deaths</p><p>in&nbsp;Sudan.</p>', 400)).toBe(
+      '18 406 cases & 412 deaths in Sudan.',
+    );
+    expect(await plainText('<p>alpha beta gamma delta</p>', 12)).toBe('alpha beta…');
+    expect(await plainText('abcdefghij', 4)).toBe('abcd…');
+    expect(await plainText('<p>R&eacute;publique d&#233;mocratique &ndash; 3&times;</p>', 400)).toBe('République démocratique – 3×');
   });
 });
 
@@ -57,8 +59,8 @@ describe('who-outbreak rows', () => {
     );
   });
 
-  it('prefers the override title and builds the public page URL', () => {
-    const [e] = fromDons({
+  it('prefers the override title and builds the public page URL', async () => {
+    const [e] = await fromDons({
       value: [
         {
           Title: 'Cholera',

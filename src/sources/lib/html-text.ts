@@ -1,10 +1,12 @@
-import { parseHTML } from 'linkedom';
+import { importOnce } from '../../core/import-once.js';
 
 /** Elements whose end separates words in the rendered text. */
 const BLOCKS = 'address,article,blockquote,br,dd,div,dl,dt,h1,h2,h3,h4,h5,h6,hr,li,ol,p,pre,section,table,td,th,tr,ul';
+const loadLinkedom = importOnce(() => import('linkedom'));
 
 /** HTML text fields (WHO summaries) as plain text: parsed (entities decoded), whitespace collapsed, cut at a word. */
-export function plainText(html: string, max: number): string {
+export async function plainText(html: string, max: number): Promise<string> {
+  const { parseHTML } = await loadLinkedom();
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   for (const block of document.body.querySelectorAll(BLOCKS)) block.appendChild(document.createTextNode(' '));
   const text = (document.body.textContent ?? '').replace(/\s+/g, ' ').trim();

@@ -1,6 +1,4 @@
-import { parseHTML } from 'linkedom';
-import { Readability } from '@mozilla/readability';
-import TurndownService from 'turndown';
+import { importOnce } from '../../core/import-once.js';
 
 export interface Article {
   title: string | null;
@@ -11,15 +9,28 @@ export interface Article {
   excerpt: string | null;
 }
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+/** The DOM parser, Readability and a configured Turndown, loaded with the first HTML page. */
+const loadConverters = importOnce(async () => {
+  const [{ parseHTML }, { Readability }, { default: TurndownService }] = await Promise.all([
+    import('linkedom'),
+    import('@mozilla/readability'),
+    import('turndown'),
+  ]);
+  return {
+    parseHTML,
+    Readability,
+    turndown: new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }),
+  };
+});
 
 const words = (text: string) => (text.match(/\S+/g) ?? []).length;
 
 /** Readability extracts the article; Turndown writes it as markdown. Plain text passes through. */
-export function toMarkdown(body: string, contentType: string, url: string): Article {
+export async function toMarkdown(body: string, contentType: string, url: string): Promise<Article> {
   if (contentType === 'text/plain') {
     return { title: null, byline: null, canonical_url: url, markdown: body.trim(), word_count: words(body), excerpt: null };
   }
+  const { parseHTML, Readability, turndown } = await loadConverters();
   const { document } = parseHTML(body);
   const canonical = document.querySelector('link[rel="canonical"]')?.getAttribute('href');
   const article = new Readability(document).parse();
