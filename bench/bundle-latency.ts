@@ -1,10 +1,11 @@
 /**
  * Pass-paid bundles of 20 queries, every host answering after 100 ms (the slowest upstream), 1 and 10
- * bundles at a time, load from a separate process. Every bundle asks for 20 new coordinates, so each
- * query really goes upstream. Figures: p50/p99, p50 minus the slowest upstream (target ≤ 15 ms at 10
- * concurrent bundles) and the server's CPU per bundle (what a busy machine turns into queueing).
+ * bundles at a time; the load and the upstream simulator each run in a process of their own. Every
+ * bundle asks for 20 new coordinates, so each query really goes upstream. Figures: p50/p99, p50 minus
+ * the slowest upstream (target ≤ 15 ms at 10 concurrent bundles) and the server's CPU per bundle
+ * (what a busy machine turns into queueing).
  */
-import { DURATION_S, measured, round, runExternal, startServer, summary } from './lib.js';
+import { DURATION_S, measured, round, runExternal, startServer, summary, upstreamProcess } from './lib.js';
 import { Passes } from '../src/payments/passes.js';
 import { PaymentsRepo } from '../src/store/repos/payments.js';
 import { derivedSecret } from '../src/app.js';
@@ -23,9 +24,10 @@ const bundles = (count: number, first: number) =>
   });
 
 export async function bundleLatency() {
-  const svc = await startServer({ SVC_RATE_PASS_PER_MIN: '100000000' });
+  // Upstreams are other machines: the simulator answering them runs in its own process.
+  const upstreams = await upstreamProcess({ 'open-meteo': LATENCY_MS, 'met-no': LATENCY_MS });
+  const svc = await startServer({ SVC_RATE_PASS_PER_MIN: '100000000' }, { upstreams });
   try {
-    for (const host of ['open-meteo', 'met-no']) svc.sim.fault(host, { kind: 'delay', ms: LATENCY_MS });
     // A day pass issued directly in the store, the way a paid POST /api/v1/pass/day would.
     const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue(
       'day',

@@ -10,8 +10,8 @@ const CLIENTS = 1000;
 export async function coldCoalescing() {
   const svc = await startServer();
   try {
-    svc.sim.fault('coingecko', { kind: 'delay', ms: 100 });
-    svc.sim.resetHits();
+    svc.sim!.fault('coingecko', { kind: 'delay', ms: 100 });
+    svc.sim!.resetHits();
     const url = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
     const burst = await runExternal(url, CLIENTS, 0, { amount: CLIENTS });
     const after = (await (await fetch(url)).json()) as { ok: boolean; cached: boolean };
@@ -21,7 +21,7 @@ export async function coldCoalescing() {
       ...summary(burst),
       answered_2xx: burst['2xx'],
       value_cached_after: after.ok && after.cached,
-      upstream_calls: svc.sim.hits('coingecko'),
+      upstream_calls: svc.sim!.hits('coingecko'),
       target_upstream_calls: 1,
     };
   } finally {

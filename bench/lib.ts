@@ -10,29 +10,58 @@ import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { Simulator, loadFixtures } from '../src/demo/simulator.js';
 
-/** The real app on loopback, every upstream served by the simulator, scheduler off, limits out of the way. */
-export async function startServer(env: Record<string, string> = {}, pgSchema?: string) {
+/** Upstreams served from elsewhere: the UPSTREAM_* environment pointing at them, and how to stop them. */
+export interface Upstreams {
+  env: Record<string, string>;
+  close: () => Promise<void>;
+}
+
+/** The simulator in this process: it shares the server's event loop (fine where upstream work is negligible). */
+async function inProcessUpstreams() {
   const sim = await new Simulator(loadFixtures()).start();
+  return { sim, env: sim.env(), close: () => sim.close() };
+}
+
+/** The simulator in its own process (bench/upstream-process.ts), every host in `delays` answering after that many ms. */
+export function upstreamProcess(delays: Record<string, number>): Promise<Upstreams> {
+  const script = fileURLToPath(new URL('./upstream-process.js', import.meta.url));
+  const child = spawn(process.execPath, [script, JSON.stringify(delays)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.once('data', (line: Buffer) =>
+      resolve({ env: JSON.parse(line.toString()) as Record<string, string>, close: () => (child.stdin.end(), exited) }),
+    );
+  });
+}
+
+/**
+ * The real app on loopback, scheduler off, limits out of the way; every upstream is the simulator,
+ * in this process unless `upstreams` runs elsewhere (then `sim` is undefined).
+ */
+export async function startServer(env: Record<string, string> = {}, options: { pgSchema?: string; upstreams?: Upstreams } = {}) {
+  const local = options.upstreams ? undefined : await inProcessUpstreams();
+  const upstreams = options.upstreams ?? local!;
   const config = loadConfig({
     SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
     SVC_SCHEDULER: '0',
     SVC_RATE_ANON_PER_MIN: '100000000',
     LOG_LEVEL: 'silent',
-    ...sim.env(),
+    ...upstreams.env,
     ...env,
   });
-  const deps = await createDeps(config, { pgSchema });
+  const deps = await createDeps(config, { pgSchema: options.pgSchema });
   const app = await buildApp(deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url,
-    sim,
+    sim: local?.sim,
     deps,
     app,
     close: async () => {
       await app.close();
       await deps.close();
-      await sim.close();
+      await upstreams.close();
     },
   };
 }

@@ -27,6 +27,13 @@ describe.each(STORE_BACKENDS)('source history on %s', (backend) => {
     expect(await store.ping()).toBe(true);
   });
 
+  it('stores entries recorded together in one batch, each awaited until written, duplicates ignored', async () => {
+    const together = Array.from({ length: 600 }, (_, i) => ({ ...entry(5_000_000 + i, `b${i}`), q: 'batch' }));
+    await Promise.all([...together, together[0]!].map((e) => repo.record(e)));
+    for (const i of [0, 499, 500, 599]) expect((await repo.at('weather', 'batch', 5_000_000 + i))?.rows_hash).toBe(`b${i}`);
+    expect(await repo.pruneBefore(5_000_000 + 600)).toBeGreaterThanOrEqual(600);
+  });
+
   it('returns the value current at an instant, by hash, and prunes', async () => {
     await repo.record(entry(1_000_000, 'h1'));
     await repo.record(entry(2_000_000, 'h2'));

@@ -3,14 +3,35 @@ import type { DB, SourceHistoryTable } from '../schema.js';
 
 export type HistoryEntry = SourceHistoryTable;
 
+/** Rows of one multi-row INSERT: well under SQLite's 32,766 bound parameters (7 per row). */
+const MAX_BATCH = 500;
+
 /** Fetched values per (type, q), for the time machine and for cursor diffs. */
 export class SourceHistoryRepo {
+  private batch: { entries: HistoryEntry[]; written: Promise<void> } | undefined;
+
   constructor(private readonly db: Kysely<DB>) {}
 
-  async record(entry: HistoryEntry): Promise<void> {
+  /**
+   * Resolves once the entry is stored. Entries recorded in the same tick (the queries of a bundle,
+   * concurrent previews) share one INSERT and one commit instead of one each.
+   */
+  record(entry: HistoryEntry): Promise<void> {
+    if (!this.batch || this.batch.entries.length >= MAX_BATCH) {
+      const entries: HistoryEntry[] = [];
+      const written = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.insert(entries));
+      this.batch = { entries, written };
+    }
+    this.batch.entries.push(entry);
+    return this.batch.written;
+  }
+
+  private async insert(entries: HistoryEntry[]): Promise<void> {
+    if (this.batch?.entries === entries) this.batch = undefined; // later entries start the next batch
+    // A fetch instant already stored (same type, q and fetched_at) is kept as it is.
     await this.db
       .insertInto('source_history')
-      .values(entry)
+      .values(entries)
       .onConflict((oc) => oc.doNothing())
       .execute();
   }
