@@ -16,7 +16,7 @@ export const UNLIMITED = new Set(['/healthz', '/metrics']);
 export function registerProtection(app: FastifyInstance, protection: Protection): void {
   // Callback-style: an anonymous request on the in-process cache is admitted without a microtask hop.
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNLIMITED.has(request.url.split('?')[0]!)) return done();
+    if (UNLIMITED.has(request.routeOptions.url ?? '')) return done();
     settle(protection.admit(request), (admission) => (answer(request, reply, admission) ? undefined : done()), done);
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.

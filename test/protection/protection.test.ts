@@ -59,6 +59,12 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('12');
     expect(limited.json()).toMatchObject({ error: 'rate_limited', details: { limit: 5, retry_after_s: 12 } });
+    // Health checks stay outside the limiter, with or without a query string.
+    for (const url of ['/healthz', '/healthz?probe=1']) {
+      const health = await get(a, url, {}, ip);
+      expect(health.statusCode).toBe(200);
+      expect(health.headers['ratelimit-limit']).toBeUndefined();
+    }
     a.clock.advance(12_000);
     expect((await get(a, '/api/v1/catalog', {}, ip)).statusCode).toBe(200);
   });
