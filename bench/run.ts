@@ -6,6 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { previewVsBare } from './preview-vs-bare.js';
+import { serverRss } from './server-rss.js';
 import { bundleLatency } from './bundle-latency.js';
 import { coldCoalescing } from './cold-coalescing.js';
 import { entityResolve } from './entity-resolve.js';
@@ -19,6 +20,7 @@ import { DURATION_S, loadAverage } from './lib.js';
 
 const BENCHES: Record<string, () => object | Promise<object>> = {
   preview_vs_bare: () => previewVsBare(),
+  server_rss: serverRss,
   bundle_latency: bundleLatency,
   cold_coalescing: coldCoalescing,
   entity_resolve: entityResolve,

@@ -11,65 +11,14 @@
  * time per event (robust to other load on the machine, unlike latency), server RSS before and with
  * the watchers connected, and how many frames arrived.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { connect, createServer, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { connect, type Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
+import { cpuMs, rssMb, sleep, startServerProcess } from './server-process.js';
 
 const WATCHERS = Number(process.argv[2] ?? 1000);
 const EVENTS = Number(process.argv[3] ?? 20);
 const CONNECT_BATCH = 250;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-/** utime + stime of a process in ms (clock ticks of 10 ms): load on other processes does not inflate it. */
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-};
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function startServer(port: number) {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-fanout-')),
-    SVC_SCHEDULER: '0',
-    SVC_RATE_ANON_PER_MIN: '100000000',
-    SVC_SESSION_WATCHERS_PER_IP: String(WATCHERS + 10),
-    SVC_SESSION_WATCHERS_PER_SESSION: String(WATCHERS + 10),
-    LOG_LEVEL: 'silent',
-  };
-  delete env.DATABASE_URL;
-  delete env.REDIS_URL;
-  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-  const child = spawn(process.execPath, [main], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 600; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { child, base };
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start within 60 s');
-}
 
 /** A watcher: one socket, the highest seq seen, and when each seq arrived. */
 function watch(port: number, sessionId: string, arrivals: Map<number, number[]>): Promise<Socket> {
@@ -106,8 +55,11 @@ function watch(port: number, sessionId: string, arrivals: Map<number, number[]>)
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function main() {
-  const port = await freePort();
-  const { child, base } = await startServer(port);
+  const { child, base } = await startServerProcess({
+    SVC_SESSION_WATCHERS_PER_IP: String(WATCHERS + 10),
+    SVC_SESSION_WATCHERS_PER_SESSION: String(WATCHERS + 10),
+  });
+  const port = Number(new URL(base).port);
   try {
     const rssIdle = rssMb(child.pid!);
     const session = (await (

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createStore, type Store } from './store/db.js';
@@ -42,6 +42,12 @@ export interface DepsOptions {
   registry?: Registry;
 }
 
+/** ioredis loads only when Redis is configured (RSS: a single instance never needs it). */
+async function connectRedis(url: string, keyPrefix: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
+  return new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+}
+
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const clock = options.clock ?? systemClock;
   const store = await createStore({
@@ -49,9 +55,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     sqlitePath: join(config.dataDir, 'svc.db'),
     schema: options.pgSchema,
   });
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { keyPrefix: config.redisPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true })
-    : undefined;
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
   const cache = createCache(redis, () => clock.now());
   const bus = createBus(redis);
   const metrics = new Metrics();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import { importOnce } from '../core/import-once.js';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -23,8 +23,13 @@ export interface StoreOptions {
   schema?: string;
 }
 
-// Unix ms timestamps are stored as bigint; they fit a double exactly, so read them as numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+/** The Postgres driver loads only for a Postgres store: an SQLite deployment never needs it (RSS). */
+const loadPg = importOnce(async () => {
+  const { default: pg } = await import('pg');
+  // Unix ms timestamps are stored as bigint; they fit a double exactly, so read them as numbers.
+  pg.types.setTypeParser(pg.types.builtins.INT8, Number);
+  return pg;
+});
 
 function sqliteDialect(path: string): SqliteDialect {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -35,8 +40,9 @@ function sqliteDialect(path: string): SqliteDialect {
   return new SqliteDialect({ database });
 }
 
-function postgresDialect(url: string, schema?: string): PostgresDialect {
+async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
   const options = schema ? `-c search_path=${schema}` : undefined;
+  const pg = await loadPg();
   return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10, options }) });
 }
 
@@ -45,7 +51,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
   const db = new Kysely<DB>({
-    dialect: engine === 'postgres' ? postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
+    dialect: engine === 'postgres' ? await postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
   });
   const { error, results } = await new Migrator({
     db,
@@ -75,6 +81,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
 async function ensureSchema(url: string, schema: string): Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`bad schema name ${schema}`);
+  const pg = await loadPg();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

@@ -1,0 +1,61 @@
+/**
+ * The compiled service (dist/src/main.js) in a process of its own, as `npm start` runs it: SQLite,
+ * in-process bus and cache, scheduler off, limits out of the way. Its RSS and CPU are read from /proc,
+ * so nothing else (load generator, simulator, harness) is counted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** utime + stime of a process in ms (clock ticks of 10 ms): load on other processes does not inflate it. */
+export const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+};
+
+/** Resident set now (VmRSS) or its peak since the process started (VmHWM), in MB. */
+export const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; pid: number }> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
+    SVC_SCHEDULER: '0',
+    SVC_RATE_ANON_PER_MIN: '100000000',
+    LOG_LEVEL: 'silent',
+    ...env,
+  };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.REDIS_URL;
+  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
+  const child = spawn(process.execPath, [main], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const up = () =>
+    fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+  for (let i = 0; i < 600; i++) {
+    if (await up()) return { child, base, pid: child.pid! };
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start within 60 s');
+}
