@@ -23,8 +23,8 @@ export interface StoreOptions {
   schema?: string;
 }
 
-/** The Postgres driver loads only for a Postgres store: an SQLite deployment never needs it (RSS). */
-const loadPg = importOnce(async () => {
+/** The Postgres driver, configured as svc reads it; loaded only for a Postgres store: an SQLite deployment never needs it (RSS). */
+export const loadPg = importOnce(async () => {
   const { default: pg } = await import('pg');
   // Unix ms timestamps are stored as bigint; they fit a double exactly, so read them as numbers.
   pg.types.setTypeParser(pg.types.builtins.INT8, Number);
