@@ -12,11 +12,17 @@ import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection 
 /** Routes outside the rate limiter. */
 export const UNLIMITED = new Set(['/healthz', '/metrics']);
 
+/** The path of a request target. (Not `request.routeOptions`: that getter builds an object on every read.) */
+const pathOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+};
+
 /** Root-level hooks: blocks, then the identity's token bucket with RateLimit-* headers; abuse signals counted on the way out. */
 export function registerProtection(app: FastifyInstance, protection: Protection): void {
   // Callback-style: an anonymous request on the in-process cache is admitted without a microtask hop.
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNLIMITED.has(request.routeOptions.url ?? '')) return done();
+    if (UNLIMITED.has(pathOf(request.url))) return done();
     settle(protection.admit(request), (admission) => (answer(request, reply, admission) ? undefined : done()), done);
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.
