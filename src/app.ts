@@ -1,5 +1,4 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createHash } from 'node:crypto';
 import type { Deps } from './deps.js';
@@ -7,6 +6,7 @@ import type { AppContext } from './app-context.js';
 import { CursorCodec } from './core/cursor.js';
 import { createPaymentGate } from './payments/index.js';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.js';
+import { registerCors } from './plugins/cors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
 import { registerSigning } from './plugins/signing.js';
@@ -106,37 +106,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerErrorHandler(app);
   registerServerLimits(app, deps.config);
   registerInputGuard(app);
-  // Browser agents pay too: x402 clients send X-Payment / PAYMENT-SIGNATURE and read the payment headers back.
-  // Any origin may call; a request without an Origin header is not a CORS request and gets no CORS headers.
-  await app.register(cors, {
-    origin: (origin, allow) => allow(null, origin !== undefined),
-    allowedHeaders: [
-      'content-type',
-      'authorization',
-      'x-api-key',
-      'x-payment',
-      'payment-signature',
-      'x-svc-pass',
-      'access-control-expose-headers',
-      'last-event-id',
-      'x-request-id',
-    ],
-    exposedHeaders: [
-      'x-payment-response',
-      'payment-response',
-      'x-payment-required',
-      'payment-required',
-      'www-authenticate',
-      'x-payment-status',
-      'x-svc-pass',
-      'x-svc-pass-expires',
-      'ratelimit-limit',
-      'ratelimit-remaining',
-      'ratelimit-reset',
-      'retry-after',
-      'x-request-id',
-    ],
-  });
+  registerCors(app);
   registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo });
   deps.metrics.register(app, deps.config.metricsToken);
   await registerOpenApi(app, deps.config, deps.registry);
