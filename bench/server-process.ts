@@ -1,5 +1,5 @@
 /**
- * The compiled service (dist/src/main.js) in a process of its own, as `npm start` runs it: SQLite,
+ * The compiled service (dist/src/main.js) in a process of its own, as `npm start` runs it (same V8 flags): SQLite,
  * in-process bus and cache, scheduler off, limits out of the way. Its RSS and CPU are read from /proc,
  * so nothing else (load generator, simulator, harness) is counted.
  */
@@ -9,6 +9,9 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** The V8 flags `npm start` runs the service with (package.json): a young generation capped at 8 MB. */
+const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -45,7 +48,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
   delete childEnv.DATABASE_URL;
   delete childEnv.REDIS_URL;
   const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-  const child = spawn(process.execPath, [main], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   const up = () =>
     fetch(`${base}/healthz`).then(
