@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { startDemoSimulator, type Simulator } from '../../src/demo/simulator.js';
+import type { TestApp } from '../helpers/app.js';
+import type { Simulator } from '../../src/demo/simulator.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { STRATEGIES } from '../../src/arena/paper-trader.js';
 import { attestationId } from '../../src/arena/attestations.js';
 import { PRIOR_STRENGTH } from '../../src/chart/consensus.js';
 import { smallChartPng } from './crafted-images.js';
-import { analyzeJson, startVisionFakes, verdict } from './helpers.js';
+import { analyzeJson, startChartApp, verdict } from './helpers.js';
 
 const HOUR_MS = 3_600_000;
 const CONFIDENCE: Record<string, number> = { 'vision-openai': 0.7, 'vision-anthropic': 0.62, 'vision-google': 0.58, 'vision-mistral': 0.8 };
@@ -17,20 +16,12 @@ describe('chart analyze → arena paper trade → model claims resolved by the t
   let fakes: ModelFakes;
   let chart: Buffer;
   let sim: Simulator;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const started = await startVisionFakes();
-    fakes = started.fakes;
-    // Binance klines generated on the test's clock, so candles exist for the hours the test moves through.
-    const clock = new ManualClock();
-    sim = await startDemoSimulator(1, clock);
-    t = await startTestApp({ env: started.env, sim, clock });
+    ({ t, fakes, sim, close } = await startChartApp());
     chart = await smallChartPng();
   });
-  afterAll(async () => {
-    await t.close();
-    await sim.close();
-    await fakes.close();
-  });
+  afterAll(() => close());
 
   const claim = (id: string) => t.deps.store.db.selectFrom('calib_claims').selectAll().where('claim_id', '=', id).executeTakeFirstOrThrow();
 

@@ -1,28 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { ManualClock } from '../../src/core/clock.js';
-import { startDemoSimulator, type Simulator } from '../../src/demo/simulator.js';
+import type { TestApp } from '../helpers/app.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { smallChartPng } from './crafted-images.js';
-import { analyzeForm, analyzeJson, sentImage, startVisionFakes, verdict } from './helpers.js';
+import { analyzeForm, analyzeJson, sentImage, startChartApp, verdict } from './helpers.js';
 
 describe('chart analyze: what reaches the models, and who may grade them', () => {
   let t: TestApp;
   let fakes: ModelFakes;
-  let sim: Simulator;
+  let close: () => Promise<void>;
   beforeAll(async () => {
-    const started = await startVisionFakes();
-    fakes = started.fakes;
-    const clock = new ManualClock();
-    sim = await startDemoSimulator(1, clock);
-    t = await startTestApp({ env: started.env, sim, clock });
+    ({ t, fakes, close } = await startChartApp());
   });
-  afterAll(async () => {
-    await t.close();
-    await sim.close();
-    await fakes.close();
-  });
+  afterAll(() => close());
 
   it('EXIF (artist, copyright) never reaches a model: the JPEG is re-encoded to a bare PNG', async () => {
     fakes.reset();

@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ModelFakes, type FakeCall } from '../fakes/models.js';
+import { startTestApp } from '../helpers/app.js';
+import { ManualClock } from '../../src/core/clock.js';
+import { startDemoSimulator } from '../../src/demo/simulator.js';
 
 /** The four vendor fakes with one model name per vendor, so a responder can answer each model differently. */
 export async function startVisionFakes(): Promise<{ fakes: ModelFakes; env: Record<string, string> }> {
@@ -12,6 +15,23 @@ export async function startVisionFakes(): Promise<{ fakes: ModelFakes; env: Reco
     vision: true,
   }));
   return { fakes, env: { SVC_MODELS: JSON.stringify(entries) } };
+}
+
+/**
+ * The app with the four vision fakes, and Binance klines generated on the test's clock so candles exist
+ * for the hours a test moves through. `close` stops all three.
+ */
+export async function startChartApp() {
+  const { fakes, env } = await startVisionFakes();
+  const clock = new ManualClock();
+  const sim = await startDemoSimulator(1, clock);
+  const t = await startTestApp({ env, sim, clock });
+  const close = async () => {
+    await t.close();
+    await sim.close();
+    await fakes.close();
+  };
+  return { t, fakes, sim, close };
 }
 
 /** The base64 image each wire format carried (OpenAI image_url data URL, Anthropic source.data, Gemini inlineData.data). */
