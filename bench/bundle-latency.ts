@@ -8,7 +8,7 @@
 import { DURATION_S, measured, round, runExternal, startServer, summary, upstreamProcess } from './lib.js';
 import { Passes } from '../src/payments/passes.js';
 import { PaymentsRepo } from '../src/store/repos/payments.js';
-import { derivedSecret } from '../src/app.js';
+import { derivedSecret } from '../src/core/secrets.js';
 
 const LATENCY_MS = 100;
 const QUERIES = 20;
@@ -29,7 +29,7 @@ export async function bundleLatency() {
   const svc = await startServer({ SVC_RATE_PASS_PER_MIN: '100000000' }, { upstreams });
   try {
     // A day pass issued directly in the store, the way a paid POST /api/v1/pass/day would.
-    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue(
+    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps.signingKey.privateKey, 'pass')).issue(
       'day',
       'bench',
       Date.now(),

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { connect, type Socket } from 'node:net';
 import { Passes } from '../src/payments/passes.js';
 import { PaymentsRepo } from '../src/store/repos/payments.js';
-import { derivedSecret } from '../src/app.js';
+import { derivedSecret } from '../src/core/secrets.js';
 import { DURATION_S, measured, percentile, round, runExternal, startServer } from './lib.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -112,7 +112,7 @@ export async function previewWithStreams() {
   const svc = await startServer({ SVC_RATE_PASS_PER_MIN: '100000000' });
   const sockets: Socket[] = [];
   try {
-    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps, 'pass')).issue(
+    const { pass } = await new Passes(new PaymentsRepo(svc.deps.store.db), derivedSecret(svc.deps.signingKey.privateKey, 'pass')).issue(
       'day',
       'bench',
       Date.now(),

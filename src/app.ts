@@ -1,9 +1,9 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { createHash } from 'node:crypto';
 import type { Deps } from './deps.js';
 import type { AppContext } from './app-context.js';
 import { CursorCodec } from './core/cursor.js';
+import { derivedSecret } from './core/secrets.js';
 import { createPaymentGate } from './payments/index.js';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.js';
 import { registerCors } from './plugins/cors.js';
@@ -87,12 +87,6 @@ declare module 'fastify' {
   }
 }
 
-/** Secrets for cursors and payment memos, derived from the signing key so nothing else needs configuring. */
-export function derivedSecret(deps: Deps, purpose: string): Buffer {
-  const material = deps.signingKey.privateKey.export({ format: 'der', type: 'pkcs8' });
-  return createHash('sha256').update(`svc-${purpose}-v1`).update(material).digest();
-}
-
 /** Builds the HTTP app from ready dependencies; no I/O happens here beyond what deps already did. */
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -111,7 +105,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   deps.metrics.register(app, deps.config.metricsToken);
   await registerOpenApi(app, deps.config, deps.registry);
 
-  const payments = createPaymentGate(deps, { memo: derivedSecret(deps, 'memo'), pass: derivedSecret(deps, 'pass') });
+  const secret = (purpose: string) => derivedSecret(deps.signingKey.privateKey, purpose);
+  const payments = createPaymentGate(deps, { memo: secret('memo'), pass: secret('pass') });
   payments.attach(app);
   const protection = new Protection(deps.config, deps.cache, deps.repos.apiKeys, deps.clock, {
     presentsCredential: (request) => payments.presentsPass(request) || presentedAgentKey(request) !== undefined,
@@ -122,7 +117,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   const entities = new EntityGraph(deps.registry, deps.config.publicUrl);
   const ctx: AppContext = {
     deps,
-    cursors: new CursorCodec(derivedSecret(deps, 'cursor')),
+    cursors: new CursorCodec(secret('cursor')),
     payments,
     protection,
     jobs: [],

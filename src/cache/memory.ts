@@ -1,5 +1,5 @@
 import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
-import { takeToken, type Bucket } from '../protection/token-bucket.js';
+import { takeToken, type Bucket } from './token-bucket.js';
 
 interface Entry {
   value: unknown;

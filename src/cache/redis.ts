@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
 
 /**
- * The token-bucket step of protection/token-bucket.ts, atomically in Redis. KEYS: the bucket, then
+ * The token-bucket step of token-bucket.ts, atomically in Redis. KEYS: the bucket, then
  * optionally the allowed and denied counters (ARGV[4] their TTL; one is bumped), then optionally a
  * block key (ARGV[5] = 1): while it holds a future Unix ms nothing is taken and {-1, until} comes
  * back. Otherwise returns {allowed, tokens_left}.

@@ -1,10 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { derivedSecret } from '../app.js';
 import { ApiError } from '../core/errors.js';
 import { SECURITY, errorResponses } from '../core/schemas.js';
-import { bearerToken, sameSecret } from '../core/secrets.js';
+import { bearerToken, derivedSecret, sameSecret } from '../core/secrets.js';
 import { modelsFor } from '../models/index.js';
 import { honeypotRoutes } from './routes-honeypot.js';
 import { CONSENSUS_RULE } from './arbitrate.js';
@@ -23,7 +22,7 @@ export const constitutionalRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const canary = `sk-canary-${derivedSecret(deps, 'constitutional-canary').toString('hex').slice(0, 32)}`;
+    const canary = `sk-canary-${derivedSecret(deps.signingKey.privateKey, 'constitutional-canary').toString('hex').slice(0, 32)}`;
     const service = new ConstitutionalService({
       calib: deps.calibration,
       repo: deps.repos.constitutional,

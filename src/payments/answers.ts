@@ -1,15 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import type { StoredAnswer } from '../store/repos/payments.js';
 
-/**
- * What a paid request was answered with, kept byte for byte (after signing) so that a retry of the
- * same request with the same authorization gets the very answer that was paid for: the same rows,
- * `_receipt` and `as_of`.
- */
-export interface StoredAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { StoredAnswer };
 
 /** Headers that belong to the answer; the others (request id, rate limits, CORS) describe each exchange anew. */
 const ANSWER_HEADERS = ['content-type', 'x-payment-response', 'payment-response', 'x-payment-status'] as const;

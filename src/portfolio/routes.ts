@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { derivedSecret } from '../app.js';
 import { ApiError } from '../core/errors.js';
+import { derivedSecret } from '../core/secrets.js';
 import { errorResponses, SECURITY } from '../core/schemas.js';
 import { isValidIsin } from '../entities/identifiers.js';
 import { BacktestService } from '../backtest/service.js';
@@ -60,7 +60,7 @@ export const portfolioRoutes =
       const fake = await new PlaidFake().start();
       app.addHook('onClose', () => fake.close());
       plaidConfig = { clientId: fake.clientId, secret: fake.secret, baseUrl: fake.url };
-      if (secretKeys.length === 0) secretKeys = [derivedSecret(deps, 'portfolio-secrets')];
+      if (secretKeys.length === 0) secretKeys = [derivedSecret(deps.signingKey.privateKey, 'portfolio-secrets')];
     }
     const resolver = ctx.entities.resolver;
     const accounts = new PortfolioService({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { takeToken } from '../../src/protection/token-bucket.js';
+import { takeToken } from '../../src/cache/token-bucket.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BUS_BACKENDS, uniqueName } from '../helpers/backends.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';

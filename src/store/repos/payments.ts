@@ -1,8 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { StoredAnswer } from '../../payments/answers.js';
 import type { AuthorizationStatus, DB, PassesTable, PaymentAuthorizationsTable } from '../schema.js';
 
 export type AuthorizationRow = PaymentAuthorizationsTable;
+
+/**
+ * What a paid request was answered with, kept byte for byte (after signing) so that a retry of the
+ * same request with the same authorization gets the very answer that was paid for: the same rows,
+ * `_receipt` and `as_of`.
+ */
+export interface StoredAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 export class PaymentsRepo {
   constructor(private readonly db: Kysely<DB>) {}

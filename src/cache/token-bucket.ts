@@ -1,4 +1,4 @@
-import type { BucketState } from '../cache/index.js';
+import type { BucketState } from './index.js';
 
 export interface Bucket {
   tokens: number;
