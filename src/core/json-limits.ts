@@ -44,3 +44,19 @@ export function findJsonProblem(value: unknown): JsonProblem | undefined {
   };
   return visit(value, '', 0);
 }
+
+/**
+ * JSON Pointer of the first string (or key) holding U+0000, which Postgres `text` cannot store: no
+ * route takes one, so the input guard refuses it on every engine alike.
+ */
+export function findNul(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const childPath = pointer(path, key);
+    if (key.includes('\u0000')) return childPath;
+    const found = findNul(child, childPath);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
