@@ -15,6 +15,7 @@ import { calibrationCurve } from './calibration-curve.js';
 import { cachedKeys, previewWithStreams, storedAnswers } from './growth.js';
 import { sessionFanout } from './session-fanout-runner.js';
 import { backendsPreview } from './backends.js';
+import { memoryClients } from './memory-clients.js';
 import { throughputChart, type CurvePoint } from './chart.js';
 import { DURATION_S, loadAverage } from './lib.js';
 
@@ -31,6 +32,7 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   growth_stored_answers: storedAnswers,
   growth_open_streams: previewWithStreams,
   postgres_redis: backendsPreview,
+  memory_50k_clients: memoryClients,
 };
 
 // This runs compiled, from dist/bench/ (`npm run bench` builds first); the report goes next to the sources.

@@ -1,35 +1,49 @@
+import { LRUCache } from 'lru-cache';
 import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
 import { takeToken, type Bucket } from './token-bucket.js';
 
-interface Entry {
-  value: unknown;
-  expiresAt: number;
-}
+/** Entries kept at most: past it the least recently used goes, whatever its TTL (a client rotating addresses cannot grow it). */
+export const MEMORY_CACHE_MAX_ENTRIES = 50_000;
+/** Expired entries are dropped on read and, at least this often, all at once (so entries nobody reads again do not linger). */
+const PURGE_EVERY_MS = 60_000;
+/** lru-cache holds no null; JSON null is stored as this. */
+const NULL = Symbol('null');
 
-/** In-process cache with expiry and a size bound (oldest-inserted evicted first). */
+/**
+ * In-process cache (lru-cache): every entry has a TTL, the whole cache a hard bound with LRU
+ * eviction. TTLs run on the injected clock, so tests expire entries without sleeping.
+ */
 export class MemoryCache implements Cache {
-  private readonly entries = new Map<string, Entry>();
-  /** key → holder → lease expiry (Unix ms). */
+  private readonly entries: LRUCache<string, NonNullable<unknown>>;
+  /** key → holder → lease expiry (Unix ms); a key goes with its last holder. */
   private readonly slots = new Map<string, Map<string, number>>();
+  private nextPurgeAt: number;
 
   constructor(
     private readonly now: () => number,
-    private readonly maxEntries = 50_000,
-  ) {}
+    maxEntries = MEMORY_CACHE_MAX_ENTRIES,
+  ) {
+    // ttlResolution 0: read the clock on every check (lru-cache would otherwise cache it with a timer per call).
+    this.entries = new LRUCache({ max: maxEntries, ttlResolution: 0, perf: { now } });
+    this.nextPurgeAt = now() + PURGE_EVERY_MS;
+  }
+
+  /** Entries held now, expired ones not yet purged included. */
+  get size(): number {
+    return this.entries.size;
+  }
 
   async get<T>(key: string): Promise<T | undefined> {
     return this.peek(key) as T | undefined;
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.put(key, value, ttlMs);
   }
 
   async setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean> {
     if (this.peek(key) !== undefined) return false;
-    await this.set(key, value, ttlMs);
+    this.put(key, value, ttlMs);
     return true;
   }
 
@@ -45,7 +59,8 @@ export class MemoryCache implements Cache {
     const blockedUntil = blockKey === undefined ? undefined : (this.peek(blockKey) as number | undefined);
     if (blockedUntil !== undefined && blockedUntil > nowMs) return { blockedUntil };
     const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs);
-    this.entries.set(key, { value: bucket, expiresAt: this.now() + (capacity / ratePerS) * 1000 + 1000 });
+    // A bucket unused for as long as it takes to refill is full again: it need not be kept longer.
+    this.put(key, bucket, (capacity / ratePerS) * 1000 + 1000);
     if (tally) this.add(state.allowed ? tally.allowed : tally.denied, tally.ttlMs, 1);
     return state;
   }
@@ -78,24 +93,32 @@ export class MemoryCache implements Cache {
   private liveSlots(key: string, nowMs: number): Map<string, number> {
     const held = this.slots.get(key) ?? new Map<string, number>();
     for (const [holder, expiresAt] of held) if (expiresAt <= nowMs) held.delete(holder);
+    if (held.size === 0) this.slots.delete(key);
     return held;
   }
 
+  /** A counter keeps the expiry it was created with (as PEXPIRE NX does on Redis). */
   private add(key: string, ttlMs: number, by: number): number {
-    const entry = this.entries.get(key);
-    const live = entry !== undefined && entry.expiresAt > this.now();
-    const value = (live ? (entry.value as number) : 0) + by;
-    this.entries.set(key, { value, expiresAt: live ? entry.expiresAt : this.now() + ttlMs });
+    this.purgeWhenDue();
+    const value = ((this.peek(key) as number | undefined) ?? 0) + by;
+    this.entries.set(key, value, { ttl: ttlMs, noUpdateTTL: true });
     return value;
   }
 
+  private put(key: string, value: unknown, ttlMs: number): void {
+    this.purgeWhenDue();
+    this.entries.set(key, value ?? NULL, { ttl: Math.max(1, ttlMs) });
+  }
+
   private peek(key: string): unknown {
-    const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.value;
+    const value = this.entries.get(key);
+    return value === NULL ? null : value;
+  }
+
+  private purgeWhenDue(): void {
+    const now = this.now();
+    if (now < this.nextPurgeAt) return;
+    this.nextPurgeAt = now + PURGE_EVERY_MS;
+    this.entries.purgeStale();
   }
 }
