@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createStore, type Store } from './store/db.js';
 import { createCache, type Cache } from './cache/index.js';
+import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { loadSigningKey, type SigningKey } from './receipts/keys.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -21,6 +22,8 @@ export interface Deps {
   /** The repositories over `store`, injected into services (routes never construct them). */
   repos: Repos;
   redis?: Redis;
+  /** Whether Redis answers (with REDIS_URL): the outage log line, the metric and /readyz follow it. */
+  redisAvailability?: Availability;
   cache: Cache;
   bus: Bus;
   signingKey: SigningKey;
@@ -42,10 +45,29 @@ export interface DepsOptions {
   registry?: Registry;
 }
 
-/** ioredis loads only when Redis is configured (RSS: a single instance never needs it). */
-async function connectRedis(url: string, keyPrefix: string): Promise<Redis> {
+/**
+ * ioredis loads only when Redis is configured (RSS: a single instance never needs it). Every command
+ * has a deadline and none waits in an offline queue: while Redis is away a command fails at once and
+ * the policy of its use applies (cache/resilient.ts); the connection keeps reconnecting.
+ */
+async function connectRedis(config: Config): Promise<Redis> {
   const { Redis } = await import('ioredis');
-  return new Redis(url, { keyPrefix, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = new Redis(config.redisUrl!, {
+    keyPrefix: config.redisPrefix,
+    enableAutoPipelining: true,
+    commandTimeout: config.redisTimeoutMs,
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
+    maxRetriesPerRequest: 0,
+    lazyConnect: true,
+  });
+  // Connection errors surface as failed commands; without a listener ioredis would also print each one.
+  redis.on('error', () => undefined);
+  await redis.connect().catch((error: Error) => {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: cannot connect to Redis (${error.message})`);
+  });
+  return redis;
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
@@ -55,10 +77,17 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     sqlitePath: join(config.dataDir, 'svc.db'),
     schema: options.pgSchema,
   });
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, config.redisPrefix) : undefined;
-  const cache = createCache(redis, () => clock.now());
-  const bus = createBus(redis);
+  const redis = config.redisUrl ? await connectRedis(config) : undefined;
   const metrics = new Metrics();
+  const redisAvailability = redis ? new Availability() : undefined;
+  redisAvailability?.onChange(metrics.observeRedisAvailable);
+  if (redisAvailability) metrics.observeRedisAvailable(true);
+  const cache = createCache(
+    redis,
+    () => clock.now(),
+    redisAvailability && { availability: redisAvailability, onFallback: metrics.observeRedisFallback },
+  );
+  const bus = createBus(redis);
   const upstream = new UpstreamClient(config, metrics.observeUpstream);
   const registry = options.registry ?? defaultRegistry;
   const repos = createRepos(store.db);
@@ -77,6 +106,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     store,
     repos,
     redis,
+    redisAvailability,
     cache,
     bus,
     signingKey: loadSigningKey(config.signingKey, config.dataDir),

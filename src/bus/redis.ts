@@ -5,6 +5,10 @@ import type { Bus, Unsubscribe } from './index.js';
  * Redis pub/sub. A subscribed connection cannot publish, so subscriptions use one duplicate
  * connection shared by every channel of this instance. ioredis's keyPrefix does not apply to
  * channels, so the prefix is added here.
+ *
+ * Outages: a publish fails within the command deadline (callers decide what that means: a session
+ * event is stored first, so its watchers fetch the gap from the store). The subscriber reconnects
+ * by itself and, once ready again, subscribes to every channel with a listener, so fan-out resumes.
  */
 export class RedisBus implements Bus {
   private subscriber?: Redis;
@@ -24,14 +28,14 @@ export class RedisBus implements Bus {
     let set = this.handlers.get(channel);
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
-      await subscriber.subscribe(this.prefix + channel);
+      await this.listen(channel);
     }
     set.add(handler);
     return async () => {
       set.delete(handler);
       if (set.size === 0 && this.handlers.get(channel) === set) {
         this.handlers.delete(channel);
-        await subscriber.unsubscribe(this.prefix + channel);
+        await subscriber.unsubscribe(this.prefix + channel).catch(() => undefined);
       }
     };
   }
@@ -41,9 +45,19 @@ export class RedisBus implements Bus {
     this.subscriber?.disconnect();
   }
 
+  /** Subscribes on Redis; during an outage the `ready` of the reconnected subscriber does it instead. */
+  private async listen(channel: string): Promise<void> {
+    await this.subscriber?.subscribe(this.prefix + channel).catch(() => undefined);
+  }
+
   private connection(): Redis {
     if (!this.subscriber) {
-      this.subscriber = this.redis.duplicate();
+      // Its offline queue holds only SUBSCRIBE and UNSUBSCRIBE (one per channel), so it is bounded.
+      this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, lazyConnect: false });
+      this.subscriber.on('error', () => undefined);
+      this.subscriber.on('ready', () => {
+        for (const channel of this.handlers.keys()) void this.listen(channel);
+      });
       this.subscriber.on('message', (channel: string, text: string) => {
         const handlers = this.handlers.get(channel.slice(this.prefix.length));
         if (!handlers) return;

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { MaybePromise } from '../core/maybe-promise.js';
 import { MemoryCache } from './memory.js';
 import { RedisCache } from './redis.js';
+import { ResilientCache, type Availability } from './resilient.js';
 
 /** A TTL key/value cache of JSON values: in-process by default, Redis when several instances share it. */
 export interface Cache {
@@ -65,6 +66,15 @@ export interface BucketState {
   resetS: number;
 }
 
-export function createCache(redis: Redis | undefined, now: () => number): Cache {
-  return redis ? new RedisCache(redis) : new MemoryCache(now);
+/** How a Redis-backed cache reports outages: its availability, and each operation the in-process cache answered instead. */
+export interface OutageReporting {
+  availability: Availability;
+  onFallback: (operation: string) => void;
+}
+
+export function createCache(redis: Redis | undefined, now: () => number, outages?: OutageReporting): Cache {
+  if (!redis) return new MemoryCache(now);
+  return outages
+    ? new ResilientCache(new RedisCache(redis), new MemoryCache(now), outages.availability, outages.onFallback)
+    : new RedisCache(redis);
 }

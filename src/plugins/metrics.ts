@@ -1,7 +1,7 @@
 import { ApiError } from '../core/errors.js';
 import { bearerToken, sameSecret } from '../core/secrets.js';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { CallOutcome } from '../upstream/client.js';
 import { RequestMetrics } from './request-metrics.js';
 
@@ -17,12 +17,32 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly redisFallbacks = new Counter({
+    name: 'svc_redis_fallbacks_total',
+    help: 'Cache operations the in-process cache answered because Redis was unavailable, by operation',
+    labelNames: ['operation'] as const,
+    registers: [this.registry],
+  });
+  private readonly redisAvailable = new Gauge({
+    name: 'svc_redis_available',
+    help: '1 while Redis answers within its deadline, 0 during an outage (only with REDIS_URL)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
 
   readonly observeUpstream = (upstream: string, outcome: CallOutcome): void => {
     this.upstreamCalls.inc({ upstream, outcome });
+  };
+
+  readonly observeRedisFallback = (operation: string): void => {
+    this.redisFallbacks.inc({ operation });
+  };
+
+  readonly observeRedisAvailable = (available: boolean): void => {
+    this.redisAvailable.set(available ? 1 : 0);
   };
 
   /** With a token, /metrics answers only `Authorization: Bearer <token>`; without one it is open (keep it off the public network). */

@@ -10,7 +10,7 @@ import { settle } from '../core/maybe-promise.js';
 import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection } from './service.js';
 
 /** Routes outside the rate limiter. */
-export const UNLIMITED = new Set(['/healthz', '/metrics']);
+export const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The path of a request target. (Not `request.routeOptions`: that getter builds an object on every read.) */
 const pathOf = (url: string) => {

@@ -46,6 +46,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SVC_SCHEDULER: '0',
     SVC_RATE_ANON_PER_MIN: '1000000',
     SVC_REDIS_PREFIX: `${options.redisPrefix ?? uniqueName('t')}:`,
+    // Two shared cores: a generous Redis deadline, so only the outage suites meet the fallback.
+    SVC_REDIS_TIMEOUT_MS: '2000',
     ...sim.env(),
     ...options.env,
   };
