@@ -27,6 +27,24 @@ export const EnvSchema = Type.Object({
     pattern: '^[A-Za-z0-9_.:-]{1,64}$',
     description: 'prefix of every Redis key and channel, so two deployments can share one Redis',
   }),
+  SVC_REDIS_TIMEOUT_MS: Type.Integer({
+    minimum: 10,
+    maximum: 10_000,
+    default: 250,
+    description: 'deadline of every Redis command; past it the command fails and the policy of its use applies (docs/operations.md)',
+  }),
+  SVC_READY_TIMEOUT_MS: Type.Integer({
+    minimum: 50,
+    maximum: 30_000,
+    default: 1000,
+    description: 'GET /readyz: how long the database and Redis have to answer before the instance reports not ready',
+  }),
+  SVC_SHUTDOWN_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600_000,
+    default: 10_000,
+    description: 'on SIGTERM: how long in-flight requests have to finish before the remaining connections are closed',
+  }),
   SVC_TRUST_PROXY: Type.Optional(
     Type.String({
       pattern: '^([0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',
@@ -148,6 +166,24 @@ export const EnvSchema = Type.Object({
     maximum: 1000000,
     default: 10000,
     description: 'concurrent watchers of one agent session, across instances',
+  }),
+  SVC_SESSION_IMAGES_PER_SESSION_MB: Type.Integer({
+    minimum: 1,
+    maximum: 1024,
+    default: 16,
+    description: 'MiB of screenshots one agent session may store (413 past it)',
+  }),
+  SVC_SESSION_IMAGES_PER_CLIENT_DAY_MB: Type.Integer({
+    minimum: 1,
+    maximum: 102_400,
+    default: 64,
+    description: 'MiB of screenshots one client address may store per UTC day (429 past it)',
+  }),
+  SVC_SESSION_IMAGES_BUDGET_MB: Type.Integer({
+    minimum: 1,
+    maximum: 1_048_576,
+    default: 2048,
+    description: 'MiB of screenshots stored in all; past it the images of the longest-ended sessions are evicted first',
   }),
   SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], {
     default: '1',

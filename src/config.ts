@@ -23,6 +23,12 @@ export interface Config {
   databaseUrl?: string;
   redisUrl?: string;
   redisPrefix: string;
+  /** Deadline of every Redis command. */
+  redisTimeoutMs: number;
+  /** How long /readyz waits for the database and Redis. */
+  readyTimeoutMs: number;
+  /** SIGTERM: how long in-flight requests have to finish. */
+  shutdownTimeoutMs: number;
   /** Fastify's trustProxy: false (socket address), a hop count, or a list of trusted proxy addresses/CIDRs. */
   trustProxy: false | number | string[];
   metricsToken?: string;
@@ -39,7 +45,13 @@ export interface Config {
   streamWatch: { type: string; q: string }[];
   streamPollS: number;
   streamMaxPerIp: number;
-  session: { ttlMaxMin: number; retentionMs: number; watchersPerIp: number; watchersPerSession: number };
+  session: {
+    ttlMaxMin: number;
+    retentionMs: number;
+    watchersPerIp: number;
+    watchersPerSession: number;
+    images: { perSessionBytes: number; perClientDayBytes: number; budgetBytes: number };
+  };
   scheduler: boolean;
   cronKey?: string;
   fetchAllowedPorts: number[];
@@ -141,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: parsed.DATABASE_URL,
     redisUrl: parsed.REDIS_URL,
     redisPrefix: parsed.SVC_REDIS_PREFIX,
+    redisTimeoutMs: parsed.SVC_REDIS_TIMEOUT_MS,
+    readyTimeoutMs: parsed.SVC_READY_TIMEOUT_MS,
+    shutdownTimeoutMs: parsed.SVC_SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(parsed.SVC_TRUST_PROXY),
     metricsToken: parsed.SVC_METRICS_TOKEN,
     server: {
@@ -166,6 +181,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionMs: parsed.SVC_SESSION_RETENTION_H * 3_600_000,
       watchersPerIp: parsed.SVC_SESSION_WATCHERS_PER_IP,
       watchersPerSession: parsed.SVC_SESSION_WATCHERS_PER_SESSION,
+      images: {
+        perSessionBytes: parsed.SVC_SESSION_IMAGES_PER_SESSION_MB * 1_048_576,
+        perClientDayBytes: parsed.SVC_SESSION_IMAGES_PER_CLIENT_DAY_MB * 1_048_576,
+        budgetBytes: parsed.SVC_SESSION_IMAGES_BUDGET_MB * 1_048_576,
+      },
     },
     scheduler: parsed.SVC_SCHEDULER === '1',
     cronKey: parsed.SVC_CRON_KEY,

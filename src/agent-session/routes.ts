@@ -22,6 +22,7 @@ import {
   TEXT_MAX_BYTES,
 } from './schemas.js';
 import { AgentSessionService, PULSE_MS } from './service.js';
+import { ScreenshotQuotas, type ImageQuotas } from './screenshots.js';
 
 const SWEEP_EVERY_MS = 60_000;
 /** A base64 screenshot of 1 MiB plus text and JSON: a larger body is refused before it is parsed. */
@@ -29,6 +30,11 @@ const EVENT_BODY_LIMIT = Math.ceil(SCREENSHOT_MAX_BYTES / 3) * 4 + 64 * 1024;
 
 const Binary = (description: string) => Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description });
 const NotModified = Type.Null({ description: 'not modified (If-None-Match)' });
+
+const mib = (bytes: number) => `${bytes / 1_048_576} MiB`;
+const quotaRule = (q: ImageQuotas) =>
+  `Stored screenshots are bounded: ${mib(q.perSessionBytes)} per session (413 image_quota_exceeded), ${mib(q.perClientDayBytes)} per client address and UTC day ` +
+  `(429 image_budget_exhausted with Retry-After), and ${mib(q.budgetBytes)} for the instance, which first evicts the images of the sessions that ended longest ago (429 only when live sessions hold it all).`;
 
 const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
 
@@ -44,7 +50,8 @@ export const agentSessionRoutes =
     const { deps } = ctx;
     const settings = { publicUrl: deps.config.publicUrl, ...deps.config.session };
     const limiter = new ConcurrencyLimiter(deps.cache, deps.clock);
-    const sessions = new AgentSessionService(deps.repos.agentSessions, deps.bus, limiter, deps.clock, settings);
+    const images = new ScreenshotQuotas(deps.repos.agentSessions, deps.cache, deps.clock, deps.config.session.images);
+    const sessions = new AgentSessionService(deps.repos.agentSessions, deps.bus, limiter, deps.clock, settings, images);
     const pages = loadPages();
     const csp = pageCsp(deps.config.publicUrl);
     const retentionH = settings.retentionMs / 3_600_000;
@@ -93,7 +100,8 @@ export const agentSessionRoutes =
           description:
             '`Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. ' +
             `Kinds: ${EVENT_KINDS.join(', ')} (\`end\` is the service's own). \`text\` at most ${TEXT_MAX_BYTES} bytes; \`screenshot_b64\` a PNG, JPEG or WebP by its magic bytes ` +
-            `(415 otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413), stored once by SHA-256 and streamed as \`screenshot_url\`. ` +
+            `(415 otherwise) that decodes (400 invalid_image otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413), stored once by SHA-256 and streamed as \`screenshot_url\`. ` +
+            `${quotaRule(deps.config.session.images)} ` +
             '`ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl.',
           body: EventBody,
           response: {
@@ -104,8 +112,7 @@ export const agentSessionRoutes =
       },
       async (request) => {
         const { session_id: sessionId, ...event } = request.body;
-        await sessions.authorize(sessionId, bearer(request));
-        return sessions.post(sessionId, event);
+        return sessions.post(await sessions.authorize(sessionId, bearer(request)), event, request.ip);
       },
     );
 

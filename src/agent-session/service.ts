@@ -3,21 +3,13 @@ import type { Writable } from 'node:stream';
 import type { Bus } from '../bus/index.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { importOnce } from '../core/import-once.js';
 import { randomId } from '../core/ids.js';
 import { sameSecret } from '../core/secrets.js';
 import type { ConcurrencyLimiter } from '../protection/concurrency.js';
-import type { AgentSessionsRepo, EventRow, ScreenshotRow, SessionRow } from '../store/repos/agent-sessions.js';
+import type { AgentSessionsRepo, EventRow, SessionRow } from '../store/repos/agent-sessions.js';
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';
-import {
-  FRESH_REPLAY,
-  SCREENSHOT_MAX_BYTES,
-  TEXT_MAX_BYTES,
-  TS_FUTURE_MS,
-  TS_PAST_MS,
-  TTL_DEFAULT_MIN,
-  type EventKind,
-} from './schemas.js';
+import { decodeScreenshot, type ScreenshotQuotas } from './screenshots.js';
+import { FRESH_REPLAY, TEXT_MAX_BYTES, TS_FUTURE_MS, TS_PAST_MS, TTL_DEFAULT_MIN, type EventKind } from './schemas.js';
 
 export interface SessionSettings {
   publicUrl: string;
@@ -41,37 +33,11 @@ export interface EventInput {
 }
 
 const TOKEN_PREFIX = 'ast_';
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/webp']);
-const loadFileType = importOnce(() => import('file-type'));
 const REPLAY_PAGE = 500;
 /** Heartbeat comment plus the watcher count, to every open stream. */
 export const PULSE_MS = 10_000;
 
 const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** base64 (or a `data:image/…;base64,` URL) → bytes, checked by magic bytes and size. */
-export async function decodeScreenshot(text: string): Promise<Omit<ScreenshotRow, 'created_at'>> {
-  const b64 = text.replace(/^data:image\/[a-z0-9.+-]+;base64,/i, '');
-  const invalid = (message: string) => new ApiError('validation_failed', message, { field: 'screenshot_b64' });
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(b64) || b64.length % 4 === 1) throw invalid('screenshot_b64 is not base64');
-  const decodedBytes = Math.floor((b64.length * 3) / 4) - (b64.match(/=+$/)?.[0].length ?? 0);
-  if (decodedBytes > SCREENSHOT_MAX_BYTES) {
-    throw new ApiError('payload_too_large', `screenshot is ${decodedBytes} bytes; at most ${SCREENSHOT_MAX_BYTES}`, {
-      field: 'screenshot_b64',
-      max_bytes: SCREENSHOT_MAX_BYTES,
-    });
-  }
-  const bytes = Buffer.from(b64, 'base64');
-  const { fileTypeFromBuffer } = await loadFileType();
-  const type = await fileTypeFromBuffer(bytes);
-  if (!type || !IMAGE_TYPES.has(type.mime)) {
-    throw new ApiError('unsupported_media_type', `screenshot must be PNG, JPEG or WebP (found ${type?.mime ?? 'unknown bytes'})`, {
-      field: 'screenshot_b64',
-      allowed: [...IMAGE_TYPES],
-    });
-  }
-  return { sha256: sha256Hex(bytes), mime: type.mime, data_b64: bytes.toString('base64') };
-}
 
 /**
  * Live agent sessions: the agent starts one, posts events with its session token and ends it;
@@ -87,6 +53,7 @@ export class AgentSessionService {
     private readonly limiter: ConcurrencyLimiter,
     private readonly clock: Clock,
     private readonly settings: SessionSettings,
+    private readonly images: ScreenshotQuotas,
   ) {
     this.feeds = new Feeds(
       bus,
@@ -113,6 +80,7 @@ export class AgentSessionService {
       ended_at: null,
       delete_at: null,
       last_seq: 0,
+      image_bytes: 0,
     });
     return {
       session_id: sessionId,
@@ -136,7 +104,9 @@ export class AgentSessionService {
     return session;
   }
 
-  async post(sessionId: string, input: EventInput): Promise<{ ok: true; seq: number }> {
+  /** Appends an event from `clientIp` (whose screenshot quota it counts against) to a session already authorized. */
+  async post(session: SessionRow, input: EventInput, clientIp: string): Promise<{ ok: true; seq: number }> {
+    const sessionId = session.session_id;
     const now = this.clock.now();
     const text = input.text ?? '';
     const ts = input.ts ?? now;
@@ -154,7 +124,9 @@ export class AgentSessionService {
     }
     if (input.kind === 'screenshot' && !input.screenshot_b64)
       throw new ApiError('validation_failed', 'a screenshot event needs screenshot_b64', { field: 'screenshot_b64' });
-    const screenshot = input.screenshot_b64 ? { ...(await decodeScreenshot(input.screenshot_b64)), created_at: now } : undefined;
+    const decoded = input.screenshot_b64 ? await decodeScreenshot(input.screenshot_b64) : undefined;
+    if (decoded) await this.images.admit(session, clientIp, decoded);
+    const screenshot = decoded && { ...decoded, created_at: now };
     const row = await this.repo.append(
       sessionId,
       { kind: input.kind, text, ts, screenshot_sha256: screenshot?.sha256 ?? null },

@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   goal_unmatched: 422,
   invalid_image: 400,
   image_too_large: 413,
+  image_quota_exceeded: 413,
+  image_budget_exhausted: 429,
   unsupported_image_type: 415,
   image_dimensions_too_large: 422,
   image_too_many_pixels: 422,
@@ -38,6 +40,7 @@ export const ERROR_CODES = {
   internal_error: 500,
   upstream_unavailable: 503,
   service_unavailable: 503,
+  store_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

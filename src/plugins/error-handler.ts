@@ -68,6 +68,9 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
   }
   // RFC 9110 §11.6.1: a 401 names its scheme; every svc credential (agent key, session, portfolio, pass, admin) is a bearer token.
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="svc"');
+  // A 429 or 503 that knows when to come back says so (image_budget_exhausted, store_unavailable).
+  if ((error.status === 429 || error.status === 503) && typeof error.details?.retry_after_s === 'number')
+    reply.header('retry-after', String(error.details.retry_after_s));
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')

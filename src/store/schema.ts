@@ -255,6 +255,8 @@ export interface AgentSessionsTable {
   delete_at: number | null;
   /** Highest event sequence number given out. */
   last_seq: number;
+  /** Bytes of the screenshots posted to it (its per-session quota). */
+  image_bytes: number;
 }
 
 export interface AgentSessionEventsTable {
@@ -272,6 +274,8 @@ export interface AgentSessionScreenshotsTable {
   mime: string;
   data_b64: string;
   created_at: number;
+  /** Decoded size (the global image budget sums it). */
+  bytes: number;
 }
 
 export interface PortfolioUsersTable {

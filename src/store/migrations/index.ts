@@ -15,6 +15,7 @@ import * as m013 from './013_olympics.js';
 import * as m015 from './015_calib_pro.js';
 import * as m016 from './016_calib_alerts.js';
 import * as m017 from './017_calib_kind_counts.js';
+import * as m018 from './018_session_image_quotas.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '015_calib_pro': m015,
   '016_calib_alerts': m016,
   '017_calib_kind_counts': m017,
+  '018_session_image_quotas': m018,
 };

@@ -27,7 +27,11 @@ export class AgentSessionsRepo {
     return this.db.transaction().execute(async (trx) => {
       const bumped = await trx
         .updateTable('agent_sessions')
-        .set((eb) => ({ last_seq: eb('last_seq', '+', 1), expires_at: eb('ttl_ms', '+', nowMs) }))
+        .set((eb) => ({
+          last_seq: eb('last_seq', '+', 1),
+          expires_at: eb('ttl_ms', '+', nowMs),
+          image_bytes: eb('image_bytes', '+', screenshot?.bytes ?? 0),
+        }))
         .where('session_id', '=', sessionId)
         .where('status', '=', 'live')
         .returning('last_seq')
@@ -106,6 +110,51 @@ export class AgentSessionsRepo {
         .execute();
       return Number(deleted.numDeletedRows);
     });
+  }
+
+  /** Bytes of every stored screenshot (the global budget). */
+  async storedImageBytes(): Promise<number> {
+    const row = await this.db
+      .selectFrom('agent_session_screenshots')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('bytes'), eb.lit(0)).as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  async hasScreenshot(sha256: string): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('agent_session_screenshots').select('sha256').where('sha256', '=', sha256).executeTakeFirst()) !== undefined
+    );
+  }
+
+  /**
+   * Stored screenshots no live session shows, those of the sessions that ended first first: what the
+   * global budget evicts. An image shared with a live session is never among them.
+   */
+  async evictableImages(limit: number): Promise<{ sha256: string; bytes: number }[]> {
+    const shownLive = this.db
+      .selectFrom('agent_session_events as e')
+      .innerJoin('agent_sessions as s', 's.session_id', 'e.session_id')
+      .select('e.screenshot_sha256')
+      .where('s.status', '=', 'live')
+      .where('e.screenshot_sha256', 'is not', null)
+      .$narrowType<{ screenshot_sha256: string }>();
+    const rows = await this.db
+      .selectFrom('agent_session_screenshots as img')
+      .innerJoin('agent_session_events as e', 'e.screenshot_sha256', 'img.sha256')
+      .innerJoin('agent_sessions as s', 's.session_id', 'e.session_id')
+      .where('img.sha256', 'not in', shownLive)
+      .select((eb) => ['img.sha256', 'img.bytes', eb.fn.max('s.ended_at').as('last_ended')])
+      .groupBy(['img.sha256', 'img.bytes'])
+      .orderBy('last_ended')
+      .orderBy('img.sha256')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ sha256: row.sha256, bytes: Number(row.bytes) }));
+  }
+
+  async deleteImages(sha256s: readonly string[]): Promise<void> {
+    if (sha256s.length > 0) await this.db.deleteFrom('agent_session_screenshots').where('sha256', 'in', sha256s).execute();
   }
 
   screenshot(sha256: string): Promise<ScreenshotRow | undefined> {
