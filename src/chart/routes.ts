@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
@@ -17,6 +17,9 @@ const WATCH_EVERY_MS = 15 * 60_000;
 /** Base64 of a 5 MB image is 6.7 MB; anything up to this reaches the image check and gets its 413 image_too_large. */
 const JSON_BODY_LIMIT = 10 * 1024 * 1024;
 const FORM_FIELDS = ['asset', 'timeframe', 'paper_trade'] as const;
+/** A form holds one image and three fields of at most 100 bytes: past this many bytes its image is too large (413), and reading stops. */
+const FORM_BODY_LIMIT = IMAGE_LIMITS.maxBytes + 64 * 1024;
+const BODY_TYPES = ['application/json', 'multipart/form-data'];
 /** Files read from multipart forms, by request: the form's other fields become the body the schema checks. */
 const formFiles = new WeakMap<FastifyRequest, Buffer>();
 
@@ -54,10 +57,53 @@ const MULTIPART_LIMITS: Record<string, () => ApiError> = {
   FST_PROTO_VIOLATION: formRule('field_name'),
 };
 
+/** A refusal sent before the body was read to its end: the connection closes, so the rest is never read. */
+function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
+  reply.header('connection', 'close');
+  return error;
+}
+
+/**
+ * Before any byte of the body is read: a body is required and must be JSON or a form (415
+ * otherwise, so no other parser hands the handler an unvalidated body), and a form that declares
+ * more than FORM_BODY_LIMIT bytes is refused at once.
+ */
+async function checkUpload(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const type = request.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
+  if (!type)
+    throw new ApiError('validation_failed', 'the body is required: the image as multipart/form-data or JSON {image_b64}', {
+      field: '(body)',
+      rule: 'required',
+      accepted: BODY_TYPES,
+    });
+  if (!BODY_TYPES.includes(type))
+    throw refuseUnread(
+      reply,
+      new ApiError('unsupported_media_type', `content type ${type} is not accepted here`, { accepted: BODY_TYPES }),
+    );
+  if (type === 'multipart/form-data' && Number(request.headers['content-length'] ?? 0) > FORM_BODY_LIMIT)
+    throw refuseUnread(reply, tooLarge());
+}
+
+/** Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413 and nothing more is read. */
+function limitForm(request: FastifyRequest): void {
+  let received = 0;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received <= FORM_BODY_LIMIT) return;
+    request.raw.off('data', count);
+    request.raw.pause();
+    // @fastify/multipart ends its parts() iteration with the error the request emits.
+    request.raw.emit('error', tooLarge());
+  };
+  request.raw.on('data', count);
+}
+
 /** Reads the form (the file under the size limit) before validation, so its fields meet the same schema checks as JSON. */
-async function readForm(request: FastifyRequest): Promise<void> {
+async function readForm(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (!request.isMultipart()) return;
   const fields: Record<string, unknown> = {};
+  limitForm(request);
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') fields[part.fieldname] = part.value;
@@ -69,15 +115,19 @@ async function readForm(request: FastifyRequest): Promise<void> {
       else formFiles.set(request, await part.toBuffer());
     }
   } catch (e) {
-    if (e instanceof ApiError) throw e;
+    // The rest of the form may still be on its way: close rather than read it.
+    if (e instanceof ApiError) throw refuseUnread(reply, e);
     const mapped = MULTIPART_LIMITS[(e as { code?: string }).code ?? ''];
     // Anything else here is the parser rejecting the form (no boundary, a truncated part, …).
-    throw mapped
-      ? mapped()
-      : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
-          field: '(form)',
-          rule: 'multipart',
-        });
+    throw refuseUnread(
+      reply,
+      mapped
+        ? mapped()
+        : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
+            field: '(form)',
+            rule: 'multipart',
+          }),
+    );
   }
   if (!formFiles.has(request))
     throw new ApiError('validation_failed', 'the form needs a file in the field image', { field: 'image', rule: 'required' });
@@ -108,6 +158,7 @@ export const chartRoutes =
       {
         bodyLimit: JSON_BODY_LIMIT,
         config: { signed: true },
+        onRequest: checkUpload,
         preValidation: readForm,
         schema: {
           operationId: 'postChartAnalyze',
@@ -115,6 +166,7 @@ export const chartRoutes =
           summary: 'Four vision models read a chart image side by side; a calibrated consensus, optionally a paper trade',
           description:
             'Send the image as multipart/form-data (field image, optional asset, timeframe, paper_trade) or as JSON {image_b64, …}. ' +
+            `A missing body is a 400, any other content type a 415; a form stops being read at ${FORM_BODY_LIMIT} bytes (413 image_too_large, connection closed). ` +
             `${IMAGE_RULES} The same image and rubric go to the four models of the vision-panel role (one per vendor, SVC_MODELS), each answering the chart_verdict ` +
             "schema {trend, signal, confidence, horizon, levels{support[], resistance[]}, patterns[], rationale}; an answer that fails the schema after one repair is that model's " +
             `failure (ok false, reason invalid_output). Weights: ${WEIGHT_RULE} Consensus: ${CONSENSUS_RULE} image_sha256 is the SHA-256 of the bytes as uploaded. ` +
