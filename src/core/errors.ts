@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   uri_too_long: 414,
   unsupported_media_type: 415,
   goal_unmatched: 422,
+  url_unreadable: 422,
+  address_unknown: 422,
   invalid_image: 400,
   image_too_large: 413,
   image_quota_exceeded: 413,

@@ -35,9 +35,17 @@ export async function fetchJson(url: string, config: Config, deadline: number): 
   return { json: json as Record<string, unknown>, headers: page.headers };
 }
 
-/** A fetch failure as an API error: a refused address is the caller's 400, anything else a 503 with the reason. */
+/**
+ * A fetch failure as an API error about what the caller named: a refused address is a 400, and a URL
+ * that answers 404, does not resolve, times out or sends no JSON a 422 with the reason. svc itself
+ * could serve; a 503 would tell clients and load balancers otherwise.
+ */
 export function fetchFailure(e: unknown, field: string): never {
   if (!(e instanceof UpstreamError)) throw e;
   if (e.reason === 'blocked_address') throw new ApiError('validation_failed', `${field}: ${e.message}`, { field, reason: e.reason });
-  throw new ApiError('upstream_unavailable', `could not read ${field}: ${e.message}`, { field, reason: e.reason });
+  throw new ApiError('url_unreadable', `could not read ${field}: ${e.message}`, {
+    field,
+    reason: e.reason,
+    ...(e.info.status ? { status: e.info.status } : {}),
+  });
 }

@@ -1,3 +1,4 @@
+import type { FailureReason } from '../upstream/errors.js';
 import type { Row } from '../sources/define.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { Finding, Severity } from './schemas.js';
@@ -38,6 +39,8 @@ export interface TypeReport {
   unknown: string[];
   row?: Row;
   as_of?: number;
+  /** Why the type did not answer, when it did not. */
+  error?: FailureReason;
 }
 
 const EVIDENCE_FIELDS = [
@@ -63,7 +66,7 @@ const evidenceOf = (type: string, row: Row, risk: string) => ({
  */
 export async function runRiskType(runner: SourceRunner, type: 'token-risk' | 'contract-risk', q: string): Promise<TypeReport> {
   const result = await runner.run(type, q);
-  if (!result.ok) return { findings: [], checked: [], unknown: [type] };
+  if (!result.ok) return { findings: [], checked: [], unknown: [type], error: result.error };
   const row = result.rows[0]!;
   const risks = (row.risks as string[]) ?? [];
   const unknownChecks = (row.unknown_checks as string[]) ?? [];

@@ -75,9 +75,11 @@ export const shieldRoutes =
         schema: {
           tags: TAGS,
           summary: 'Probability that a contract or token shows an exploit signal within 7 days, with its factors and weights',
-          description: `Public. ${EXPLOIT_DOC} 503 when neither type answers (no estimate without data). Signed.`,
+          description:
+            `Public. ${EXPLOIT_DOC} No estimate without data: 422 address_unknown when both types' upstreams know nothing of the address, ` +
+            '503 upstream_unavailable when svc could not reach them. Signed.',
           body: ExploitBody,
-          response: { 200: ExploitResponse, ...errorResponses(400, 429, 503) },
+          response: { 200: ExploitResponse, ...errorResponses(400, 422, 429, 503) },
         },
       },
       async (request, reply) => {
@@ -98,9 +100,9 @@ export const shieldRoutes =
             'Public. Send exactly one of manifest (an MCP tools/list result or an OpenAPI document) or url (fetched through the SSRF-guarded client: public addresses on ' +
             `SVC_FETCH_ALLOWED_PORTS only, 2 MB, ${FETCH_DEADLINE_MS / 1000} s). ${AUDIT_DOC}For a url, svc keeps each audit’s hashes: changes lists the tools added, removed and ` +
             'changed since the last audit of the same URL, and each changed tool gets definition_changed (high), the mark of a rug pull. A refused address is a 400; ' +
-            'an unreachable one a 503. Signed.',
+            'a URL that cannot be read (404 or another error status, no such host, timeout, not a JSON object) a 422 url_unreadable with details.reason. Signed.',
           body: ToolAuditBody,
-          response: { 200: ToolAuditResponse, ...errorResponses(400, 429, 503) },
+          response: { 200: ToolAuditResponse, ...errorResponses(400, 422, 429) },
         },
       },
       async (request) => {

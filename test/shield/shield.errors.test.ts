@@ -35,18 +35,18 @@ describe('AgentShield: bad input is a 400 naming the field', () => {
     expect(JSON.stringify(res.json())).toContain(field);
   });
 
-  it('an unreachable manifest URL is a 503 with the reason, not a 500', async () => {
+  it('an unreachable manifest URL is a 422 with the reason, not a 500', async () => {
     t.sim.fault('web', { kind: 'status', status: 502 });
     const res = await post('tool-audit', { url: 'https://tools.example/mcp.json' });
     t.sim.clearFaults();
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ error: 'upstream_unavailable', details: { field: 'url', reason: 'upstream_error' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ error: 'url_unreadable', details: { field: 'url', reason: 'upstream_error', status: 502 } });
   });
 
-  it('a URL that is not JSON is a 503 naming the bad response', async () => {
+  it('a URL that is not JSON is a 422 naming the bad response', async () => {
     t.sim.serve({ host: 'web', path: '/page', body: 'plain words, not JSON' });
     const res = await post('tool-audit', { url: 'https://tools.example/page' });
-    expect(res.statusCode).toBe(503);
+    expect(res.statusCode).toBe(422);
     expect(res.json().details.reason).toBe('upstream_bad_response');
   });
 });
