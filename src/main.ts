@@ -2,6 +2,7 @@ import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemoSimulator } from './demo/simulator.js';
+import { exitOnSignals } from './lifecycle/shutdown.js';
 
 async function main(): Promise<void> {
   let config = loadConfigOrExit(process.env);
@@ -16,15 +17,11 @@ async function main(): Promise<void> {
       'SVC_DEMO=1: every upstream is served by the demo simulator; answers and receipts say source_mode "demo"',
     );
 
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await app.close();
+  const closeResources = async () => {
     await deps.close();
     await demo?.close();
-    process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  exitOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, closeResources });
 
   await app.listen({ port: config.port, host: config.host });
 }
