@@ -16,6 +16,7 @@ import { dataRoutes } from './data/routes.js';
 import { agentContextRoutes } from './agent-context/routes.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { statusRoutes } from './status/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { snapshotRoutes } from './snapshot/routes.js';
@@ -76,6 +77,7 @@ const FEATURES = [
   constitutionalRoutes,
   receiptRoutes,
   healthRoutes,
+  statusRoutes,
   discoveryRoutes,
   mcpRoutes,
 ];
