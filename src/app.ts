@@ -11,6 +11,7 @@ import { registerInputGuard } from './plugins/input-guard.js';
 import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
 import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerTracing } from './plugins/tracing.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
 import { agentContextRoutes } from './agent-context/routes.js';
@@ -105,6 +106,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerTracing(app, deps.tracer);
   registerErrorHandler(app);
   registerServerLimits(app, deps.config);
   registerInputGuard(app);

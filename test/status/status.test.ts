@@ -168,7 +168,7 @@ describe('GET /api/v1/status', () => {
     t.sim.fault('coingecko', { kind: 'status', status: 429 });
     await fetchFresh('crypto-price', 'bitcoin');
     const after = await Promise.all([rateLimited, ok, timed, slowest].map(metric));
-    expect(after.map((n, i) => n - before[i])).toEqual([1, 1, 1, 1]);
+    expect(after.map((n, i) => n - before[i]!)).toEqual([1, 1, 1, 1]);
     const keyMissing = await metric('svc_upstream_requests_total{upstream="fred",outcome="key_missing"}');
     expect(keyMissing).toBeGreaterThan(0);
     expect(await metric('svc_upstream_request_duration_seconds_count{upstream="fred"}')).toBe(0);
