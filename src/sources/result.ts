@@ -77,7 +77,8 @@ export interface RunnerDeps {
   registry: Registry;
   upstream: UpstreamClient;
   cache: Cache;
-  history: SourceHistoryRepo;
+  /** Where fresh results are recorded for the time machine (the doctor records nothing). */
+  history: Pick<SourceHistoryRepo, 'record'>;
   clock: Clock;
   config: Config;
   /** Caps every type's deadline (tests use short ones). */

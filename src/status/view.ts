@@ -171,8 +171,10 @@ function stateOf(
   const hosts = Object.keys(descriptor.upstreams);
   const last = health.types[descriptor.type]?.last;
   const hostError = (host: string | undefined) => {
-    const error = host ? health.hosts[host]?.lastError : undefined;
-    return error ? `${host} ${describeError(error.reason, error.status)}` : `${host} did not answer`;
+    // A host that borrows a token host's credentials fails there first (reddit → reddit-auth).
+    const culprit = host && (health.hosts[host]?.lastError ? host : keyHostOf(host));
+    const error = culprit ? health.hosts[culprit]?.lastError : undefined;
+    return error ? `${culprit} ${describeError(error.reason, error.status)}` : `${host} did not answer`;
   };
   if (hosts.length > 0 && keyless.length === 0 && !descriptor.curated) {
     const variables = [...new Set(hosts.map((h) => keyOf(h, config).variable))];
