@@ -136,7 +136,7 @@ function adviceFor(status: TypeStatus, health: HealthSnapshot, config: Config): 
   const primary = status.primary && (health.hosts[status.primary]?.lastError ? status.primary : keyHostOf(status.primary));
   const error = primary ? health.hosts[primary]?.lastError : undefined;
   if (primary && error && (status.state === 'failing' || status.state === 'degraded')) {
-    const fix = fixFor(primary, error, config);
+    const fix = error.reason === 'upstream_key_missing' ? undefined : fixFor(primary, error, config);
     if (fix) advice.push(fix);
   }
   if (status.terms && status.terms.commercial !== 'allowed') {
@@ -145,25 +145,25 @@ function adviceFor(status: TypeStatus, health: HealthSnapshot, config: Config): 
   return advice;
 }
 
+/** What to do about the primary's last error (the row's reason already says what it was). */
 function fixFor(host: string, error: { reason: string; status?: number }, config: Config): string | undefined {
   const spec = hostSpec(host);
   const keyVariable = hostEnvName(keyHostOf(host), 'KEY');
-  if (error.reason === 'upstream_key_missing') return undefined; // said by needs_key
   if (error.status === 403 && spec?.userAgent === 'identify' && userAgentWarning(config.userAgent)) {
-    return `${host} refused the placeholder contact: set SVC_USER_AGENT to your name and address`;
+    return 'set SVC_USER_AGENT to your name and contact address';
   }
   if (error.status === 451 || error.status === 403 || error.reason === 'region_blocked') {
-    return `${host} ${describeError(error.reason, error.status)}: run svc from another region or network, or rely on the fallback`;
+    return `${host} blocks this region or network: run svc from another, or rely on the fallback`;
   }
-  if (error.status === 401) return `${host} refused the key: check ${keyVariable}`;
+  if (error.status === 401) return `check ${keyVariable}`;
   if (error.reason === 'upstream_rate_limited') {
-    return `${host} is rate limiting: retry later${spec?.key && !spec.key.required ? `, or set ${keyVariable} for a higher limit` : ''}`;
+    return `retry later${spec?.key && !spec.key.required ? `, or set ${keyVariable} for a higher limit` : ''}`;
   }
   if (error.reason === 'upstream_bad_response') return `${host} changed its response: update svc, or report the type as broken`;
   if (error.reason === 'upstream_timeout' || (error.reason === 'upstream_error' && !error.status)) {
-    return `${host} is unreachable from here: check outbound network access (DNS, firewall, proxy)`;
+    return `check outbound network access to ${host} (DNS, firewall, proxy)`;
   }
-  return `${host} ${describeError(error.reason, error.status)}`;
+  return undefined;
 }
 
 /** The report as a plain-text table: type, upstream that answered, latency, verdict, what to do. */
