@@ -9,7 +9,7 @@ import { UpstreamHealth, type HealthSnapshot } from '../upstream/health.js';
 import { hostEnvName, hostSpec, keyHostOf } from '../upstream/hosts.js';
 import { userAgentWarning } from '../upstream/user-agent.js';
 import { outcomeOf } from './service.js';
-import { describeError, typeStatus, type Terms, type TypeState, type TypeStatus } from './view.js';
+import { typeStatus, type Terms, type TypeState, type TypeStatus } from './view.js';
 
 /**
  * The doctor: runs every data type's catalog example once against the configured upstreams and says, per type,
