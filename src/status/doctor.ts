@@ -75,19 +75,25 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
   });
   const descriptors = registry.all().filter((d) => !options.types || options.types.includes(d.type));
   const latency = new Map<string, number>();
+  /** Types whose example the type itself refused (a 400 for its own catalog example is a bug worth reporting). */
+  const refused = new Map<string, string>();
   const stopStartingAt = Date.now() + (options.budgetMs ?? 120_000);
   try {
     await forEachPolitely(descriptors, options.concurrency ?? 4, async (d) => {
       if (Date.now() > stopStartingAt) return;
       const started = performance.now();
-      await runner.run(d.type, d.example, { maxAgeS: 0 }).catch(() => undefined);
+      await runner.run(d.type, d.example, { maxAgeS: 0 }).catch((e: Error) => refused.set(d.type, e.message));
       latency.set(d.type, Math.round(performance.now() - started));
     });
   } finally {
     await upstream.close();
   }
   const snapshot = health.snapshot();
-  const rows = descriptors.map((d) => rowOf(d, typeStatus(d, snapshot, config), snapshot, config, latency.get(d.type)));
+  const rows = descriptors.map((d) => {
+    const row = rowOf(d, typeStatus(d, snapshot, config), snapshot, config, latency.get(d.type));
+    const refusal = refused.get(d.type);
+    return refusal ? { ...row, verdict: 'failing' as const, reason: `the catalog example was refused: ${refusal}` } : row;
+  });
   const warning = config.demo ? undefined : userAgentWarning(config.userAgent);
   return { rows, failed: rows.filter((r) => !['ok', 'degraded'].includes(r.verdict)).length, warnings: warning ? [warning] : [] };
 }

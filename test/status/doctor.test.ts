@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { HOSTS, hostEnvName } from '../../src/upstream/hosts.js';
 import { userAgentWarning } from '../../src/upstream/user-agent.js';
+import { Registry, registry } from '../../src/sources/registry.js';
 import { formatDoctor, runDoctor, type DoctorReport, type DoctorRow } from '../../src/status/doctor.js';
 
 let sim: Simulator;
@@ -117,6 +118,15 @@ describe('the doctor (runDoctor against the simulator)', () => {
       ['forex', 'skipped'],
     ]);
     expect(rowOf(report, 'forex')).toMatchObject({ reason: 'not run: the time budget was used up', latency_ms: null });
+    expect(report.failed).toBe(1);
+  });
+
+  it('reports a type that refuses its own catalog example as failing, with the refusal', async () => {
+    const forex = registry.get('forex')!;
+    const broken = new Registry([{ ...forex, example: 'not a pair' }]);
+    const report = await runDoctor(loadConfig({ ...sim.env(), ...CONTACT }), { registry: broken });
+    expect(report.rows).toEqual([expect.objectContaining({ type: 'forex', verdict: 'failing', source: null })]);
+    expect(report.rows[0]!.reason).toMatch(/^the catalog example was refused: /);
     expect(report.failed).toBe(1);
   });
 

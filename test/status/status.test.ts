@@ -67,6 +67,9 @@ describe('GET /api/v1/status', () => {
       circuit: 'closed',
     });
     expect(hostOf(report, 'coingecko')).toMatchObject({ key: 'optional', key_configured: true });
+    const text = JSON.stringify(report);
+    expect(text).not.toContain('sim-key'); // keys never appear, only whether one is configured
+    expect(text).not.toContain(t.sim.url); // nor the upstreams' addresses
   });
 
   it('says working with the upstream that answered, and counts the call with its latency', async () => {
