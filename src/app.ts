@@ -11,11 +11,13 @@ import { registerInputGuard } from './plugins/input-guard.js';
 import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
 import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerTracing } from './plugins/tracing.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
 import { agentContextRoutes } from './agent-context/routes.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { healthRoutes } from './health/routes.js';
+import { statusRoutes } from './status/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { snapshotRoutes } from './snapshot/routes.js';
@@ -76,6 +78,7 @@ const FEATURES = [
   constitutionalRoutes,
   receiptRoutes,
   healthRoutes,
+  statusRoutes,
   discoveryRoutes,
   mcpRoutes,
 ];
@@ -97,6 +100,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  registerTracing(app, deps.tracer);
   registerErrorHandler(app);
   registerServerLimits(app, deps.config);
   registerInputGuard(app);

@@ -259,6 +259,13 @@ export const EnvSchema = Type.Object({
   SVC_MCP_API_KEY: Type.Optional(
     Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' }),
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^\\s]+$',
+      description: 'OTLP/HTTP collector base URL: requests and their upstream calls are exported as traces to <url>/v1/traces; unset = off',
+    }),
+  ),
+  OTEL_SERVICE_NAME: Type.String({ default: 'svc', minLength: 1, description: 'service.name of the exported traces' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     {

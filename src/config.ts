@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { legacyModel, parseModels, type ModelSpec } from './models/config.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
+import type { TracingSettings } from './core/tracing.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -38,6 +39,8 @@ export interface Config {
   demoSeed: number;
   userAgent: string;
   logLevel: string;
+  /** OpenTelemetry export; undefined = tracing off. */
+  tracing?: TracingSettings;
   upstreams: Record<HostName, UpstreamSetting>;
   payTo: string;
   x402Network: 'base' | 'base-sepolia';
@@ -169,6 +172,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: parsed.SVC_DEMO_SEED,
     userAgent: parsed.SVC_USER_AGENT,
     logLevel: parsed.LOG_LEVEL,
+    ...(parsed.OTEL_EXPORTER_OTLP_ENDPOINT
+      ? { tracing: { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } }
+      : {}),
     upstreams,
     payTo: parsed.SVC_PAY_TO,
     x402Network: parsed.X402_NETWORK,

@@ -13,6 +13,10 @@ import { CalibrationService } from './calib/service.js';
 import { registry as defaultRegistry, type Registry } from './sources/registry.js';
 import { createRepos, type Repos } from './store/repos/index.js';
 import { Metrics } from './plugins/metrics.js';
+import { API_VERSION } from './plugins/openapi.js';
+import { UpstreamHealth } from './upstream/health.js';
+import { StatusService, outcomeOf } from './status/service.js';
+import { startTracing, type Tracer } from './core/tracing.js';
 
 /** Everything with I/O or state, built once at start-up and handed to buildApp. */
 export interface Deps {
@@ -33,6 +37,10 @@ export interface Deps {
   /** The calibration ledger: every feature that records or resolves claims shares this one service. */
   calibration: CalibrationService;
   metrics: Metrics;
+  /** Upstream health per host and per type: the catalog's availability, /api/v1/status, the doctor. */
+  status: StatusService;
+  /** OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set, else a no-op. */
+  tracer: Tracer;
   close(): Promise<void>;
 }
 
@@ -88,7 +96,15 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     redisAvailability && { availability: redisAvailability, onFallback: metrics.observeRedisFallback },
   );
   const bus = createBus(redis);
-  const upstream = new UpstreamClient(config, metrics.observeUpstream);
+  const health = new UpstreamHealth(clock);
+  const tracer = await startTracing(config.tracing, API_VERSION);
+  const upstream = new UpstreamClient(config, {
+    observe: (call) => {
+      metrics.observeUpstream(call);
+      health.recordCall(call);
+    },
+    tracer,
+  });
   const registry = options.registry ?? defaultRegistry;
   const repos = createRepos(store.db);
   const sources = new SourceRunner({
@@ -99,7 +115,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     config,
     deadlineCapMs: options.deadlineCapMs,
+    onFresh: (descriptor, result) => health.recordType(descriptor.type, outcomeOf(descriptor, result)),
   });
+  const status = new StatusService({ registry, config, upstream, health, clock, redis });
   return {
     config,
     clock,
@@ -115,11 +133,15 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     sources,
     calibration: new CalibrationService(repos.calibration, clock, sources),
     metrics,
+    status,
+    tracer,
     close: async () => {
+      await status.stop();
       await bus.close();
       await upstream.close();
       redis?.disconnect();
       await store.close();
+      await tracer.shutdown();
     },
   };
 }

@@ -3,6 +3,7 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemoSimulator } from './demo/simulator.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
+import { userAgentWarning } from './upstream/user-agent.js';
 
 async function main(): Promise<void> {
   let config = loadConfigOrExit(process.env);
@@ -11,6 +12,8 @@ async function main(): Promise<void> {
 
   const deps = await createDeps(config);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
+  const placeholderContact = userAgentWarning(config.userAgent);
+  if (placeholderContact && !demo) app.log.warn(placeholderContact);
   if (demo)
     app.log.warn(
       { simulator: demo.url },

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
+import { Availability } from '../status/schemas.js';
 
 export const CatalogEntry = Type.Object({
   type: Type.String(),
@@ -14,24 +15,22 @@ export const CatalogEntry = Type.Object({
   live_stream: Type.Boolean({
     description: 'whether /api/data/stream carries ticks of this type (the SVC_STREAM_WATCH list); false = no live feed',
   }),
+  availability: Availability,
 });
 
 export const catalogRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     const streamed = new Set(deps.config.streamWatch.map((w) => w.type));
-    const body = {
-      count: deps.registry.all().length,
-      data_types: deps.registry.all().map((d) => ({
-        type: d.type,
-        categories: [...d.categories],
-        example: d.example,
-        desc: d.desc,
-        upstreams: [...Object.keys(d.upstreams), ...(d.curated ? ['curated'] : [])],
-        live_stream: streamed.has(d.type),
-      })),
-      landing: `${deps.config.publicUrl}/`,
-    };
+    const entries = deps.registry.all().map((d) => ({
+      type: d.type,
+      categories: [...d.categories],
+      example: d.example,
+      desc: d.desc,
+      upstreams: [...Object.keys(d.upstreams), ...(d.curated ? ['curated'] : [])],
+      live_stream: streamed.has(d.type),
+    }));
+    const landing = `${deps.config.publicUrl}/`;
 
     app.get(
       '/api/v1/catalog',
@@ -42,6 +41,10 @@ export const catalogRoutes =
           response: { 200: Type.Object({ count: Type.Integer(), data_types: Type.Array(CatalogEntry), landing: Type.String() }) },
         },
       },
-      async () => body,
+      async () => {
+        const availability = await deps.status.availability();
+        const dataTypes = entries.map((entry) => ({ ...entry, availability: availability.get(entry.type)! }));
+        return { count: entries.length, data_types: dataTypes, landing };
+      },
     );
   };

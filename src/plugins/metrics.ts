@@ -1,8 +1,8 @@
 import { ApiError } from '../core/errors.js';
 import { bearerToken, sameSecret } from '../core/secrets.js';
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
-import type { CallOutcome } from '../upstream/client.js';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { CallReport } from '../upstream/health.js';
 import { RequestMetrics } from './request-metrics.js';
 
 /** One Prometheus registry per app, so several apps in one process (tests) do not collide. */
@@ -10,10 +10,17 @@ export class Metrics {
   readonly registry = new Registry();
   /** HTTP requests and their latency: plain numbers on the hot path, written out on scrape. */
   private readonly requests = new RequestMetrics();
-  private readonly upstreamCalls = new Counter({
-    name: 'svc_upstream_calls_total',
-    help: 'Upstream calls by upstream host and outcome',
+  private readonly upstreamRequests = new Counter({
+    name: 'svc_upstream_requests_total',
+    help: 'Upstream calls (retries included) by upstream host and outcome: ok, error, timeout, rate_limited, bad_response, circuit_open, key_missing',
     labelNames: ['upstream', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly upstreamLatency = new Histogram({
+    name: 'svc_upstream_request_duration_seconds',
+    help: 'Wall time of upstream calls that reached the network (retries included), by upstream host',
+    labelNames: ['upstream'] as const,
+    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
 
@@ -33,8 +40,9 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
 
-  readonly observeUpstream = (upstream: string, outcome: CallOutcome): void => {
-    this.upstreamCalls.inc({ upstream, outcome });
+  readonly observeUpstream = ({ host, outcome, ms }: CallReport): void => {
+    this.upstreamRequests.inc({ upstream: host, outcome });
+    if (ms > 0) this.upstreamLatency.observe({ upstream: host }, ms / 1000);
   };
 
   readonly observeRedisFallback = (operation: string): void => {

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import type { UpstreamClient } from '../upstream/client.js';
-import type { Row } from './define.js';
+import type { Row, SourceDescriptor } from './define.js';
 import type { Registry } from './registry.js';
 
 /** What running a data type answers: rows with their provenance, or a failure with a named reason. */
@@ -77,9 +77,12 @@ export interface RunnerDeps {
   registry: Registry;
   upstream: UpstreamClient;
   cache: Cache;
-  history: SourceHistoryRepo;
+  /** Where fresh results are recorded for the time machine (the doctor records nothing). */
+  history: Pick<SourceHistoryRepo, 'record'>;
   clock: Clock;
   config: Config;
   /** Caps every type's deadline (tests use short ones). */
   deadlineCapMs?: number;
+  /** Told of every fresh result (not cache hits): upstream health records which upstream answered. */
+  onFresh?(descriptor: SourceDescriptor, result: SourceResult): void;
 }

@@ -65,7 +65,12 @@ export class SourceRunner {
   private refresh(descriptor: SourceDescriptor, key: string, cacheKey: string): Promise<SourceResult> {
     let pending = this.inFlight.get(cacheKey);
     if (!pending) {
-      pending = this.fetchFresh(descriptor, key, cacheKey).finally(() => this.inFlight.delete(cacheKey));
+      pending = this.fetchFresh(descriptor, key, cacheKey)
+        .then((result) => {
+          this.deps.onFresh?.(descriptor, result);
+          return result;
+        })
+        .finally(() => this.inFlight.delete(cacheKey));
       this.inFlight.set(cacheKey, pending);
     }
     return pending;

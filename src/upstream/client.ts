@@ -1,11 +1,13 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
-import { ConsecutiveBreaker, BrokenCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
+import { ConsecutiveBreaker, BrokenCircuitError, CircuitState, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import type { Config } from '../config.js';
 import { HOSTS, browserUserAgent, hostEnvName, type HostName, type HostSpec } from './hosts.js';
 import { UpstreamError } from './errors.js';
 import { readCapped } from './body.js';
+import type { CallOutcome, CallReport, CircuitState as HealthCircuit } from './health.js';
+import { noTracer, type Tracer } from '../core/tracing.js';
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
@@ -25,8 +27,29 @@ export interface HostHttp {
   text(path: string, options: CallOptions): Promise<string>;
 }
 
-export type CallOutcome = 'ok' | 'error' | 'timeout' | 'rate_limited' | 'circuit_open' | 'key_missing' | 'bad_response';
-export type CallObserver = (host: HostName, outcome: CallOutcome) => void;
+export type { CallOutcome, CallReport } from './health.js';
+/** Told of every call's outcome: metrics and upstream health listen here. */
+export type CallObserver = (call: CallReport) => void;
+
+export interface ClientOptions {
+  observe?: CallObserver;
+  /** Each call becomes a client span (a child of the request's span). */
+  tracer?: Tracer;
+}
+
+const OUTCOME_OF: Partial<Record<string, CallOutcome>> = {
+  upstream_timeout: 'timeout',
+  upstream_rate_limited: 'rate_limited',
+  upstream_bad_response: 'bad_response',
+  upstream_unavailable: 'circuit_open',
+  upstream_key_missing: 'key_missing',
+};
+const CIRCUIT_OF: Record<CircuitState, HealthCircuit> = {
+  [CircuitState.Closed]: 'closed',
+  [CircuitState.HalfOpen]: 'half_open',
+  [CircuitState.Open]: 'open',
+  [CircuitState.Isolated]: 'open',
+};
 
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_ATTEMPTS = 3;
@@ -50,11 +73,16 @@ const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'up
 export class UpstreamClient {
   private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
   private breakers = new Map<HostName, CircuitBreakerPolicy>();
+  private readonly observe: CallObserver;
+  private readonly tracer: Tracer;
 
   constructor(
     private readonly config: Config,
-    private readonly observe: CallObserver = () => {},
-  ) {}
+    options: ClientOptions = {},
+  ) {
+    this.observe = options.observe ?? (() => {});
+    this.tracer = options.tracer ?? noTracer;
+  }
 
   host(name: HostName): HostHttp {
     return {
@@ -67,6 +95,11 @@ export class UpstreamClient {
 
   hasKey(name: HostName): boolean {
     return Boolean(this.config.upstreams[name]?.key);
+  }
+
+  circuitState(name: HostName): HealthCircuit {
+    const breaker = this.breakers.get(name);
+    return breaker ? CIRCUIT_OF[breaker.state] : 'closed';
   }
 
   /** Forget breaker state (tests run faults back to back against one app). */
@@ -90,32 +123,45 @@ export class UpstreamClient {
     return breaker;
   }
 
-  private fail(name: HostName, error: UpstreamError): UpstreamError {
-    const outcome = (
-      { upstream_timeout: 'timeout', upstream_rate_limited: 'rate_limited', upstream_bad_response: 'bad_response' } as const
-    )[error.reason as 'upstream_timeout'];
-    this.observe(name, outcome ?? 'error');
-    return error;
+  private async call<T>(name: HostName, path: string, options: CallOptions, parse: (text: string) => T): Promise<T> {
+    const method = options.method ?? 'GET';
+    const span = this.tracer.start(`${method} ${name}`, 'client', {
+      'svc.upstream': name,
+      'http.request.method': method,
+      'url.path': path,
+    });
+    const started = performance.now();
+    try {
+      const parsed = await this.attempt(name, path, options, parse);
+      this.observe({ host: name, outcome: 'ok', ms: performance.now() - started });
+      return parsed;
+    } catch (e) {
+      if (!(e instanceof UpstreamError)) throw e;
+      const outcome = OUTCOME_OF[e.reason] ?? 'error';
+      const sent = outcome !== 'key_missing' && outcome !== 'circuit_open';
+      this.observe({ host: name, outcome, ms: sent ? performance.now() - started : 0, status: e.info.status, reason: e.reason });
+      span.set({ 'svc.upstream.outcome': outcome, 'http.response.status_code': e.info.status });
+      span.fail(e.reason);
+      throw e;
+    } finally {
+      span.end();
+    }
   }
 
-  private async call<T>(name: HostName, path: string, options: CallOptions, parse: (text: string) => T): Promise<T> {
+  /** The request through the host's breaker, then the parse; every failure is an UpstreamError. */
+  private async attempt<T>(name: HostName, path: string, options: CallOptions, parse: (text: string) => T): Promise<T> {
     const spec: HostSpec = HOSTS[name];
-    const setting = this.config.upstreams[name];
-    if (spec.key?.required && !setting.key) {
-      this.observe(name, 'key_missing');
+    if (spec.key?.required && !this.config.upstreams[name].key) {
       throw new UpstreamError('upstream_key_missing', `${name} needs a key: set ${hostEnvName(name, 'KEY')}`, { host: name });
     }
     try {
       const text = await this.breaker(name).execute(() => this.withRetries(name, spec, path, options));
-      const parsed = parse(text);
-      this.observe(name, 'ok');
-      return parsed;
+      return parse(text);
     } catch (e) {
       if (e instanceof BrokenCircuitError) {
-        this.observe(name, 'circuit_open');
         throw new UpstreamError('upstream_unavailable', `${name} is failing; its circuit is open`, { host: name });
       }
-      throw e instanceof UpstreamError ? this.fail(name, e) : e;
+      throw e;
     }
   }
 

@@ -77,7 +77,7 @@ describe('errors over HTTP', () => {
     await t.app.inject('/api/data/preview?type=weather&q=40.71,-74.01&max_age=0');
     const metrics = (await t.app.inject('/metrics')).body;
     expect(metrics).toMatch(/svc_http_requests_total\{method="GET",route="\/api\/data\/preview",status="200"\} \d+/);
-    expect(metrics).toMatch(/svc_upstream_calls_total\{upstream="open-meteo",outcome="ok"\} \d+/);
+    expect(metrics).toMatch(/svc_upstream_requests_total\{upstream="open-meteo",outcome="ok"\} \d+/);
     expect(metrics).toContain('svc_http_request_duration_seconds_bucket');
   });
 });

@@ -34,5 +34,5 @@ it('counts requests and latency per method, route and status, once each, with 40
   expect(valueOf(text, `svc_http_request_duration_seconds_count{${labels}}`)).toBe(3);
   expect(valueOf(text, `svc_http_request_duration_seconds_sum{${labels}}`)).toBeGreaterThan(0);
   // prom-client's own metrics are still there.
-  expect(text).toMatch(/svc_upstream_calls_total\{upstream="open-meteo",outcome="ok"\} 1/);
+  expect(text).toMatch(/svc_upstream_requests_total\{upstream="open-meteo",outcome="ok"\} 1/);
 });

@@ -1,9 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EnvSchema } from '../../src/config.js';
-import { HOSTS } from '../../src/upstream/hosts.js';
-import { registry } from '../../src/sources/registry.js';
-import { renderReadme } from '../../scripts/readme-tables.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 /** README and every page under docs/: the documentation as a whole. */
@@ -19,12 +16,6 @@ describe('README stays current', () => {
   it('documents every environment variable', () => {
     const missing = Object.keys(EnvSchema.properties).filter((name) => !documentation.includes(`\`${name}\``));
     expect(missing).toEqual([]);
-  });
-
-  it('carries the upstream and data-type tables as generated from the code (npm run docs:tables)', () => {
-    expect(renderReadme(readme)).toBe(readme);
-    for (const host of Object.keys(HOSTS)) expect(readme).toContain(`| \`${host}\` |`);
-    for (const d of registry.all()) expect(readme).toContain(`| \`${d.type}\` |`);
   });
 
   it('gives the two commands', () => {
