@@ -1,9 +1,10 @@
 import { between } from './random.js';
 
 /**
- * The demo world's assets: a key per asset (`crypto:BTC`, `eq:AAPL`, `fx:EUR`, `cmd:XAU`, `idx:^GSPC`, `rate:DGS10` …),
- * the level its price reverts to, and how much it moves; WALKS are the world's other moving quantities (funding, weather). Levels are round, plausible figures for a demo (not market data);
- * an asset not listed gets a seeded level in its class's range. Prices are in USD (FX: USD per unit of the currency).
+ * The demo world's assets: a key per asset (`crypto:BTC`, `eq:AAPL`, `fx:EUR`, `cmd:XAU`, `idx:^GSPC`, `macro:DGS10` …),
+ * the level its price reverts to, and how much it moves; WALKS are the world's other moving quantities (funding, weather).
+ * Levels are round, plausible figures for a demo (not market data); an asset not listed gets a seeded level in its
+ * class's range. Prices are in USD (FX: USD per unit of the currency).
  */
 export interface AssetSpec {
   /** The level the walk reverts to. */
@@ -109,7 +110,8 @@ const SAME_AS: Record<string, string> = {
 const STABLES = new Set(['USDT', 'USDC', 'DAI', 'USDE', 'FDUSD', 'PYUSD', 'TUSD', 'FRAX', 'LUSD', 'USDP', 'GUSD', 'USDS', 'USD1']);
 
 /** The asset holding the USD value of a currency or coin symbol (`EUR` → `fx:EUR`, `BTC` → `crypto:BTC`); none for USD. */
-export const usdKey = (symbol: string): string | undefined => (symbol === 'USD' ? undefined : symbol in FX ? `fx:${symbol}` : `crypto:${symbol}`);
+export const usdKey = (symbol: string): string | undefined =>
+  symbol === 'USD' ? undefined : symbol in FX ? `fx:${symbol}` : `crypto:${symbol}`;
 
 export const canonicalAsset = (key: string): string => SAME_AS[key] ?? key;
 

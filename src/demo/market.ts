@@ -13,6 +13,7 @@ const DAY_S = 86_400;
 const HOUR_S = 3_600;
 const FIRST_DAY = Date.UTC(2015, 0, 1) / 1000 / DAY_S;
 const DRIFT_FROM_DAY = Date.UTC(2026, 0, 1) / 1000 / DAY_S;
+const CANDLE_POINTS = 12;
 /** Bridge arrays kept (each a day's hours or an hour's minutes); cleared when full. */
 const MAX_CACHED = 20_000;
 
@@ -90,16 +91,26 @@ export class Market {
     return this.price(asset, t) / this.price(asset, t - windowS) - 1;
   }
 
-  /** The candle opening at `t` and lasting `stepS`, cut at `nowS` while it is still open. */
+  /**
+   * The candle opening at `t` and lasting `stepS`, cut at `nowS` while it is still open: open and close on the path,
+   * high and low over twelve points in between (at least a minute apart).
+   */
   candle(asset: string, t: number, stepS: number, nowS = Infinity): Candle {
     const end = Math.min(t + stepS, Math.max(t, nowS));
-    const resolution = stepS >= DAY_S ? HOUR_S : 60;
+    const resolution = Math.max(60, stepS / CANDLE_POINTS);
     const points = [this.price(asset, t)];
     for (let s = Math.floor(t / resolution) * resolution + resolution; s < end; s += resolution) points.push(this.price(asset, s));
     points.push(this.price(asset, end));
     const volume = (stepS / 60) * 50 * (0.5 + hash32(this.seed, `vol:${asset}@${t}/${stepS}`) / 2 ** 32) * ((end - t) / stepS);
     const round = (n: number) => roundPrice(n);
-    return { t, o: round(points[0]!), h: round(Math.max(...points)), l: round(Math.min(...points)), c: round(points.at(-1)!), v: roundSig(volume, 6) };
+    return {
+      t,
+      o: round(points[0]!),
+      h: round(Math.max(...points)),
+      l: round(Math.min(...points)),
+      c: round(points.at(-1)!),
+      v: roundSig(volume, 6),
+    };
   }
 
   /** Candles of `stepS` aligned to multiples of it, opening in [from, to] and not after `nowS`; `weekdays` skips weekends. */

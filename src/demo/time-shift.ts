@@ -2,12 +2,26 @@
  * Moves every time in a fixture's text by the same number of seconds, each in its own format, so an answer written
  * around one day (FIXTURE_EPOCH) reads as if written now: Unix seconds and milliseconds of this decade, ISO 8601
  * date-times (the offset they carry is kept), RFC 2822 dates (with or without a time, GMT/UT/EST/EDT or ±hhmm), compact
- * GDELT stamps, and dates without a time (ISO, US MM/DD/YYYY, "22 November 2026"), which move by whole days.
+ * GDELT stamps, and dates without a time (ISO, US MM/DD/YYYY, "22 November 2026", Redfin's "November-22-2026"), which move
+ * by whole days.
  */
 export const FIXTURE_EPOCH_S = Date.UTC(2026, 10, 22, 12, 0, 0) / 1000;
 const DAY_S = 86_400;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const LONG_MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const LONG_MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const ZONES: Record<string, number> = { GMT: 0, UT: 0, UTC: 0, Z: 0, EST: -300, EDT: -240, CST: -360, CDT: -300, PST: -480, PDT: -420 };
 
@@ -80,6 +94,10 @@ export function shiftTimes(text: string, s: number): string {
     .replace(new RegExp(`\\b(\\d{1,2}) (${LONG_MONTHS.join('|')}) (20\\d\\d)\\b`, 'g'), (_m, d: string, mon: string, y: string) => {
       const at = byDays(y, LONG_MONTHS.indexOf(mon) + 1, d);
       return `${at.getUTCDate()} ${LONG_MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+    })
+    .replace(new RegExp(`\\b(${LONG_MONTHS.join('|')})-(\\d{1,2})-(20\\d\\d)\\b`, 'g'), (_m, mon: string, d: string, y: string) => {
+      const at = byDays(y, LONG_MONTHS.indexOf(mon) + 1, d);
+      return `${LONG_MONTHS[at.getUTCMonth()]}-${at.getUTCDate()}-${at.getUTCFullYear()}`;
     });
 }
 

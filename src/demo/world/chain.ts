@@ -28,7 +28,18 @@ function gasOracle(world: DemoWorld, nowS: number): unknown {
   const { base, safe, propose, fast } = gas(world, nowS);
   const fixed = (n: number) => roundTo(n, 3).toString();
   const ratios = Array.from({ length: 5 }, (_, i) => roundTo(between(world.seed, `used:${blockAt(nowS) - i}`, 0.1, 1), 2)).join(',');
-  return { status: '1', message: 'OK', result: { LastBlock: String(blockAt(nowS)), SafeGasPrice: fixed(safe), ProposeGasPrice: fixed(propose), FastGasPrice: fixed(fast), suggestBaseFee: fixed(base), gasUsedRatio: ratios } }; // prettier-ignore
+  return {
+    status: '1',
+    message: 'OK',
+    result: {
+      LastBlock: String(blockAt(nowS)),
+      SafeGasPrice: fixed(safe),
+      ProposeGasPrice: fixed(propose),
+      FastGasPrice: fixed(fast),
+      suggestBaseFee: fixed(base),
+      gasUsedRatio: ratios,
+    },
+  };
 }
 
 interface Liquidation {
@@ -48,7 +59,11 @@ function liquidations(world: DemoWorld, from: number, to: number): Liquidation[]
     const block = slot * LIQUIDATION_SLOT_BLOCKS + intBetween(seed, `liq-block:${slot}`, 0, LIQUIDATION_SLOT_BLOCKS - 1);
     if (block < from || block > to) continue;
     const collateral = pick(seed, `liq-coll:${slot}`, COLLATERAL);
-    const debt = pick(seed, `liq-debt:${slot}`, DEBT.filter((d) => d !== collateral));
+    const debt = pick(
+      seed,
+      `liq-debt:${slot}`,
+      DEBT.filter((d) => d !== collateral),
+    );
     const usd = Math.exp(between(seed, `liq-usd:${slot}`, Math.log(2_000), Math.log(2_000_000)));
     const at = blockTime(block);
     const units = (symbol: string, value: number) => {
@@ -59,7 +74,12 @@ function liquidations(world: DemoWorld, from: number, to: number): Liquidation[]
     out.push({
       block,
       logIndex: intBetween(seed, `liq-index:${slot}`, 0, 300),
-      topics: [LIQUIDATION_CALL_TOPIC, `0x${word(contract(collateral))}`, `0x${word(contract(debt))}`, `0x${word(hex(seed, `liq-user:${slot}`, 40))}`],
+      topics: [
+        LIQUIDATION_CALL_TOPIC,
+        `0x${word(contract(collateral))}`,
+        `0x${word(contract(debt))}`,
+        `0x${word(hex(seed, `liq-user:${slot}`, 40))}`,
+      ],
       data: `0x${word(units(debt, usd))}${word(units(collateral, usd * 1.05))}${word(hex(seed, `liq-by:${slot}`, 40))}${word('0')}`,
       txHash: `0x${hex(seed, `liq-tx:${slot}`, 64)}`,
     });
@@ -102,7 +122,12 @@ function rpcAnswer(world: DemoWorld, call: { id?: unknown; method?: string; para
       const blocks = Array.from({ length: count + 1 }, (_, i) => head - count + 1 + i);
       const wei = (gwei: number) => hexOf(Math.round(gwei * 1e9));
       const fees = blocks.map((b) => gas(world, blockTime(b)));
-      return answer({ oldestBlock: hexOf(blocks[0]!), baseFeePerGas: fees.map((f) => wei(f.base)), gasUsedRatio: fees.slice(1).map(() => 0.5), reward: fees.slice(1).map((f) => [wei(f.safe - f.base), wei(f.propose - f.base), wei(f.fast - f.base)]) }); // prettier-ignore
+      return answer({
+        oldestBlock: hexOf(blocks[0]!),
+        baseFeePerGas: fees.map((f) => wei(f.base)),
+        gasUsedRatio: fees.slice(1).map(() => 0.5),
+        reward: fees.slice(1).map((f) => [wei(f.safe - f.base), wei(f.propose - f.base), wei(f.fast - f.base)]),
+      });
     }
     default:
       return { jsonrpc: '2.0', id: call.id ?? 1, error: { code: -32601, message: 'the method does not exist/is not available' } };
@@ -137,7 +162,11 @@ function etherscan(req: WorldRequest, world: DemoWorld): unknown {
     case 'logs/getLogs': {
       const from = Number(p('fromBlock'));
       const to = p('toBlock') === 'latest' ? blockAt(req.nowS) : Number(p('toBlock'));
-      const logs = liquidations(world, from, to).map((l) => ({ ...rpcLog(l), blockNumber: hexOf(l.block), timeStamp: hexOf(blockTime(l.block)) }));
+      const logs = liquidations(world, from, to).map((l) => ({
+        ...rpcLog(l),
+        blockNumber: hexOf(l.block),
+        timeStamp: hexOf(blockTime(l.block)),
+      }));
       return envelope(logs);
     }
     default:
@@ -160,7 +189,8 @@ export const CHAIN_ROUTES: Route[] = [
   {
     host: 'blockscout',
     path: /^\/api$/,
-    answer: (req) => (req.params.get('action') === 'eth_block_number' ? { jsonrpc: '2.0', result: hexOf(blockAt(req.nowS)), id: 1 } : undefined),
+    answer: (req) =>
+      req.params.get('action') === 'eth_block_number' ? { jsonrpc: '2.0', result: hexOf(blockAt(req.nowS)), id: 1 } : undefined,
   },
   { host: 'zeromev', path: /^\/v1\/mevBlock$/, answer: mevBlocks },
   {

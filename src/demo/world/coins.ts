@@ -25,7 +25,9 @@ let cached: Coin[] | undefined;
 /** Every coin, largest market cap (at its level) first. */
 export function coins(market: Market): Coin[] {
   if (cached) return cached;
-  const entities = loadDataset().entities.filter((e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.coingecko && e.ids.symbol);
+  const entities = loadDataset().entities.filter(
+    (e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.coingecko && e.ids.symbol,
+  );
   const list = entities.map((e, i) => {
     const symbol = e.ids.symbol!.toUpperCase();
     const level = market.spec(`crypto:${symbol}`).level;
@@ -38,7 +40,9 @@ export function coins(market: Market): Coin[] {
       contracts: Object.fromEntries(Object.entries(e.contracts ?? {}).map(([chain, address]) => [chain, address.toLowerCase()])),
     };
   });
-  return (cached = list.sort((a, b) => b.supply * market.spec(`crypto:${b.symbol}`).level - a.supply * market.spec(`crypto:${a.symbol}`).level));
+  return (cached = list.sort(
+    (a, b) => b.supply * market.spec(`crypto:${b.symbol}`).level - a.supply * market.spec(`crypto:${a.symbol}`).level,
+  ));
 }
 
 export const coinById = (market: Market, id: string): Coin | undefined => coins(market).find((c) => c.id === id);

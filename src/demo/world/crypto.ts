@@ -13,7 +13,19 @@ const DAY_S = 86_400;
 const FUNDING_EVERY_S = 8 * 3600;
 /** CoinGecko refreshes its prices about every 20 s. */
 const COINGECKO_EVERY_S = 20;
-const STEP_S: Record<string, number> = { '1m': 60, '3m': 180, '5m': 300, '15m': 900, '30m': 1800, '1h': 3600, '2h': 7200, '4h': 14_400, '6h': 21_600, '12h': 43_200, '1d': DAY_S }; // prettier-ignore
+const STEP_S: Record<string, number> = {
+  '1m': 60,
+  '3m': 180,
+  '5m': 300,
+  '15m': 900,
+  '30m': 1800,
+  '1h': 3600,
+  '2h': 7200,
+  '4h': 14_400,
+  '6h': 21_600,
+  '12h': 43_200,
+  '1d': DAY_S,
+};
 
 const usd = (market: Market, coin: Coin, t: number) => market.usd(coin.symbol, t);
 /** The coin's 24 h traded volume in USD: a seeded 2–8 % of its market cap per day. */
@@ -75,11 +87,7 @@ function coinMarkets(req: WorldRequest, market: Market): unknown {
 
 /** Trending coins: the fixture's list, priced by the world. */
 function trending(req: WorldRequest, world: Parameters<Route['answer']>[1]): unknown {
-  const body = world.template<{ coins: { item: { symbol: string; data: Record<string, unknown> } }[] }>(
-    'coingecko',
-    req.path,
-    req.nowS,
-  );
+  const body = world.template<{ coins: { item: { symbol: string; data: Record<string, unknown> } }[] }>('coingecko', req.path, req.nowS);
   const btc = world.market.usd('BTC', req.nowS);
   for (const { item } of body.coins) {
     const price = world.market.usd(item.symbol.toUpperCase(), req.nowS);
@@ -115,9 +123,24 @@ function klines(req: WorldRequest, market: Market): unknown {
   if (!step) return new Reply(400, { code: -1120, msg: 'Invalid interval.' });
   const limit = Math.min(Number(req.params.get('limit') ?? 500), 1000);
   const end = Math.min(req.params.has('endTime') ? Number(req.params.get('endTime')) / 1000 : req.nowS, req.nowS);
-  const start = req.params.has('startTime') ? Number(req.params.get('startTime')) / 1000 : Math.floor(end / step) * step - (limit - 1) * step;
+  const start = req.params.has('startTime')
+    ? Number(req.params.get('startTime')) / 1000
+    : Math.floor(end / step) * step - (limit - 1) * step;
   const bars = market.bars(`pair:${pair.base}/${pair.quote}`, step, start, end, { nowS: req.nowS }).slice(0, limit);
-  return bars.map((b) => [b.t * 1000, `${b.o}`, `${b.h}`, `${b.l}`, `${b.c}`, `${b.v}`, (b.t + step) * 1000 - 1, `${roundSig(b.v * b.c, 8)}`, Math.round(b.v * 3), `${roundSig(b.v / 2, 8)}`, `${roundSig((b.v * b.c) / 2, 8)}`, '0']); // prettier-ignore
+  return bars.map((b) => [
+    b.t * 1000,
+    `${b.o}`,
+    `${b.h}`,
+    `${b.l}`,
+    `${b.c}`,
+    `${b.v}`,
+    (b.t + step) * 1000 - 1,
+    `${roundSig(b.v * b.c, 8)}`,
+    Math.round(b.v * 3),
+    `${roundSig(b.v / 2, 8)}`,
+    `${roundSig((b.v * b.c) / 2, 8)}`,
+    '0',
+  ]);
 }
 
 /** Ten levels a side around the pair's price: the best bid one tick under it, gaps and sizes seeded per second. */
@@ -140,7 +163,10 @@ export function book(market: Market, base: string, quote: string, t: number, dep
 function binanceDepth(req: WorldRequest, market: Market): unknown {
   const pair = knownPair(market, req.params.get('symbol') ?? '');
   if (!pair) return invalidSymbol();
-  return { lastUpdateId: req.nowS * 10, ...book(market, pair.base, pair.quote, req.nowS, Math.min(Number(req.params.get('limit') ?? 100), 100)) };
+  return {
+    lastUpdateId: req.nowS * 10,
+    ...book(market, pair.base, pair.quote, req.nowS, Math.min(Number(req.params.get('limit') ?? 100), 100)),
+  };
 }
 
 function krakenDepth(req: WorldRequest, market: Market): unknown {
@@ -158,7 +184,14 @@ function coinbaseBook(req: WorldRequest, market: Market): unknown {
   if (!coinBySymbol(market, base) || !['USD', 'USDT', 'USDC', 'EUR', 'BTC'].includes(quote)) return new Reply(404, { message: 'NotFound' });
   const { bids, asks } = book(market, base, quote, req.nowS);
   const orders = (levels: string[][]) => levels.map(([price, size], i) => [price, size, 1 + (i % 4)]);
-  return { bids: orders(bids), asks: orders(asks), sequence: req.nowS * 10, auction_mode: false, auction: null, time: new Date(req.nowS * 1000).toISOString() }; // prettier-ignore
+  return {
+    bids: orders(bids),
+    asks: orders(asks),
+    sequence: req.nowS * 10,
+    auction_mode: false,
+    auction: null,
+    time: new Date(req.nowS * 1000).toISOString(),
+  };
 }
 
 /** Funding settles every 8 h at the funding walk's value; the mark price sits that far above the index (spot). */
@@ -208,10 +241,22 @@ function okxLiquidations(req: WorldRequest, market: Market): unknown {
       const long = uniform(market.seed, `okx-side:${family}@${slot}/${i}`) < 0.5;
       const price = market.price(`pair:${base}/${quote}`, at) * (long ? 0.997 : 1.003);
       const size = 1 + (hash32(market.seed, `okx-size:${family}@${slot}/${i}`) % 400);
-      details.push({ side: long ? 'sell' : 'buy', posSide: long ? 'long' : 'short', bkPx: roundPrice(price).toString(), sz: String(size), bkLoss: '0', ccy: '', ts: String(at * 1000) }); // prettier-ignore
+      details.push({
+        side: long ? 'sell' : 'buy',
+        posSide: long ? 'long' : 'short',
+        bkPx: roundPrice(price).toString(),
+        sz: String(size),
+        bkLoss: '0',
+        ccy: '',
+        ts: String(at * 1000),
+      });
     }
   }
-  return { code: '0', msg: '', data: [{ details, instFamily: family, instId: `${family}-SWAP`, instType: 'SWAP', totalLoss: '', uly: family }] };
+  return {
+    code: '0',
+    msg: '',
+    data: [{ details, instFamily: family, instId: `${family}-SWAP`, instType: 'SWAP', totalLoss: '', uly: family }],
+  };
 }
 
 export const CRYPTO_ROUTES: Route[] = [

@@ -14,7 +14,11 @@ function dexPairs(req: WorldRequest, world: DemoWorld): unknown {
   const [chain, address] = [req.match[1]!, req.match[2]!.toLowerCase()];
   const coin = coinByContract(world.market, chain, address);
   if (!coin) return [];
-  const template = world.template<Record<string, unknown>[]>('dexscreener', '/tokens/v1/ethereum/0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2', req.nowS); // prettier-ignore
+  const template = world.template<Record<string, unknown>[]>(
+    'dexscreener',
+    '/tokens/v1/ethereum/0xc02aaa39b223fe8d0a0e5c4f27ead9083c756cc2',
+    req.nowS,
+  );
   const at = req.nowS;
   return template.map((pair) => {
     const id = String(pair.pairAddress);
@@ -35,7 +39,12 @@ function dexPairs(req: WorldRequest, world: DemoWorld): unknown {
 
 /** DefiLlama's stablecoin list: every stablecoin at its world price (the peg walks a few basis points). */
 function stablecoins(req: WorldRequest, world: DemoWorld): unknown {
-  const body = world.template<{ peggedAssets: { symbol: string; pegType: string; price?: number }[] }>('defillama-stablecoins', '/stablecoins', req.nowS, { includePrices: 'true' }); // prettier-ignore
+  const body = world.template<{ peggedAssets: { symbol: string; pegType: string; price?: number }[] }>(
+    'defillama-stablecoins',
+    '/stablecoins',
+    req.nowS,
+    { includePrices: 'true' },
+  );
   const at = Math.floor(req.nowS / 300) * 300;
   for (const asset of body.peggedAssets) {
     if (asset.pegType === 'peggedUSD') asset.price = roundTo(world.market.usd(asset.symbol.toUpperCase(), at), 4);
@@ -69,7 +78,23 @@ function yieldPools(req: WorldRequest, world: DemoWorld): unknown {
     const apy = roundTo(p.apy * drift('apy'), 2);
     const stable = p.symbol.split('-').every((s) => ['USDC', 'USDT', 'DAI'].includes(s));
     const uuid = hex(world.seed, `pool:${id}`, 32).replace(/^(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
-    return { ...shape, chain: p.chain, project: p.project, symbol: p.symbol, tvlUsd: Math.round(p.tvl * drift('tvl')), apyBase: apy, apyReward: null, apy, pool: uuid, stablecoin: stable, ilRisk: p.exposure === 'multi' && !stable ? 'yes' : 'no', exposure: p.exposure, apyPct1D: roundTo(between(world.seed, `d1:${id}@${at}`, -0.5, 0.5), 2), underlyingTokens: null, outlier: false }; // prettier-ignore
+    return {
+      ...shape,
+      chain: p.chain,
+      project: p.project,
+      symbol: p.symbol,
+      tvlUsd: Math.round(p.tvl * drift('tvl')),
+      apyBase: apy,
+      apyReward: null,
+      apy,
+      pool: uuid,
+      stablecoin: stable,
+      ilRisk: p.exposure === 'multi' && !stable ? 'yes' : 'no',
+      exposure: p.exposure,
+      apyPct1D: roundTo(between(world.seed, `d1:${id}@${at}`, -0.5, 0.5), 2),
+      underlyingTokens: null,
+      outlier: false,
+    };
   });
   return { ...body, data };
 }

@@ -28,7 +28,7 @@ export function temperatureC(market: Market, lat: number, lon: number, t: number
 
 export function wind(market: Market, lat: number, lon: number, t: number): { kmh: number; deg: number } {
   const kmh = Math.abs(market.price(`wind:${cell(lat, lon)}`, t));
-  const deg = (((market.price(`winddir:${cell(lat, lon)}`, t) % 360) + 360) % 360);
+  const deg = ((market.price(`winddir:${cell(lat, lon)}`, t) % 360) + 360) % 360;
   return { kmh, deg };
 }
 
@@ -57,8 +57,16 @@ function forecast(req: WorldRequest, world: DemoWorld): unknown {
     timezone: 'GMT',
     timezone_abbreviation: 'GMT',
     elevation: elevation(world.seed, lat, lon),
-    current_units: { time: unix ? 'unixtime' : 'iso8601', interval: 'seconds', ...Object.fromEntries(asked.map((k) => [k, values[k]![1]])) },
-    current: { time: unix ? at : new Date(at * 1000).toISOString().slice(0, 16), interval: 900, ...Object.fromEntries(asked.map((k) => [k, values[k]![0]])) }, // prettier-ignore
+    current_units: {
+      time: unix ? 'unixtime' : 'iso8601',
+      interval: 'seconds',
+      ...Object.fromEntries(asked.map((k) => [k, values[k]![1]])),
+    },
+    current: {
+      time: unix ? at : new Date(at * 1000).toISOString().slice(0, 16),
+      interval: 900,
+      ...Object.fromEntries(asked.map((k) => [k, values[k]![0]])),
+    },
   };
 }
 
@@ -129,7 +137,11 @@ function locations(req: WorldRequest, world: DemoWorld): unknown {
       timezone: 'UTC',
       isMobile: false,
       isMonitor: true,
-      sensors: s.pollutants.map((p) => ({ id: sensorId(s, p), name: `${p} µg/m³`, parameter: { ...PARAMETER[p], name: p, units: 'µg/m³' } })),
+      sensors: s.pollutants.map((p) => ({
+        id: sensorId(s, p),
+        name: `${p} µg/m³`,
+        parameter: { ...PARAMETER[p], name: p, units: 'µg/m³' },
+      })),
       coordinates: { latitude: s.lat, longitude: s.lon },
       distance: roundTo(s.distance, 1),
       datetimeFirst: { utc: '2019-01-01T00:00:00Z' },
@@ -166,7 +178,13 @@ function airModel(req: WorldRequest, world: DemoWorld): unknown {
     timezone_abbreviation: 'UTC',
     elevation: elevation(world.seed, lat, lon),
     current_units: { time: 'iso8601', interval: 'seconds', pm2_5: 'μg/m³', nitrogen_dioxide: 'μg/m³', ozone: 'μg/m³' },
-    current: { time: new Date(at * 1000).toISOString().slice(0, 16), interval: 3600, pm2_5: value('pm25'), nitrogen_dioxide: value('no2'), ozone: value('o3') }, // prettier-ignore
+    current: {
+      time: new Date(at * 1000).toISOString().slice(0, 16),
+      interval: 3600,
+      pm2_5: value('pm25'),
+      nitrogen_dioxide: value('no2'),
+      ozone: value('o3'),
+    },
   };
 }
 

@@ -37,7 +37,9 @@ function subredditHot(req: WorldRequest, world: DemoWorld): unknown {
 /** Delphi FluView: the last weeks of ILINet for the asked region, each week's values from the template's level. */
 function fluview(req: WorldRequest, world: DemoWorld): unknown {
   const region = req.params.get('regions') ?? 'nat';
-  const body = world.template<{ epidata: Record<string, number | string>[] }>('delphi-epidata', '/epidata/fluview/', req.nowS, { regions: 'nat' }); // prettier-ignore
+  const body = world.template<{ epidata: Record<string, number | string>[] }>('delphi-epidata', '/epidata/fluview/', req.nowS, {
+    regions: 'nat',
+  });
   const row = body.epidata.at(-1)!;
   // A week runs Sunday to Saturday; CDC publishes it on the Friday after (noon), 12.5 days after it began.
   const latest = weekStart(req.nowS - 12.5 * DAY_S);
@@ -47,7 +49,18 @@ function fluview(req: WorldRequest, world: DemoWorld): unknown {
     const start = latest - back * WEEK_S;
     const wili = roundTo(2.2 * Math.exp(between(world.seed, `flu:${region}@${start}`, -0.25, 0.25)), 5);
     const patients = Math.round(Number(row.num_patients) * (region === 'nat' ? 1 : 0.1));
-    return { ...row, release_date: new Date(released * 1000).toISOString().slice(0, 10), region, issue, epiweek: epiweekOf((start + DAY_S) * 1000), lag: back + 1, num_patients: patients, num_ili: Math.round((patients * wili) / 100), wili, ili: roundTo(wili * 0.98, 5) }; // prettier-ignore
+    return {
+      ...row,
+      release_date: new Date(released * 1000).toISOString().slice(0, 10),
+      region,
+      issue,
+      epiweek: epiweekOf((start + DAY_S) * 1000),
+      lag: back + 1,
+      num_patients: patients,
+      num_ili: Math.round((patients * wili) / 100),
+      wili,
+      ili: roundTo(wili * 0.98, 5),
+    };
   });
   return { ...body, epidata };
 }
@@ -89,7 +102,11 @@ function cryptoPanic(req: WorldRequest, world: DemoWorld): unknown {
         const price = world.market.usd(symbol, at);
         const move = roundTo(world.market.change(`crypto:${symbol}`, at) * 100, 1);
         const shown = `$${price >= 100 ? Math.round(price).toLocaleString('en-US') : price.toPrecision(4)}`;
-        const title = pick(world.seed, `headline:${symbol}@${slot - i}`, HEADLINES)({ name: coin.name, symbol, price: shown, move, up: move >= 0 });
+        const title = pick(
+          world.seed,
+          `headline:${symbol}@${slot - i}`,
+          HEADLINES,
+        )({ name: coin.name, symbol, price: shown, move, up: move >= 0 });
         const published = new Date(at * 1000).toISOString().replace('.000Z', 'Z');
         return { title, description: null, published_at: published, created_at: published, kind: 'news' };
       }).filter((p) => Date.parse(p.published_at) / 1000 <= req.nowS)
@@ -97,14 +114,26 @@ function cryptoPanic(req: WorldRequest, world: DemoWorld): unknown {
   return { next: null, previous: null, results };
 }
 
-const FEAR_GREED: [number, string][] = [[25, 'Extreme Fear'], [45, 'Fear'], [56, 'Neutral'], [76, 'Greed'], [101, 'Extreme Greed']]; // prettier-ignore
+const FEAR_GREED: [number, string][] = [
+  [25, 'Extreme Fear'],
+  [45, 'Fear'],
+  [56, 'Neutral'],
+  [76, 'Greed'],
+  [101, 'Extreme Greed'],
+];
 
 /** alternative.me's daily index (updated at 00:00 UTC), following bitcoin's week: greed after a rise, fear after a fall. */
 function fearGreed(req: WorldRequest, world: DemoWorld): unknown {
   const day = Math.floor(req.nowS / DAY_S) * DAY_S;
   const value = Math.round(Math.min(95, Math.max(5, 50 + 400 * world.market.change('crypto:BTC', day, WEEK_S))));
   const label = FEAR_GREED.find(([below]) => value < below)![1];
-  return { name: 'Fear and Greed Index', data: [{ value: String(value), value_classification: label, timestamp: String(day), time_until_update: String(day + DAY_S - req.nowS) }], metadata: { error: null } }; // prettier-ignore
+  return {
+    name: 'Fear and Greed Index',
+    data: [
+      { value: String(value), value_classification: label, timestamp: String(day), time_until_update: String(day + DAY_S - req.nowS) },
+    ],
+    metadata: { error: null },
+  };
 }
 
 export const FEED_ROUTES: Route[] = [

@@ -70,19 +70,50 @@ const daily = (title: string, units: string, value: FredSeries['value'], release
   decimals,
 });
 
-const MATURITIES: Record<string, string> = { '1MO': '1-Month', '3MO': '3-Month', '6MO': '6-Month', '1': '1-Year', '2': '2-Year', '3': '3-Year', '5': '5-Year', '7': '7-Year', '10': '10-Year', '20': '20-Year', '30': '30-Year' }; // prettier-ignore
+const MATURITIES: Record<string, string> = {
+  '1MO': '1-Month',
+  '3MO': '3-Month',
+  '6MO': '6-Month',
+  '1': '1-Year',
+  '2': '2-Year',
+  '3': '3-Year',
+  '5': '5-Year',
+  '7': '7-Year',
+  '10': '10-Year',
+  '20': '20-Year',
+  '30': '30-Year',
+};
 
 export const FRED_SERIES: Record<string, FredSeries> = {
   ...Object.fromEntries(Object.entries(MATURITIES).map(([m, name]) => [`DGS${m}`, treasury(name, `DGS${m}`)])),
-  CPIAUCSL: monthly('Consumer Price Index for All Urban Consumers: All Items in U.S. City Average', 'Index 1982-1984=100', 'CPIAUCSL', 13, 3),
-  CPILFESL: monthly('Consumer Price Index for All Urban Consumers: All Items Less Food and Energy in U.S. City Average', 'Index 1982-1984=100', 'CPILFESL', 13, 3), // prettier-ignore
+  CPIAUCSL: monthly(
+    'Consumer Price Index for All Urban Consumers: All Items in U.S. City Average',
+    'Index 1982-1984=100',
+    'CPIAUCSL',
+    13,
+    3,
+  ),
+  CPILFESL: monthly(
+    'Consumer Price Index for All Urban Consumers: All Items Less Food and Energy in U.S. City Average',
+    'Index 1982-1984=100',
+    'CPILFESL',
+    13,
+    3,
+  ),
   PCEPI: monthly('Personal Consumption Expenditures: Chain-type Price Index', 'Index 2017=100', 'PCEPI', 28, 3),
   UNRATE: monthly('Unemployment Rate', 'Percent', 'UNRATE', 5, 1),
   PAYEMS: monthly('All Employees, Total Nonfarm', 'Thousands of Persons', 'PAYEMS', 5, 0),
   M2SL: monthly('M2', 'Billions of Dollars', 'M2SL', 24, 1),
   GDP: quarterly('Gross Domestic Product', 'Billions of Dollars', 'GDP'),
   GDPC1: quarterly('Real Gross Domestic Product', 'Billions of Chained 2017 Dollars', 'GDPC1'),
-  ICSA: { title: 'Initial Claims', units: 'Number', frequency: 'weekly-sat', releaseAfterS: 4.6 * DAY_S, value: macro('ICSA'), decimals: -3 },
+  ICSA: {
+    title: 'Initial Claims',
+    units: 'Number',
+    frequency: 'weekly-sat',
+    releaseAfterS: 4.6 * DAY_S,
+    value: macro('ICSA'),
+    decimals: -3,
+  },
   WALCL: {
     title: 'Assets: Total Assets: Total Assets (Less Eliminations from Consolidation): Wednesday Level',
     units: 'Millions of U.S. Dollars',
@@ -94,9 +125,21 @@ export const FRED_SERIES: Record<string, FredSeries> = {
   DFF: { ...daily('Federal Funds Effective Rate', 'Percent', macro('DFF'), 0.6, 2), frequency: 'daily' },
   DTWEXBGS: daily('Nominal Broad U.S. Dollar Index', 'Index Jan 2006=100', macro('DTWEXBGS'), 4, 4),
   DEXUSEU: daily('U.S. Dollars to Euro Spot Exchange Rate', 'U.S. Dollars to One Euro', (m, t) => m.usd('EUR', t), 4, 4),
-  DCOILWTICO: daily('Crude Oil Prices: West Texas Intermediate (WTI) - Cushing, Oklahoma', 'Dollars per Barrel', (m, t) => m.price('cmd:CL', t), 5, 2), // prettier-ignore
+  DCOILWTICO: daily(
+    'Crude Oil Prices: West Texas Intermediate (WTI) - Cushing, Oklahoma',
+    'Dollars per Barrel',
+    (m, t) => m.price('cmd:CL', t),
+    5,
+    2,
+  ),
   DCOILBRENTEU: daily('Crude Oil Prices: Brent - Europe', 'Dollars per Barrel', (m, t) => m.price('cmd:BZ', t), 5, 2),
-  T10Y2Y: daily('10-Year Treasury Constant Maturity Minus 2-Year Treasury Constant Maturity', 'Percent', (m, t) => m.price('macro:DGS10', t) - m.price('macro:DGS2', t), 0.8, 2), // prettier-ignore
+  T10Y2Y: daily(
+    '10-Year Treasury Constant Maturity Minus 2-Year Treasury Constant Maturity',
+    'Percent',
+    (m, t) => m.price('macro:DGS10', t) - m.price('macro:DGS2', t),
+    0.8,
+    2,
+  ),
   PWHEAMTUSDM: grain('Wheat', 'ZW', 60),
   PMAIZMTUSDM: grain('Corn', 'ZC', 56),
   PSOYBUSDM: grain('Soybeans', 'ZS', 60),
@@ -110,8 +153,7 @@ export const observationValue = (market: Market, series: FredSeries, period: Per
     series.decimals,
   );
 
-const unknownSeries = () =>
-  new Reply(400, { error_code: 400, error_message: 'Bad Request.  The series does not exist.' });
+const unknownSeries = () => new Reply(400, { error_code: 400, error_message: 'Bad Request.  The series does not exist.' });
 
 function observations(req: WorldRequest, world: DemoWorld): unknown {
   const id = req.params.get('series_id') ?? '';

@@ -17,13 +17,18 @@ const ZONE_LOAD_MW: Record<string, number> = {
 
 function loadMw(market: Market, zone: string, t: number): number {
   const hour = ((t % 86_400) / 3600 + 1) % 24; // central European time, near enough
-  const shape = 0.82 + 0.14 * Math.exp(-(((hour - 12) / 3.5) ** 2)) + 0.12 * Math.exp(-(((hour - 18.5) / 2) ** 2)) - 0.1 * Math.exp(-(((hour - 4) / 2.5) ** 2)); // prettier-ignore
+  const shape =
+    0.82 +
+    0.14 * Math.exp(-(((hour - 12) / 3.5) ** 2)) +
+    0.12 * Math.exp(-(((hour - 18.5) / 2) ** 2)) -
+    0.1 * Math.exp(-(((hour - 4) / 2.5) ** 2));
   const weekend = [0, 6].includes(new Date(t * 1000).getUTCDay()) ? 0.86 : 1;
   return roundTo(ZONE_LOAD_MW[zone]! * shape * weekend * Math.exp(market.price(`spread:load:${zone}`, t) * 3), 2);
 }
 
 /** `yyyyMMddHHmm` → Unix s; ENTSO-E's `yyyy-MM-ddTHH:mmZ` from Unix s. */
-const fromEntsoe = (text: string) => Date.UTC(+text.slice(0, 4), +text.slice(4, 6) - 1, +text.slice(6, 8), +text.slice(8, 10), +text.slice(10, 12)) / 1000; // prettier-ignore
+const fromEntsoe = (text: string) =>
+  Date.UTC(+text.slice(0, 4), +text.slice(4, 6) - 1, +text.slice(6, 8), +text.slice(8, 10), +text.slice(10, 12)) / 1000;
 const toEntsoe = (s: number) => `${new Date(s * 1000).toISOString().slice(0, 16)}Z`;
 
 function actualLoad(req: WorldRequest, world: DemoWorld): unknown {
@@ -40,7 +45,9 @@ function actualLoad(req: WorldRequest, world: DemoWorld): unknown {
   const end = Math.min(fromEntsoe(req.params.get('periodEnd') ?? ''), published);
   const points = [];
   for (let t = start, position = 1; t < end; t += QUARTER_S, position++) {
-    points.push(`      <Point>\n        <position>${position}</position>\n        <quantity>${loadMw(world.market, zone, t)}</quantity>\n      </Point>`);
+    points.push(
+      `      <Point>\n        <position>${position}</position>\n        <quantity>${loadMw(world.market, zone, t)}</quantity>\n      </Point>`,
+    );
   }
   const template = world.template<string>('entsoe', '/api', req.nowS, { outBiddingZone_Domain: '10Y1001A1001A83F' });
   const header = template.slice(0, template.indexOf('<TimeSeries>'));

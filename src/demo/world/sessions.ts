@@ -42,7 +42,15 @@ export function lastSession(nowS: number, allDay = false): Session {
 export const lastTrade = (nowS: number, allDay = false): number => Math.min(nowS, lastSession(nowS, allDay).close);
 
 /** Bars of `stepS` inside the sessions opening in [from, to] (a daily bar is the whole session), cut at `nowS`. */
-export function sessionBars(market: Market, asset: string, stepS: number, from: number, to: number, nowS: number, allDay = false): Candle[] {
+export function sessionBars(
+  market: Market,
+  asset: string,
+  stepS: number,
+  from: number,
+  to: number,
+  nowS: number,
+  allDay = false,
+): Candle[] {
   const bars: Candle[] = [];
   for (const session of sessions(from - (stepS >= DAY_S ? 0 : DAY_S), Math.min(to, nowS), allDay)) {
     const length = session.close - session.open;

@@ -11,10 +11,22 @@ const SLOT_S = 20 * 60;
 /** How far (degrees) a flight can get from its cell in one slot. */
 const REACH_DEG = 3;
 const AIRLINES: [string, string][] = [
-  ['DLH', 'Germany'], ['SWR', 'Switzerland'], ['AFR', 'France'], ['BAW', 'United Kingdom'], ['KLM', 'Kingdom of the Netherlands'],
-  ['EZY', 'United Kingdom'], ['RYR', 'Ireland'], ['UAL', 'United States'], ['DAL', 'United States'], ['AAL', 'United States'],
-  ['ACA', 'Canada'], ['QFA', 'Australia'], ['SIA', 'Singapore'], ['UAE', 'United Arab Emirates'], ['THY', 'Turkey'],
-]; // prettier-ignore
+  ['DLH', 'Germany'],
+  ['SWR', 'Switzerland'],
+  ['AFR', 'France'],
+  ['BAW', 'United Kingdom'],
+  ['KLM', 'Kingdom of the Netherlands'],
+  ['EZY', 'United Kingdom'],
+  ['RYR', 'Ireland'],
+  ['UAL', 'United States'],
+  ['DAL', 'United States'],
+  ['AAL', 'United States'],
+  ['ACA', 'Canada'],
+  ['QFA', 'Australia'],
+  ['SIA', 'Singapore'],
+  ['UAE', 'United Arab Emirates'],
+  ['THY', 'Turkey'],
+];
 
 interface Flight {
   key: string;
@@ -48,20 +60,38 @@ function position(f: Flight, t: number): { lat: number; lon: number } {
 
 /** OpenSky `/api/states/all` in a bounding box: state vectors as arrays, with the time of the snapshot. */
 function states(req: WorldRequest, world: DemoWorld): unknown {
-  const [lamin, lomin, lamax, lomax] = ['lamin', 'lomin', 'lamax', 'lomax'].map((k) => Number(req.params.get(k))) as number[];
+  const [lamin = 0, lomin = 0, lamax = 0, lomax = 0] = ['lamin', 'lomin', 'lamax', 'lomax'].map((k) => Number(req.params.get(k)));
   const at = req.nowS - (req.nowS % 5);
   const slot = Math.floor(at / SLOT_S);
   const vectors: unknown[][] = [];
-  for (let a = Math.floor(lamin! - REACH_DEG); a <= lamax! + REACH_DEG; a++) {
-    for (let b = Math.floor(lomin! - REACH_DEG); b <= lomax! + REACH_DEG; b++) {
+  for (let a = Math.floor(lamin - REACH_DEG); a <= lamax + REACH_DEG; a++) {
+    for (let b = Math.floor(lomin - REACH_DEG); b <= lomax + REACH_DEG; b++) {
       for (const f of flightsOf(world.seed, a, b, slot)) {
         const { lat, lon } = position(f, at);
-        if (lat < lamin! || lat > lamax! || lon < lomin! || lon > lomax!) continue;
+        if (lat < lamin || lat > lamax || lon < lomin || lon > lomax) continue;
         const [airline, country] = pick(world.seed, `airline:${f.key}`, AIRLINES);
         const callsign = `${airline}${intBetween(world.seed, `number:${f.key}`, 10, 9999)}`.padEnd(8, ' ');
         const icao24 = hex(world.seed, `icao:${f.key}`, 6);
         const geo = roundTo(f.altitudeM + 150, 2);
-        vectors.push([icao24, callsign, country, at - 1, at, roundTo(lon, 4), roundTo(lat, 4), roundTo(f.altitudeM, 2), false, roundTo(f.speedMs, 2), roundTo(f.headingDeg, 1), 0, null, geo, intBetween(world.seed, `squawk:${f.key}`, 512, 4095).toString(8).padStart(4, '0'), false, 0]); // prettier-ignore
+        vectors.push([
+          icao24,
+          callsign,
+          country,
+          at - 1,
+          at,
+          roundTo(lon, 4),
+          roundTo(lat, 4),
+          roundTo(f.altitudeM, 2),
+          false,
+          roundTo(f.speedMs, 2),
+          roundTo(f.headingDeg, 1),
+          0,
+          null,
+          geo,
+          intBetween(world.seed, `squawk:${f.key}`, 512, 4095).toString(8).padStart(4, '0'),
+          false,
+          0,
+        ]);
       }
     }
   }

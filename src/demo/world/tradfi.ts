@@ -13,8 +13,26 @@ import { lastSession, lastTrade, sessionBars } from './sessions.js';
  * its own calendar and read from the world's one path per asset.
  */
 const DAY_S = 86_400;
-const YAHOO_STEP_S: Record<string, number> = { '1m': 60, '2m': 120, '5m': 300, '15m': 900, '30m': 1800, '60m': 3600, '90m': 5400, '1h': 3600, '1d': DAY_S }; // prettier-ignore
-const YAHOO_RANGE_S: Record<string, number> = { '1d': DAY_S, '5d': 5 * DAY_S, '1mo': 30 * DAY_S, '3mo': 91 * DAY_S, '6mo': 182 * DAY_S, '1y': 365 * DAY_S, '2y': 730 * DAY_S }; // prettier-ignore
+const YAHOO_STEP_S: Record<string, number> = {
+  '1m': 60,
+  '2m': 120,
+  '5m': 300,
+  '15m': 900,
+  '30m': 1800,
+  '60m': 3600,
+  '90m': 5400,
+  '1h': 3600,
+  '1d': DAY_S,
+};
+const YAHOO_RANGE_S: Record<string, number> = {
+  '1d': DAY_S,
+  '5d': 5 * DAY_S,
+  '1mo': 30 * DAY_S,
+  '3mo': 91 * DAY_S,
+  '6mo': 182 * DAY_S,
+  '1y': 365 * DAY_S,
+  '2y': 730 * DAY_S,
+};
 const METAL_FUTURES: Record<string, string> = { GC: 'XAU', SI: 'XAG', PL: 'XPT', PA: 'XPD' };
 
 /** A Yahoo symbol → the world's asset, and whether it trades around the clock on weekdays. */
@@ -38,10 +56,17 @@ function yahooChart(req: WorldRequest, world: DemoWorld): unknown {
   const to = Math.min(req.params.has('period2') ? Number(req.params.get('period2')) : req.nowS, req.nowS);
   const range = req.params.get('range') ?? '';
   const yearStart = Date.UTC(new Date(to * 1000).getUTCFullYear(), 0, 1) / 1000;
-  const from = req.params.has('period1') ? Number(req.params.get('period1')) : range === 'ytd' ? yearStart : to - (YAHOO_RANGE_S[range] ?? 5 * DAY_S);
+  const from = req.params.has('period1')
+    ? Number(req.params.get('period1'))
+    : range === 'ytd'
+      ? yearStart
+      : to - (YAHOO_RANGE_S[range] ?? 5 * DAY_S);
   const bars = sessionBars(world.market, asset, step, from, to, req.nowS, allDay);
   const traded = lastTrade(req.nowS, allDay);
-  const template = world.template<{ chart: { result: { meta: Record<string, unknown> }[] } }>('yahoo', '/v8/finance/chart/AAPL', req.nowS, { interval: '1d', range: '5d' }); // prettier-ignore
+  const template = world.template<{ chart: { result: { meta: Record<string, unknown> }[] } }>('yahoo', '/v8/finance/chart/AAPL', req.nowS, {
+    interval: '1d',
+    range: '5d',
+  });
   const column = (k: 'o' | 'h' | 'l' | 'c' | 'v') => bars.map((b) => b[k]);
   const meta = {
     ...template.chart.result[0]!.meta,
@@ -85,9 +110,15 @@ function screener(req: WorldRequest, world: DemoWorld): unknown {
   });
   const ranked = quotes
     .filter((q) => (gainers ? q.regularMarketChangePercent > 0 : q.regularMarketChangePercent < 0))
-    .sort((a, b) => (gainers ? b.regularMarketChangePercent - a.regularMarketChangePercent : a.regularMarketChangePercent - b.regularMarketChangePercent))
-    .slice(0, count); // prettier-ignore
-  const body = world.template<{ finance: { result: Record<string, unknown>[] } }>('yahoo', '/v1/finance/screener/predefined/saved', req.nowS);
+    .sort((a, b) =>
+      gainers ? b.regularMarketChangePercent - a.regularMarketChangePercent : a.regularMarketChangePercent - b.regularMarketChangePercent,
+    )
+    .slice(0, count);
+  const body = world.template<{ finance: { result: Record<string, unknown>[] } }>(
+    'yahoo',
+    '/v1/finance/screener/predefined/saved',
+    req.nowS,
+  );
   const id = gainers ? 'day_gainers' : 'day_losers';
   const result = { ...body.finance.result[0], id, title: gainers ? 'Day Gainers' : 'Day Losers', canonicalName: id.toUpperCase() };
   return { finance: { result: [{ ...result, count: ranked.length, total: ranked.length, quotes: ranked }], error: null } };
@@ -97,7 +128,39 @@ function screener(req: WorldRequest, world: DemoWorld): unknown {
 const ECB_RELEASE_S = 15 * 3600 - DAY_S;
 const ecbRate = (market: Market, base: string, symbol: string, dayStart: number) =>
   roundSig(market.usd(base, dayStart + 13.25 * 3600) / market.usd(symbol, dayStart + 13.25 * 3600), 5);
-const FRANKFURTER = ['AUD', 'BGN', 'BRL', 'CAD', 'CHF', 'CNY', 'CZK', 'DKK', 'EUR', 'GBP', 'HKD', 'HUF', 'IDR', 'ILS', 'INR', 'ISK', 'JPY', 'KRW', 'MXN', 'MYR', 'NOK', 'NZD', 'PHP', 'PLN', 'RON', 'SEK', 'SGD', 'THB', 'TRY', 'USD', 'ZAR']; // prettier-ignore
+const FRANKFURTER = [
+  'AUD',
+  'BGN',
+  'BRL',
+  'CAD',
+  'CHF',
+  'CNY',
+  'CZK',
+  'DKK',
+  'EUR',
+  'GBP',
+  'HKD',
+  'HUF',
+  'IDR',
+  'ILS',
+  'INR',
+  'ISK',
+  'JPY',
+  'KRW',
+  'MXN',
+  'MYR',
+  'NOK',
+  'NZD',
+  'PHP',
+  'PLN',
+  'RON',
+  'SEK',
+  'SGD',
+  'THB',
+  'TRY',
+  'USD',
+  'ZAR',
+];
 
 function frankfurterRates(market: Market, base: string, symbols: string[], dayStart: number): Record<string, number> | undefined {
   if (!FRANKFURTER.includes(base) || symbols.some((s) => !FRANKFURTER.includes(s))) return undefined;
@@ -116,7 +179,9 @@ function frankfurterSeries(req: WorldRequest, world: DemoWorld): unknown {
   const base = req.params.get('base') ?? 'EUR';
   const [start, end] = [req.match[1]!, req.match[2]!].map((d) => Date.parse(`${d}T00:00:00Z`) / 1000) as [number, number];
   const back = Math.ceil((req.nowS - start) / DAY_S) + 1;
-  const days = releasedPeriods('weekdays', ECB_RELEASE_S, req.nowS, back).filter((p) => p.start >= start && p.start <= end).reverse();
+  const days = releasedPeriods('weekdays', ECB_RELEASE_S, req.nowS, back)
+    .filter((p) => p.start >= start && p.start <= end)
+    .reverse();
   const symbols = req.params.get('symbols')?.split(',') ?? FRANKFURTER;
   if (!frankfurterRates(world.market, base, symbols, start)) return new Reply(404, { message: 'not found' });
   const rates = Object.fromEntries(days.map((d) => [d.date, frankfurterRates(world.market, base, symbols, d.start)]));
@@ -147,11 +212,27 @@ function eiaSpot(req: WorldRequest, world: DemoWorld): unknown {
   const series = req.params.get('facets[series][]') ?? 'RWTC';
   const asset = { RWTC: 'cmd:CL', RBRTE: 'cmd:BZ' }[series];
   if (!asset) return { response: { total: '0', dateFormat: 'YYYY-MM-DD', frequency: 'daily', data: [] } };
-  const template = world.template<{ response: { data: Record<string, unknown>[] } }>('eia', '/v2/petroleum/pri/spt/data/', req.nowS, { 'facets[series][]': 'RWTC' }); // prettier-ignore
+  const template = world.template<{ response: { data: Record<string, unknown>[] } }>('eia', '/v2/petroleum/pri/spt/data/', req.nowS, {
+    'facets[series][]': 'RWTC',
+  });
   const row = template.response.data[0]!;
-  const named = series === 'RBRTE' ? { duoarea: 'EER', product: 'EPCBRENT', 'product-name': 'UK Brent Crude Oil', 'series-description': 'Europe Brent Spot Price FOB (Dollars per Barrel)' } : {}; // prettier-ignore
+  const named =
+    series === 'RBRTE'
+      ? {
+          duoarea: 'EER',
+          product: 'EPCBRENT',
+          'product-name': 'UK Brent Crude Oil',
+          'series-description': 'Europe Brent Spot Price FOB (Dollars per Barrel)',
+        }
+      : {};
   const days = releasedPeriods('weekdays', 4 * DAY_S, req.nowS, Math.min(Number(req.params.get('length') ?? 5000), 5000));
-  const data = days.map((d) => ({ ...row, ...named, period: d.date, series, value: roundTo(world.market.price(asset, d.start + 19.5 * 3600), 2).toFixed(2) })); // prettier-ignore
+  const data = days.map((d) => ({
+    ...row,
+    ...named,
+    period: d.date,
+    series,
+    value: roundTo(world.market.price(asset, d.start + 19.5 * 3600), 2).toFixed(2),
+  }));
   return { ...template, response: { ...template.response, total: String(data.length), data } };
 }
 
@@ -164,7 +245,18 @@ function seeHistory(req: WorldRequest, world: DemoWorld): unknown {
     data: days.map((d, i) => {
       const close = closes[i]!;
       const change = i ? roundTo((close / closes[i - 1]! - 1) * 100, 2) : 0;
-      return { Date: `${d.date}T00:00:00`, Open: close, High: close, Low: close, Close: close, Change: change, Turnover: 0, IndexShortName: '', ISIN: '', IndexName: '' }; // prettier-ignore
+      return {
+        Date: `${d.date}T00:00:00`,
+        Open: close,
+        High: close,
+        Low: close,
+        Close: close,
+        Change: change,
+        Turnover: 0,
+        IndexShortName: '',
+        ISIN: '',
+        IndexName: '',
+      };
     }),
   };
 }
@@ -173,7 +265,13 @@ function seeHistory(req: WorldRequest, world: DemoWorld): unknown {
 function goldApi(req: WorldRequest, world: DemoWorld): unknown {
   const symbol = req.match[1]!;
   const at = Math.floor(req.nowS / 60) * 60;
-  return { name: symbol, price: roundTo(world.market.price(`cmd:${symbol}`, at), 2), symbol, updatedAt: new Date(at * 1000).toISOString(), updatedAtReadable: 'a few seconds ago' }; // prettier-ignore
+  return {
+    name: symbol,
+    price: roundTo(world.market.price(`cmd:${symbol}`, at), 2),
+    symbol,
+    updatedAt: new Date(at * 1000).toISOString(),
+    updatedAtReadable: 'a few seconds ago',
+  };
 }
 
 export const TRADFI_ROUTES: Route[] = [

@@ -49,9 +49,19 @@ export function transfers(world: DemoWorld, address: string, kind: 'own' | 'toke
       const usd = Math.exp(between(seed, `usd:${where}/${i}`, Math.log(5_000), Math.log(40_000_000)));
       const other = `0x${hex(seed, `party:${where}/${i}`, 40)}`;
       const outgoing = kind !== 'token' && uniform(seed, `dir:${where}/${i}`) < 0.5;
-      const [from, to] = kind === 'token' ? [other, `0x${hex(seed, `party2:${where}/${i}`, 40)}`] : outgoing ? [address, other] : [other, address];
+      const [from, to] =
+        kind === 'token' ? [other, `0x${hex(seed, `party2:${where}/${i}`, 40)}`] : outgoing ? [address, other] : [other, address];
       const contract = kind === 'native' ? '' : (coins(market).find((c) => c.symbol === symbol)?.contracts.ethereum ?? '');
-      out.push({ at, hash: `0x${hex(seed, `tx:${where}/${i}`, 64)}`, from, to, symbol, contract, decimals, units: toUnits(usd / market.usd(symbol, at), decimals) }); // prettier-ignore
+      out.push({
+        at,
+        hash: `0x${hex(seed, `tx:${where}/${i}`, 64)}`,
+        from,
+        to,
+        symbol,
+        contract,
+        decimals,
+        units: toUnits(usd / market.usd(symbol, at), decimals),
+      });
     }
   }
   return out;
@@ -68,7 +78,14 @@ export function etherscanItems(list: Transfer[], nowS: number, native: boolean):
     value: t.units.toString(),
     ...(native
       ? { isError: '0', txreceipt_status: '1', contractAddress: '', input: '0x', gas: '21000', gasUsed: '21000' }
-      : { contractAddress: t.contract, tokenName: t.symbol, tokenSymbol: t.symbol, tokenDecimal: String(t.decimals), gas: '207128', gasUsed: '63209' }), // prettier-ignore
+      : {
+          contractAddress: t.contract,
+          tokenName: t.symbol,
+          tokenSymbol: t.symbol,
+          tokenDecimal: String(t.decimals),
+          gas: '207128',
+          gasUsed: '63209',
+        }),
     confirmations: String(Math.max(1, blockAt(nowS) - blockAt(t.at))),
   }));
 }
@@ -90,25 +107,51 @@ contract UniswapV2Router02 is IUniswapV2Router02 {
 
 /** Etherscan `getsourcecode`: a token of the world verified like the template, a known router, or an unverified contract. */
 export function contractSource(world: DemoWorld, address: string, nowS: number): Record<string, string> {
-  const template = world.template<{ result: Record<string, string>[] }>('etherscan', '/v2/api', nowS, { module: 'contract', action: 'getsourcecode', address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' }).result[0]!; // prettier-ignore
+  const template = world.template<{ result: Record<string, string>[] }>('etherscan', '/v2/api', nowS, {
+    module: 'contract',
+    action: 'getsourcecode',
+    address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+  }).result[0]!;
   const coin = coinByContract(world.market, 'ethereum', address);
   if (coin) return { ...template, ContractName: `${coin.symbol}Token` };
   const known = KNOWN_CONTRACTS[address];
   if (known || uniform(world.seed, `verified:${address}`) < 0.6) {
-    return { ...template, SourceCode: ROUTER_SOURCE, ABI: '[]', ContractName: known ?? `Contract${address.slice(2, 8)}`, CompilerVersion: 'v0.6.6+commit.6c089d02', Proxy: '0', Implementation: '', LicenseType: 'GNU GPLv3' }; // prettier-ignore
+    return {
+      ...template,
+      SourceCode: ROUTER_SOURCE,
+      ABI: '[]',
+      ContractName: known ?? `Contract${address.slice(2, 8)}`,
+      CompilerVersion: 'v0.6.6+commit.6c089d02',
+      Proxy: '0',
+      Implementation: '',
+      LicenseType: 'GNU GPLv3',
+    };
   }
-  return { ...template, SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', Proxy: '0', Implementation: '' }; // prettier-ignore
+  return {
+    ...template,
+    SourceCode: '',
+    ABI: 'Contract source code not verified',
+    ContractName: '',
+    CompilerVersion: '',
+    Proxy: '0',
+    Implementation: '',
+  };
 }
 
 /** GoPlus token_security: the scan of a world token (the USDT template renamed), none for other addresses. */
 export function tokenSecurity(world: DemoWorld, addresses: string[], nowS: number): unknown {
-  const body = world.template<{ result: Record<string, Record<string, unknown>> }>('gopluslabs', '/api/v1/token_security/1', nowS, { contract_addresses: '0xdac17f958d2ee523a2206206994597c13d831ec7' }); // prettier-ignore
+  const body = world.template<{ result: Record<string, Record<string, unknown>> }>('gopluslabs', '/api/v1/token_security/1', nowS, {
+    contract_addresses: '0xdac17f958d2ee523a2206206994597c13d831ec7',
+  });
   const scan = Object.values(body.result)[0]!;
   const result = Object.fromEntries(
     addresses.flatMap((address) => {
       const coin = coinByContract(world.market, 'ethereum', address);
       if (!coin) return [];
-      const flags = coin.symbol === 'USDT' ? {} : { transfer_pausable: coin.stable ? '1' : '0', is_blacklisted: coin.stable ? '1' : '0', is_mintable: coin.stable ? '1' : '0' }; // prettier-ignore
+      const flags =
+        coin.symbol === 'USDT'
+          ? {}
+          : { transfer_pausable: coin.stable ? '1' : '0', is_blacklisted: coin.stable ? '1' : '0', is_mintable: coin.stable ? '1' : '0' };
       return [[address, { ...scan, ...flags, token_name: coin.name, token_symbol: coin.symbol, total_supply: String(coin.supply) }]];
     }),
   );
