@@ -28,9 +28,8 @@ const SIGNATURES: Record<string, string[]> = {
 /** Gemini's responseSchema carries no name and Anthropic's tool may be a generic one: a schema is known by its required fields. */
 const shapeName = (schema: Json | undefined): string => {
   const required = new Set((schema?.required ?? []) as string[]);
-  const fields = Object.keys(schema?.properties ?? {});
-  const matches = (keys: string[]) => keys.length === fields.length && keys.every((k) => required.has(k));
-  return Object.entries(SIGNATURES).find(([, keys]) => matches(keys))?.[0] ?? '';
+  const matching = Object.entries(SIGNATURES).filter(([, keys]) => keys.every((k) => required.has(k)));
+  return matching.sort(([, a], [, b]) => b.length - a.length)[0]?.[0] ?? '';
 };
 
 /** A number in [0, 1) that depends only on the text: the demo models answer the same question the same way. */
