@@ -1,4 +1,4 @@
-import { between } from './random.js';
+import { between, own } from './random.js';
 
 /**
  * The demo world's assets: a key per asset (`crypto:BTC`, `eq:AAPL`, `fx:EUR`, `cmd:XAU`, `idx:^GSPC`, `macro:DGS10` …),
@@ -111,38 +111,38 @@ const STABLES = new Set(['USDT', 'USDC', 'DAI', 'USDE', 'FDUSD', 'PYUSD', 'TUSD'
 
 /** The asset holding the USD value of a currency or coin symbol (`EUR` → `fx:EUR`, `BTC` → `crypto:BTC`); none for USD. */
 export const usdKey = (symbol: string): string | undefined =>
-  symbol === 'USD' ? undefined : symbol in FX ? `fx:${symbol}` : `crypto:${symbol}`;
+  symbol === 'USD' ? undefined : Object.hasOwn(FX, symbol) ? `fx:${symbol}` : `crypto:${symbol}`;
 
-export const canonicalAsset = (key: string): string => SAME_AS[key] ?? key;
+export const canonicalAsset = (key: string): string => own(SAME_AS, key) ?? key;
+
+const splitKey = (key: string): [string, string] => {
+  const at = key.indexOf(':');
+  return [key.slice(0, at), key.slice(at + 1)];
+};
 
 /** The spec of an asset key (after `canonicalAsset`). */
 export function assetSpec(seed: number, key: string): AssetSpec {
   const [kind = '', name = ''] = splitKey(key);
   const seeded = (min: number, max: number) => Math.exp(between(seed, `level:${key}`, Math.log(min), Math.log(max)));
-  const walk = WALKS[kind];
+  const walk = own(WALKS, kind);
   if (walk) return walk;
   switch (kind) {
     case 'crypto':
       if (STABLES.has(name)) return { level: 1, dailyVol: 0.00015, reversionDays: 1 };
-      return { level: CRYPTO[name] ?? seeded(0.01, 50), dailyVol: name === 'BTC' ? 0.028 : 0.042, reversionDays: 90 };
+      return { level: own(CRYPTO, name) ?? seeded(0.01, 50), dailyVol: name === 'BTC' ? 0.028 : 0.042, reversionDays: 90 };
     case 'eq':
-      return { level: EQUITY[name] ?? seeded(30, 400), dailyVol: 0.017, reversionDays: 120 };
+      return { level: own(EQUITY, name) ?? seeded(30, 400), dailyVol: 0.017, reversionDays: 120 };
     case 'idx':
       return name === '^VIX'
         ? { level: 17, dailyVol: 0.06, reversionDays: 20 }
-        : { level: INDEX[name] ?? seeded(1_000, 20_000), dailyVol: 0.01, reversionDays: 120 };
+        : { level: own(INDEX, name) ?? seeded(1_000, 20_000), dailyVol: 0.01, reversionDays: 120 };
     case 'fx':
-      return { level: FX[name] ?? seeded(0.001, 2), dailyVol: name === 'USD' ? 0 : 0.005, reversionDays: 180 };
+      return { level: own(FX, name) ?? seeded(0.001, 2), dailyVol: name === 'USD' ? 0 : 0.005, reversionDays: 180 };
     case 'macro':
-      return MACRO[name] ?? { level: seeded(1, 1_000), dailyVol: 0.005, reversionDays: 120 };
+      return own(MACRO, name) ?? { level: seeded(1, 1_000), dailyVol: 0.005, reversionDays: 120 };
     case 'cmd':
-      return { level: COMMODITY[name] ?? seeded(1, 1_000), dailyVol: ['XAU', 'XPT'].includes(name) ? 0.012 : 0.02, reversionDays: 90 };
+      return { level: own(COMMODITY, name) ?? seeded(1, 1_000), dailyVol: ['XAU', 'XPT'].includes(name) ? 0.012 : 0.02, reversionDays: 90 };
     default:
       return { level: seeded(1, 1_000), dailyVol: 0.02, reversionDays: 90 };
   }
 }
-
-export const splitKey = (key: string): [string, string] => {
-  const at = key.indexOf(':');
-  return [key.slice(0, at), key.slice(at + 1)];
-};

@@ -17,10 +17,6 @@ export function hash32(seed: number, text: string): number {
 /** Uniform in (0, 1). */
 export const uniform = (seed: number, key: string): number => (hash32(seed, key) + 0.5) / 2 ** 32;
 
-/** Standard normal (Box–Muller over two uniforms). */
-export const gaussian = (seed: number, key: string): number =>
-  Math.sqrt(-2 * Math.log(uniform(seed, `${key}|u`))) * Math.cos(2 * Math.PI * uniform(seed, `${key}|v`));
-
 /** Uniform in [min, max). */
 export const between = (seed: number, key: string, min: number, max: number): number => min + uniform(seed, key) * (max - min);
 
@@ -36,3 +32,7 @@ export const hex = (seed: number, key: string, count: number): string => {
   for (let i = 0; out.length < count; i++) out += hash32(seed, `${key}#${i}`).toString(16).padStart(8, '0');
   return out.slice(0, count);
 };
+
+/** A table's own entry for a key a request chose (never an inherited one such as `constructor`). */
+export const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(table, key) ? table[key] : undefined;

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import type { UpstreamSetting } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HOSTS, type HostName, type HostSpec, type KeySpec } from '../upstream/hosts.js';
-import { DemoWorld } from './world.js';
+import { DemoWorld, Reply } from './world.js';
 
 /**
  * The loopback upstream simulator: serves upstream exchanges from the fixture files by host + method + path
@@ -221,7 +221,7 @@ export class Simulator {
     const body = await readBody(req);
     if (this.demo && this.world) {
       const nowS = Math.floor((instant ? Number(instant[1]) : this.demo.clock.now()) / 1000);
-      const reply = this.world.answer({ host, method: req.method ?? 'GET', path, params: url.searchParams, body, nowS });
+      const reply = this.worldAnswer({ host, method: req.method ?? 'GET', path, params: url.searchParams, body, nowS });
       if (reply) return this.respond(res, { host, path, status: reply.status, headers: reply.headers, body: reply.body }, fault);
     }
     const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams, body);
@@ -230,6 +230,15 @@ export class Simulator {
       return;
     }
     this.respond(res, exchange, fault);
+  }
+
+  /** A world that cannot answer a request answers 500, as an upstream would: the simulator itself never fails. */
+  private worldAnswer(request: Parameters<DemoWorld['answer']>[0]): Reply | undefined {
+    try {
+      return this.world!.answer(request);
+    } catch (e) {
+      return new Reply(500, { error: 'demo world', message: (e as Error).message });
+    }
   }
 
   private find(host: string, method: string, path: string, params: URLSearchParams, body: string): Exchange | undefined {

@@ -19,8 +19,8 @@ import { loadFixtures, Simulator } from './simulator.js';
  */
 export const HISTORY_MINUTES = 60;
 /** Days replayed on a first start: enough for a track record, short enough to start in seconds. */
-export const ARENA_DAYS = 30;
-export const OLYMPICS_DAYS = 3;
+const ARENA_DAYS = 30;
+const OLYMPICS_DAYS = 3;
 /** Past instants recorded at the same time (each one a burst of local requests). */
 const PARALLEL_INSTANTS = 4;
 

@@ -1,7 +1,7 @@
 import { roundTo } from '../../core/numbers.js';
 import { LIQUIDATION_CALL_TOPIC } from '../../sources/lib/aave-v3-events.js';
 import { AAVE_V3_POOL } from '../../sources/lib/aave-v3-ethereum.js';
-import { between, hex, intBetween, pick } from '../random.js';
+import { between, hex, intBetween, own, pick } from '../random.js';
 import type { DemoWorld, Route, WorldRequest } from '../world.js';
 import { blockAt, blockTime, hexOf } from './chain-clock.js';
 import { coinBySymbol } from './coins.js';
@@ -67,7 +67,7 @@ function liquidations(world: DemoWorld, from: number, to: number): Liquidation[]
     const usd = Math.exp(between(seed, `liq-usd:${slot}`, Math.log(2_000), Math.log(2_000_000)));
     const at = blockTime(block);
     const units = (symbol: string, value: number) => {
-      const decimals = { USDC: 6, USDT: 6, WBTC: 8 }[symbol] ?? 18;
+      const decimals = own({ USDC: 6, USDT: 6, WBTC: 8 }, symbol) ?? 18;
       return (BigInt(Math.round((value / market.usd(symbol, at)) * 1e6)) * 10n ** BigInt(decimals - 6)).toString(16);
     };
     const contract = (symbol: string) => coinBySymbol(market, symbol)!.contracts.ethereum!.slice(2);

@@ -1,5 +1,6 @@
 import { loadDataset } from '../../entities/dataset.js';
 import type { Market } from '../market.js';
+import { own } from '../random.js';
 
 /**
  * The coins of the demo world: the entity graph's crypto assets and stablecoins (CoinGecko id, symbol, name, token
@@ -20,11 +21,12 @@ const SUPPLY: Record<string, number> = {
   FRAX: 3e8, LUSD: 5e7, USDP: 1e8, GUSD: 8e7, EURC: 2.2e8,
 }; // prettier-ignore
 
-let cached: Coin[] | undefined;
+const cached = new WeakMap<Market, Coin[]>();
 
 /** Every coin, largest market cap (at its level) first. */
 export function coins(market: Market): Coin[] {
-  if (cached) return cached;
+  const known = cached.get(market);
+  if (known) return known;
   const entities = loadDataset().entities.filter(
     (e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.coingecko && e.ids.symbol,
   );
@@ -36,13 +38,14 @@ export function coins(market: Market): Coin[] {
       symbol,
       name: e.name,
       stable: e.type === 'stablecoin',
-      supply: SUPPLY[symbol] ?? Math.round((1.8e12 * (i + 1) ** -1.9) / level),
+      supply: own(SUPPLY, symbol) ?? Math.round((1.8e12 * (i + 1) ** -1.9) / level),
       contracts: Object.fromEntries(Object.entries(e.contracts ?? {}).map(([chain, address]) => [chain, address.toLowerCase()])),
     };
   });
-  return (cached = list.sort(
-    (a, b) => b.supply * market.spec(`crypto:${b.symbol}`).level - a.supply * market.spec(`crypto:${a.symbol}`).level,
-  ));
+  const capOf = (c: Coin) => c.supply * market.spec(`crypto:${c.symbol}`).level;
+  const byCap = list.sort((a, b) => capOf(b) - capOf(a));
+  cached.set(market, byCap);
+  return byCap;
 }
 
 export const coinById = (market: Market, id: string): Coin | undefined => coins(market).find((c) => c.id === id);

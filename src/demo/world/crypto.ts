@@ -1,7 +1,7 @@
 import { roundSig, roundTo } from '../../core/numbers.js';
 import { roundPrice, type Market } from '../market.js';
 import { hash32, uniform } from '../random.js';
-import { Reply, type Route, type WorldRequest } from '../world.js';
+import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
 import { coinByContract, coinById, coinBySymbol, coins, splitPair, type Coin } from './coins.js';
 
 /**
@@ -86,7 +86,7 @@ function coinMarkets(req: WorldRequest, market: Market): unknown {
 }
 
 /** Trending coins: the fixture's list, priced by the world. */
-function trending(req: WorldRequest, world: Parameters<Route['answer']>[1]): unknown {
+function trending(req: WorldRequest, world: DemoWorld): unknown {
   const body = world.template<{ coins: { item: { symbol: string; data: Record<string, unknown> } }[] }>('coingecko', req.path, req.nowS);
   const btc = world.market.usd('BTC', req.nowS);
   for (const { item } of body.coins) {

@@ -19,14 +19,14 @@ const solarHour = (lon: number, t: number) => ((((t % DAY_S) / 3600 + lon / 15) 
 const dayOfYear = (t: number) => (t / DAY_S) % YEAR_DAYS;
 
 /** Air temperature at 2 m, °C. */
-export function temperatureC(market: Market, lat: number, lon: number, t: number): number {
+function temperatureC(market: Market, lat: number, lon: number, t: number): number {
   const mean = 28 - 0.4 * Math.max(0, Math.abs(lat) - 12);
   const season = -Math.cos((2 * Math.PI * (dayOfYear(t) - 20)) / YEAR_DAYS) * Math.sign(lat) * 0.25 * Math.abs(lat);
   const day = 4 * Math.cos((2 * Math.PI * (solarHour(lon, t) - 15)) / 24);
   return mean + season + day + market.price(`wx:${cell(lat, lon)}`, t);
 }
 
-export function wind(market: Market, lat: number, lon: number, t: number): { kmh: number; deg: number } {
+function wind(market: Market, lat: number, lon: number, t: number): { kmh: number; deg: number } {
   const kmh = Math.abs(market.price(`wind:${cell(lat, lon)}`, t));
   const deg = ((market.price(`winddir:${cell(lat, lon)}`, t) % 360) + 360) % 360;
   return { kmh, deg };

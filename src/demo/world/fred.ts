@@ -1,5 +1,6 @@
 import { roundTo } from '../../core/numbers.js';
 import type { Market } from '../market.js';
+import { own } from '../random.js';
 import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
 import { isoDay, periodValue, releasedPeriods, releasedSince, type Frequency, type Period } from './calendar.js';
 
@@ -84,7 +85,7 @@ const MATURITIES: Record<string, string> = {
   '30': '30-Year',
 };
 
-export const FRED_SERIES: Record<string, FredSeries> = {
+const FRED_SERIES: Record<string, FredSeries> = {
   ...Object.fromEntries(Object.entries(MATURITIES).map(([m, name]) => [`DGS${m}`, treasury(name, `DGS${m}`)])),
   CPIAUCSL: monthly(
     'Consumer Price Index for All Urban Consumers: All Items in U.S. City Average',
@@ -147,7 +148,7 @@ export const FRED_SERIES: Record<string, FredSeries> = {
   PBARLUSDM: { ...monthly('Global price of Barley', 'U.S. Dollars per Metric Ton', 'PBARLUSDM', 14, 2) },
 };
 
-export const observationValue = (market: Market, series: FredSeries, period: Period): number =>
+const observationValue = (market: Market, series: FredSeries, period: Period): number =>
   roundTo(
     periodValue(period, (t) => series.value(market, t), series.samples),
     series.decimals,
@@ -157,7 +158,7 @@ const unknownSeries = () => new Reply(400, { error_code: 400, error_message: 'Ba
 
 function observations(req: WorldRequest, world: DemoWorld): unknown {
   const id = req.params.get('series_id') ?? '';
-  const series = FRED_SERIES[id];
+  const series = own(FRED_SERIES, id);
   if (!series) return unknownSeries();
   const limit = Math.min(Number(req.params.get('limit') ?? 100_000), 1000);
   const periods = releasedPeriods(series.frequency, series.releaseAfterS, req.nowS, limit);
@@ -180,7 +181,7 @@ function observations(req: WorldRequest, world: DemoWorld): unknown {
 
 function seriesInfo(req: WorldRequest, world: DemoWorld): unknown {
   const id = req.params.get('series_id') ?? '';
-  const series = FRED_SERIES[id];
+  const series = own(FRED_SERIES, id);
   if (!series) return unknownSeries();
   const today = isoDay(req.nowS);
   const [latest] = releasedPeriods(series.frequency, series.releaseAfterS, req.nowS, 1);
@@ -209,7 +210,7 @@ function seriesInfo(req: WorldRequest, world: DemoWorld): unknown {
 /** fredgraph.csv: `observation_date,<ID>` from `cosd` (default a year back), oldest first. */
 function graphCsv(req: WorldRequest, world: DemoWorld): unknown {
   const id = req.params.get('id') ?? '';
-  const series = FRED_SERIES[id];
+  const series = own(FRED_SERIES, id);
   if (!series) return new Reply(404, '<!DOCTYPE html><html><body>Series not found</body></html>');
   const from = req.params.has('cosd') ? Date.parse(`${req.params.get('cosd')}T00:00:00Z`) / 1000 : req.nowS - 365 * DAY_S;
   const rows = releasedSince(series.frequency, series.releaseAfterS, req.nowS, from).map(

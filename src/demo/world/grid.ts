@@ -1,5 +1,6 @@
 import { roundTo } from '../../core/numbers.js';
 import type { Market } from '../market.js';
+import { own } from '../random.js';
 import type { DemoWorld, Route, WorldRequest } from '../world.js';
 
 /**
@@ -23,7 +24,7 @@ function loadMw(market: Market, zone: string, t: number): number {
     0.12 * Math.exp(-(((hour - 18.5) / 2) ** 2)) -
     0.1 * Math.exp(-(((hour - 4) / 2.5) ** 2));
   const weekend = [0, 6].includes(new Date(t * 1000).getUTCDay()) ? 0.86 : 1;
-  return roundTo(ZONE_LOAD_MW[zone]! * shape * weekend * Math.exp(market.price(`spread:load:${zone}`, t) * 3), 2);
+  return roundTo(own(ZONE_LOAD_MW, zone)! * shape * weekend * Math.exp(market.price(`spread:load:${zone}`, t) * 3), 2);
 }
 
 /** `yyyyMMddHHmm` → Unix s; ENTSO-E's `yyyy-MM-ddTHH:mmZ` from Unix s. */
@@ -33,7 +34,7 @@ const toEntsoe = (s: number) => `${new Date(s * 1000).toISOString().slice(0, 16)
 
 function actualLoad(req: WorldRequest, world: DemoWorld): unknown {
   const zone = req.params.get('outBiddingZone_Domain') ?? '';
-  if (!ZONE_LOAD_MW[zone]) {
+  if (!own(ZONE_LOAD_MW, zone)) {
     return `<?xml version="1.0" encoding="utf-8"?>
 <Acknowledgement_MarketDocument xmlns="urn:iec62325.351:tc57wg16:451-1:acknowledgementdocument:7:0">
   <Reason><code>999</code><text>No matching data found for Data item ACTUAL_TOTAL_LOAD_R3 [17.1.A] (${zone})</text></Reason>

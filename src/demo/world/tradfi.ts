@@ -1,7 +1,7 @@
 import { roundSig, roundTo } from '../../core/numbers.js';
 import { loadDataset } from '../../entities/dataset.js';
 import { roundPrice, type Market } from '../market.js';
-import { between } from '../random.js';
+import { between, own } from '../random.js';
 import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
 import { isoDay, releasedPeriods } from './calendar.js';
 import { FRED_ROUTES } from './fred.js';
@@ -196,7 +196,7 @@ const LBMA_FIX_S: Record<string, { asset: string; atS: number }> = {
 };
 
 function lbma(req: WorldRequest, world: DemoWorld): unknown {
-  const metal = LBMA_FIX_S[req.match[1]!];
+  const metal = own(LBMA_FIX_S, req.match[1]!);
   if (!metal) return new Reply(404, '<html><body>Not Found</body></html>');
   const fixes = releasedPeriods('weekdays', metal.atS - DAY_S, req.nowS, 90).reverse();
   return fixes.map((day) => {
@@ -210,7 +210,7 @@ function lbma(req: WorldRequest, world: DemoWorld): unknown {
 /** EIA daily spot prices (weekdays), released about four days after the trading day. */
 function eiaSpot(req: WorldRequest, world: DemoWorld): unknown {
   const series = req.params.get('facets[series][]') ?? 'RWTC';
-  const asset = { RWTC: 'cmd:CL', RBRTE: 'cmd:BZ' }[series];
+  const asset = own({ RWTC: 'cmd:CL', RBRTE: 'cmd:BZ' }, series);
   if (!asset) return { response: { total: '0', dateFormat: 'YYYY-MM-DD', frequency: 'daily', data: [] } };
   const template = world.template<{ response: { data: Record<string, unknown>[] } }>('eia', '/v2/petroleum/pri/spt/data/', req.nowS, {
     'facets[series][]': 'RWTC',

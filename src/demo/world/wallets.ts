@@ -1,4 +1,4 @@
-import { between, hex, intBetween, pick, uniform } from '../random.js';
+import { between, hex, intBetween, own, pick, uniform } from '../random.js';
 import type { DemoWorld } from '../world.js';
 import { blockAt } from './chain-clock.js';
 import { coinByContract, coins } from './coins.js';
@@ -45,7 +45,7 @@ export function transfers(world: DemoWorld, address: string, kind: 'own' | 'toke
       const at = slot * SLOT_S + Math.floor(uniform(seed, `at:${where}/${i}`) * SLOT_S);
       if (at > nowS) continue;
       const symbol = kind === 'native' ? 'ETH' : (token?.symbol ?? pick(seed, `token:${where}/${i}`, WALLET_TOKENS));
-      const decimals = kind === 'native' ? 18 : (DECIMALS[symbol] ?? 18);
+      const decimals = kind === 'native' ? 18 : (own(DECIMALS, symbol) ?? 18);
       const usd = Math.exp(between(seed, `usd:${where}/${i}`, Math.log(5_000), Math.log(40_000_000)));
       const other = `0x${hex(seed, `party:${where}/${i}`, 40)}`;
       const outgoing = kind !== 'token' && uniform(seed, `dir:${where}/${i}`) < 0.5;
