@@ -58,13 +58,16 @@ const refetchEveryS = (ttlSeconds: number) => Math.max(300, Math.min(ttlSeconds,
  * Runs the snapshot basket every minute (as the snapshot job does) and each catalog example every few minutes (refetchEveryS)
  * over the last `minutes` (all of them at the first instant), each as of its instant: a runner whose clock and
  * upstreams (`/@<ms>` base URLs) are at that instant, writing to the service's history and snapshot stores.
- * Returns how many instants were recorded.
+ * Returns how many instants were recorded (none already in the store).
  */
 export async function recordPast(deps: Deps, sim: Simulator, minutes = HISTORY_MINUTES): Promise<number> {
   const now = Math.floor(deps.clock.now() / SNAPSHOT_EVERY_MS) * SNAPSHOT_EVERY_MS;
-  const instants = Array.from({ length: minutes - 1 }, (_, i) => now - (minutes - 1 - i) * SNAPSHOT_EVERY_MS);
+  const all = Array.from({ length: minutes - 1 }, (_, i) => now - (minutes - 1 - i) * SNAPSHOT_EVERY_MS);
+  // A restart within the hour finds the instants it recorded before (or the snapshot job did) and skips them.
+  const recorded = await Promise.all(all.map(async (at) => (await deps.repos.snapshots.atOrBefore(at))?.taken_at === at));
+  const instants = all.filter((_, i) => !recorded[i]);
   for (let i = 0; i < instants.length; i += PARALLEL_INSTANTS) {
-    await Promise.all(instants.slice(i, i + PARALLEL_INSTANTS).map((at) => recordInstant(deps, sim, at, at === instants[0])));
+    await Promise.all(instants.slice(i, i + PARALLEL_INSTANTS).map((at) => recordInstant(deps, sim, at, at === all[0])));
   }
   return instants.length;
 }

@@ -70,7 +70,11 @@ describe.each(STORE_BACKENDS)('demo start-up on %s', (backend) => {
     expect(new Set(ps).size).toBeGreaterThan(3);
   });
 
-  it('backfills only on a first start', async () => {
+  it('backfills only on a first start, and a restart within the hour records only the minutes it has not', async () => {
     expect(await backfillFirstStart(t.app, t.deps)).toEqual({ arena: false, olympics: 0 });
+    expect(await recordPast(t.deps, t.sim)).toBe(0);
+    t.clock.advance(5 * 60_000);
+    expect(await recordPast(t.deps, t.sim)).toBe(5);
+    t.clock.set(NOW);
   });
 });
