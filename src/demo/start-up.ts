@@ -40,6 +40,7 @@ export async function startDemo(config: Config, clock: Clock = systemClock): Pro
     config: { ...config, upstreams: sim.pointAt(config.upstreams) },
     prepare: async (app, deps) => {
       const started = Date.now();
+      app.log.info("SVC_DEMO=1: writing the demo world's last hour (and on a first start the arena and olympics) before listening");
       const minutes = await recordPast(deps, sim);
       const backfilled = await backfillFirstStart(app, deps);
       app.log.warn(
