@@ -83,12 +83,12 @@ export const EnvSchema = Type.Object({
     description: 'open connections the server accepts (SSE watchers included); more are refused',
   }),
   SVC_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40, description: 'Ed25519 private key, PKCS#8 PEM or base64 DER' })),
-  SVC_DEMO: Flag('1 = serve every upstream from the built-in simulator (offline demo)'),
+  SVC_DEMO: Flag('1 = serve every upstream from the built-in demo world (offline demo, docs/demo.md)'),
   SVC_DEMO_SEED: Type.Integer({
     minimum: 0,
     maximum: 2 ** 31 - 1,
     default: 1,
-    description: 'seed of the demo price series: one seed, one series',
+    description: 'seed of the demo world: the same seed gives the same prices, weather and events at every instant',
   }),
   SVC_USER_AGENT: Type.String({
     default: 'svc/6.8.0 (+https://github.com/svc-data/svc; ops@example.org)',

@@ -1,24 +1,20 @@
 import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
-import { startDemoSimulator } from './demo/simulator.js';
+import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 
 async function main(): Promise<void> {
-  let config = loadConfigOrExit(process.env);
-  const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
-  if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
+  const loaded = loadConfigOrExit(process.env);
+  const demo = loaded.demo ? await startDemo(loaded) : undefined;
+  const config = demo?.config ?? loaded;
 
   const deps = await createDeps(config);
   const app = await buildApp(deps, { logger: { level: config.logLevel } });
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
-  if (demo)
-    app.log.warn(
-      { simulator: demo.url },
-      'SVC_DEMO=1: every upstream is served by the demo simulator; answers and receipts say source_mode "demo"',
-    );
+  await demo?.prepare(app, deps);
 
   const closeResources = async () => {
     await deps.close();

@@ -2,6 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { ROLES, type ModelSpec, type Wire } from '../models/config.js';
+import { demoResponder } from './model-answers.js';
+
+export { demoResponder, minimalInstance } from './model-answers.js';
 
 /**
  * Loopback fakes of three model vendors, each speaking its documented wire format:
@@ -238,114 +241,5 @@ export class ModelFakes {
     res
       .writeHead(status, { 'content-type': 'application/json', 'request-id': id('req_') })
       .end(JSON.stringify(status === 200 ? encode(call, reply) : errorBody(wire, status)));
-  }
-}
-
-/** The demo's answers: named ones for the features that ship, else a minimal instance of the schema. */
-export function demoResponder(call: FakeCall): FakeReply {
-  const named = DEMO_ANSWERS[call.schemaName ?? ''] ?? DEMO_ANSWERS[shapeName(call.schema)];
-  if (named) return { json: named(call) };
-  if (call.schema) return { json: minimalInstance(call.schema) };
-  return { text: `Demo model (no language model is configured): received ${call.messages.length} message(s).` };
-}
-
-/** Gemini's responseSchema carries no name and Anthropic's tool may be a generic one: the chart verdict is known by its fields. */
-const shapeName = (schema: Json | undefined): string => {
-  const required = (schema?.required ?? []) as string[];
-  return ['trend', 'signal', 'confidence', 'levels'].every((k) => required.includes(k)) ? 'chart_verdict' : '';
-};
-
-const quotedData = (call: FakeCall): { label: string; value: Json }[] =>
-  call.messages.flatMap((m) => {
-    const match = /^Quoted data \((.*)\):\n<data>\n([\s\S]*)\n<\/data>$/.exec(m.text);
-    return match ? [{ label: match[1]!, value: JSON.parse(match[2]!) as Json }] : [];
-  });
-
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
-
-/** chart: a fixed verdict per wire format, so the demo panel disagrees a little; the fakes do not read images. */
-const DEMO_CHART_VERDICTS: Record<Wire, { trend: string; signal: string; confidence: number; patterns: string[] }> = {
-  'openai-chat': { trend: 'up', signal: 'buy', confidence: 0.64, patterns: ['higher lows'] },
-  'anthropic-messages': { trend: 'up', signal: 'buy', confidence: 0.57, patterns: ['ascending channel'] },
-  gemini: { trend: 'sideways', signal: 'hold', confidence: 0.52, patterns: [] },
-};
-
-const DEMO_ANSWERS: Record<string, (call: FakeCall) => unknown> = {
-  chart_verdict: (call) => ({
-    ...DEMO_CHART_VERDICTS[call.wire],
-    horizon: '1-3 days',
-    levels: { support: [], resistance: [] },
-    rationale: `Demo model (${call.wire} fake): a fixed demo verdict; it received ${call.messages.reduce((n, m) => n + m.images, 0)} image(s) and did not read them.`,
-  }),
-  /** agent-context: the catalog lines of the system prompt that share the most words with the goal, with their example q. */
-  goal_plan: (call) => {
-    const goal = words(call.messages.at(-1)?.text ?? '');
-    const lines = [...call.system.matchAll(/^- ([a-z0-9-]+): q = .*?, e\.g\. "(.*?)"; (.*)$/gm)];
-    const scored = lines.map(([, type, example, desc]) => ({
-      type: type!,
-      q: example!,
-      score: [...words(`${type} ${desc}`)].filter((w) => goal.has(w)).length,
-    }));
-    const best = scored
-      .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score)
-      .slice(0, 3);
-    return {
-      primary: (best.length ? best : scored.slice(0, 1)).map(({ type, q }) => ({ type, q })),
-      supporting: [],
-      decision_recipe: {
-        outcomes: ['act', 'wait'],
-        rules: [
-          { when: 'the primary rows support the goal', then: 'act' },
-          { when: 'otherwise', then: 'wait' },
-        ],
-        caveats: ['Demo planner: keyword overlap with the catalog, not a language model.'],
-      },
-    };
-  },
-  /** olympics: the uninformed forecast, said as such (a minimal instance would claim certainty with p = 0). */
-  olympics_forecast: () => ({
-    p: 0.5,
-    rationale: 'Demo model (no language model is configured): it answers 0.5, the uninformed forecast.',
-  }),
-  /** portfolio ask: the concentration figures of the quoted insights, cited by their receipt. */
-  portfolio_answer: (call) => {
-    const insights = quotedData(call).find((d) => d.label === 'portfolio insights')?.value;
-    const top = (insights?.concentration as Json | undefined)?.top_holding as Json | undefined;
-    if (!insights || !top)
-      return { answerable: false, answer: 'The demo model found no portfolio insights to answer from.', citations: [] };
-    const claim = `Your largest holding is ${String(top.symbol)} at ${String(top.share_pct)}% of market value.`;
-    return {
-      answerable: true,
-      answer: `${claim} (Demo model: it reads the computed insights and does not reason about your question.)`,
-      citations: [{ claim, source_type: 'portfolio-insights', receipt_id: String(insights.receipt_id) }],
-    };
-  },
-};
-
-/** The smallest value of a JSON Schema: required properties only, the first enum value, bounds respected. */
-export function minimalInstance(schema: Json): unknown {
-  if (Array.isArray(schema.enum)) return schema.enum[0];
-  if ('const' in schema) return schema.const;
-  const options = (schema.anyOf ?? schema.oneOf) as Json[] | undefined;
-  if (options?.length) return minimalInstance(options[0]!);
-  const type: unknown = Array.isArray(schema.type) ? (schema.type as unknown[])[0] : schema.type;
-  switch (type) {
-    case 'object': {
-      const properties = (schema.properties ?? {}) as Record<string, Json>;
-      const required = (schema.required ?? []) as string[];
-      return Object.fromEntries(required.map((k) => [k, minimalInstance(properties[k] ?? {})]));
-    }
-    case 'array':
-      return Array.from({ length: Number(schema.minItems ?? 0) }, () => minimalInstance((schema.items ?? {}) as Json));
-    case 'number':
-    case 'integer':
-      return Number(schema.minimum ?? schema.exclusiveMinimum ?? 0);
-    case 'boolean':
-      return false;
-    case 'null':
-      return null;
-    default:
-      return 'demo'.padEnd(Number(schema.minLength ?? 0), '.');
   }
 }

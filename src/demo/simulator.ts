@@ -5,16 +5,14 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { UpstreamSetting } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { HOSTS, type HostName } from '../upstream/hosts.js';
-import { generatedAnswer } from './generated.js';
-import { DemoSeries } from './series.js';
-import { shiftDays, shiftTimes } from './time-shift.js';
+import { HOSTS, type HostName, type HostSpec, type KeySpec } from '../upstream/hosts.js';
+import { DemoWorld, Reply } from './world.js';
 
 /**
  * The loopback upstream simulator: serves upstream exchanges from the fixture files by host + method + path
  * (base URLs become `http://127.0.0.1:<port>/<host>`), injects faults per host, and counts hits. Tests and
- * the offline demo (SVC_DEMO=1) both use it; in demo mode it also moves fixture times to today and
- * generates price series relative to now (see `DemoOptions`).
+ * the offline demo (SVC_DEMO=1) both use it; in demo mode the demo world (world.ts) answers instead, at the
+ * simulator clock's time or at the instant a `/@<unix ms>/<host>` base URL names (history recorded at start-up).
  */
 export interface Exchange {
   host: string;
@@ -106,17 +104,21 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export interface DemoOptions {
-  /** The generated price series are the same for the same seed. */
+  /** The world is the same for the same seed. */
   seed: number;
   clock: Clock;
 }
 
+/** A key for a keyed host in the demo, in the form its kind needs (token hosts take `id:secret`). */
+const demoKey = (key: KeySpec) => (key.in === 'token' ? 'demo-id:demo-secret' : 'demo-key');
+/** Hosts that serve a model, not a data type: the demo leaves them unconfigured (the demo models answer instead). */
+const NOT_DATA: readonly string[] = ['llm'];
+const AT_INSTANT = /^\/@(\d{10,13})(\/.*)$/;
+
 export class Simulator {
   private server?: Server;
-  private exchanges: Exchange[];
-  private readonly recorded: Exchange[];
-  private shiftedBy = 0;
-  private readonly series?: DemoSeries;
+  private readonly exchanges: Exchange[];
+  private readonly world?: DemoWorld;
   private readonly overrides: Exchange[] = [];
   private readonly faults = new Map<string, Fault>();
   private readonly hitLog: Hit[] = [];
@@ -127,19 +129,8 @@ export class Simulator {
     fixtures: Fixture[],
     private readonly demo?: DemoOptions,
   ) {
-    this.recorded = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
-    this.exchanges = this.recorded;
-    if (demo) this.series = new DemoSeries(demo.seed);
-  }
-
-  /** Demo mode: the fixtures with every time moved by whole days to today (recomputed when the day changes). */
-  private currentExchanges(nowMs: number): Exchange[] {
-    const days = shiftDays(nowMs);
-    if (days !== this.shiftedBy) {
-      this.exchanges = JSON.parse(shiftTimes(JSON.stringify(this.recorded), days)) as Exchange[];
-      this.shiftedBy = days;
-    }
-    return this.exchanges;
+    this.exchanges = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
+    if (demo) this.world = new DemoWorld(demo.seed, fixtures);
   }
 
   async start(): Promise<this> {
@@ -149,12 +140,19 @@ export class Simulator {
     return this;
   }
 
-  /** Upstream settings pointing every host at this simulator (keys kept). */
-  pointAt(upstreams: Record<HostName, UpstreamSetting>): Record<HostName, UpstreamSetting> {
-    return Object.fromEntries(Object.entries(upstreams).map(([name, s]) => [name, { ...s, baseUrl: `${this.url}/${name}` }])) as Record<
-      HostName,
-      UpstreamSetting
-    >;
+  /**
+   * Upstream settings pointing every host at this simulator, keys kept. In demo mode keyed data hosts without a key
+   * get a demo key (the world answers as if it were set), and `atMs` makes the world answer as of that instant.
+   */
+  pointAt(upstreams: Record<HostName, UpstreamSetting>, atMs?: number): Record<HostName, UpstreamSetting> {
+    const base = atMs === undefined ? this.url : `${this.url}/@${Math.floor(atMs)}`;
+    const keyOf = (name: string, s: UpstreamSetting) => {
+      const spec: HostSpec = HOSTS[name as HostName];
+      return s.key ?? (this.demo && spec.key && !NOT_DATA.includes(name) ? demoKey(spec.key) : undefined);
+    };
+    return Object.fromEntries(
+      Object.entries(upstreams).map(([name, s]) => [name, { ...s, baseUrl: `${base}/${name}`, key: keyOf(name, s) }]),
+    ) as Record<HostName, UpstreamSetting>;
   }
 
   /** Environment variables that point every host here and give keyed hosts a dummy key. */
@@ -205,7 +203,8 @@ export class Simulator {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://sim');
-    const [, host = '', ...rest] = url.pathname.split('/');
+    const instant = AT_INSTANT.exec(url.pathname);
+    const [, host = '', ...rest] = (instant?.[2] ?? url.pathname).split('/');
     const path = `/${rest.join('/')}`;
     this.hitLog.push({ host, path, query: url.search, headers: req.headers });
     const fault = this.faults.get(host);
@@ -219,17 +218,27 @@ export class Simulator {
       res.writeHead(fault.status, { 'content-type': 'application/json', ...fault.headers }).end(fault.body ?? '{"error":"simulated"}');
       return;
     }
-    if (this.demo && this.series) {
-      const generated = generatedAnswer(this.series, host, path, url.searchParams, Math.floor(this.demo.clock.now() / 1000));
-      if (generated !== undefined) return this.respond(res, { host, path, body: generated }, fault);
-      this.currentExchanges(this.demo.clock.now());
+    const body = await readBody(req);
+    if (this.demo && this.world) {
+      const nowS = Math.floor((instant ? Number(instant[1]) : this.demo.clock.now()) / 1000);
+      const reply = this.worldAnswer({ host, method: req.method ?? 'GET', path, params: url.searchParams, body, nowS });
+      if (reply) return this.respond(res, { host, path, status: reply.status, headers: reply.headers, body: reply.body }, fault);
     }
-    const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams, await readBody(req));
+    const exchange = this.find(host, req.method ?? 'GET', path, url.searchParams, body);
     if (!exchange) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'no recorded exchange', host, path }));
       return;
     }
     this.respond(res, exchange, fault);
+  }
+
+  /** A world that cannot answer a request answers 500, as an upstream would: the simulator itself never fails. */
+  private worldAnswer(request: Parameters<DemoWorld['answer']>[0]): Reply | undefined {
+    try {
+      return this.world!.answer(request);
+    } catch (e) {
+      return new Reply(500, { error: 'demo world', message: (e as Error).message });
+    }
   }
 
   private find(host: string, method: string, path: string, params: URLSearchParams, body: string): Exchange | undefined {

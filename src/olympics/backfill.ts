@@ -8,7 +8,7 @@ import Fastify from 'fastify';
 import { loadConfig } from '../config.js';
 import { createDeps } from '../deps.js';
 import { ApiError } from '../core/errors.js';
-import { startDemoSimulator } from '../demo/simulator.js';
+import { startDemo } from '../demo/start-up.js';
 import { createOlympics, runBackfill } from './routes.js';
 
 const days = Number(process.argv[2] ?? 14);
@@ -16,10 +16,9 @@ if (!Number.isInteger(days) || days < 1 || days > 365) {
   console.error('days must be an integer from 1 to 365');
   process.exit(2);
 }
-let config = loadConfig(process.env);
-const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
-if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
-const deps = await createDeps(config);
+const loaded = loadConfig(process.env);
+const demo = loaded.demo ? await startDemo(loaded) : undefined;
+const deps = await createDeps(demo?.config ?? loaded);
 const host = Fastify();
 try {
   const nowS = Math.floor(Date.now() / 1000);

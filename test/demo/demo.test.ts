@@ -10,8 +10,11 @@ const base = `http://127.0.0.1:${port}`;
 let child: ChildProcess;
 let log = '';
 
-/** tsx compiles the whole service at start-up: on a loaded 2-core runner that alone can take 10 s. */
-const START_UP_MS = 45_000;
+/**
+ * tsx compiles the whole service at start-up (on a loaded 2-core runner that alone can take 10 s), then the demo records
+ * its last hour and backfills the arena and olympics before it listens (a few seconds on an idle machine).
+ */
+const START_UP_MS = 150_000;
 
 async function waitUntilUp(): Promise<void> {
   for (const until = Date.now() + START_UP_MS; Date.now() < until;) {
@@ -47,12 +50,27 @@ afterAll(() => {
   child.kill('SIGTERM');
 });
 
+const getJson = async (path: string) => (await (await fetch(`${base}${path}`)).json()) as Record<string, unknown>;
+
 describe('SVC_DEMO=1', () => {
   it('says so at start-up and stamps answers and receipts with source_mode "demo"', async () => {
-    expect(log).toContain('SVC_DEMO=1: every upstream is served by the demo simulator');
-    const body = (await (await fetch(`${base}/api/data/preview?type=weather&q=40.71,-74.01`)).json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ ok: true, source: 'open-meteo', source_mode: 'demo', preview: { temp_c: 12.3 } });
+    expect(log).toContain('SVC_DEMO=1: every upstream is served by the demo world');
+    const body = await getJson('/api/data/preview?type=weather&q=40.71,-74.01');
+    expect(body).toMatchObject({ ok: true, source: 'open-meteo', source_mode: 'demo', preview: { lat: 40.6905 } });
+    expect(Math.floor(Date.now() / 1000) - (body.as_of as number)).toBeLessThan(16 * 60);
     expect(body._receipt).toMatchObject({ v: 1, sources: ['open-meteo'], source_mode: 'demo' });
+  });
+
+  it('has history, snapshots, arena trades and olympics events as soon as it listens', async () => {
+    expect(await getJson('/api/v1/snapshot?ago=30')).toMatchObject({ source_mode: 'demo', data: { ago_minutes: 30 } });
+    const asOf = Math.floor(Date.now() / 1000) - 1800;
+    expect(await getJson(`/api/data/preview?type=crypto-price&q=bitcoin,ethereum&as_of=${asOf}`)).toMatchObject({
+      ok: true,
+      from_history: true,
+    });
+    expect(((await getJson('/api/v1/olympics/events?mode=backfill')).events as unknown[]).length).toBeGreaterThan(0);
+    const record = await getJson('/api/v1/arena/track-record?strategy=rsi2_mean_reversion&asset=BTC');
+    expect(record.backfill_trade_count).toBeGreaterThan(0);
   });
 
   it('lists every data type in the catalog', async () => {
