@@ -56,6 +56,7 @@ const toResult = (result: SourceResult, rowLimit: number): BundleResult =>
           as_of: result.as_of,
           fetched_at: result.fetched_at,
           cached: result.cached,
+          ...(result.skipped_items ? { skipped_items: result.skipped_items } : {}),
           ...(result.source_mode ? { source_mode: result.source_mode } : {}),
         },
       }

@@ -28,7 +28,8 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the ' +
           'last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. ' +
           'Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, ' +
-          'upstream_unavailable, upstream_key_missing, no_data. ' +
+          'upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server\'s region), no_data. ' +
+          '`skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. ' +
           'A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. ' +
           'Its signed bytes are reused until the value changes or passes its TTL, so `_receipt.issued_at` is when that body was signed ' +
           '(at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.',

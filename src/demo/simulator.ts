@@ -26,6 +26,8 @@ export interface Exchange {
   headers?: Record<string, string>;
   /** JSON value, or a string served as-is (CSV, XML, HTML). */
   body: unknown;
+  /** Serve a string body in this single-byte charset instead of UTF-8 (feeds that declare Latin-1). */
+  charset?: 'latin1';
   /** What "an empty list" looks like for this upstream; default: every array emptied. */
   empty_body?: unknown;
 }
@@ -46,6 +48,8 @@ export interface Fixture {
   expected: Record<string, unknown>[];
   /** The rows when the primary upstream fails and the fallback answers from its own exchanges. */
   fallback?: { exchanges: Exchange[]; expected: Record<string, unknown>[] };
+  /** Types with more than two upstreams: each further one, in order, with the rows it answers when all before it fail. */
+  further_fallbacks?: { origin: FixtureOrigin; exchanges: Exchange[]; expected: Record<string, unknown>[] }[];
   bad_q?: string[];
   /** Types with a curated data file: the rows served when every HTTP upstream fails. */
   offline_expected?: Record<string, unknown>[];
@@ -71,6 +75,13 @@ export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
     .sort()
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Fixture);
 }
+
+/** Every exchange a fixture records: the primary's, the fallback's and the further fallbacks'. */
+export const fixtureExchanges = (f: Fixture): Exchange[] => [
+  ...f.exchanges,
+  ...(f.fallback?.exchanges ?? []),
+  ...(f.further_fallbacks ?? []).flatMap((further) => further.exchanges),
+];
 
 const emptied = (value: unknown): unknown => {
   if (Array.isArray(value)) return [];
@@ -129,7 +140,7 @@ export class Simulator {
     fixtures: Fixture[],
     private readonly demo?: DemoOptions,
   ) {
-    this.exchanges = fixtures.flatMap((f) => [...f.exchanges, ...(f.fallback?.exchanges ?? [])]);
+    this.exchanges = fixtures.flatMap(fixtureExchanges);
     if (demo) this.world = new DemoWorld(demo.seed, fixtures);
   }
 
@@ -265,7 +276,8 @@ export class Simulator {
           ? 'text/html; charset=utf-8'
           : 'text/plain; charset=utf-8'
         : 'application/json';
-    res.writeHead(exchange.status ?? 200, { 'content-type': contentType, ...exchange.headers }).end(text);
+    res.writeHead(exchange.status ?? 200, { 'content-type': contentType, ...exchange.headers });
+    res.end(exchange.charset ? Buffer.from(text, exchange.charset) : text);
   }
 }
 

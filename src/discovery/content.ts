@@ -98,7 +98,7 @@ Base URL: ${baseUrl}
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
 7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`npx svc-mcp\` (stdio); see \`/.well-known/mcp.json\`.
-8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data): do not retry a 4xx; back off on upstream_rate_limited.
+8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data): do not retry a 4xx; back off on upstream_rate_limited. \`ok:true\` answers with \`skipped_items\` left out that many malformed items of a long upstream list.
 
 ## Prices
 ${priceLines()

@@ -87,7 +87,8 @@ export function rowComponents(fixtures: Fixture[], types: string[]): Record<stri
   const byType = new Map<string, Record<string, unknown>[]>();
   for (const f of fixtures) {
     if (!known.has(f.type) || !Array.isArray(f.expected)) continue;
-    const rows = [...f.expected, ...(f.fallback?.expected ?? []), ...(f.offline_expected ?? [])];
+    const further = (f.further_fallbacks ?? []).flatMap((fallback) => fallback.expected);
+    const rows = [...f.expected, ...(f.fallback?.expected ?? []), ...further, ...(f.offline_expected ?? [])];
     byType.set(f.type, [...(byType.get(f.type) ?? []), ...rows]);
   }
   return Object.fromEntries(

@@ -1,29 +1,12 @@
 import { defineSource, type Row } from './define.js';
-import { contractSource, sourceChecks, type Source } from './lib/contract-source.js';
+import { CONTRACT_CHECKS, contractSource, scored, sourceChecks, SOURCE_TEXT_CHECKS, type Source } from './lib/contract-source.js';
 import { evmKey, evmTargetQ, type EvmTarget } from './lib/evm-chains.js';
 import { flag, goplusRisks, goplusToken, type TokenSecurity } from './lib/goplus.js';
-import { riskScore } from './lib/risk-score.js';
-
-/** What contract-risk checks: the verified source, proxying, owner powers found by function name, selfdestruct, the compiler. */
-export const CONTRACT_CHECKS = [
-  'unverified_source',
-  'proxy',
-  'mintable',
-  'pausable',
-  'blacklist',
-  'modifiable_tax',
-  'upgradeable',
-  'selfdestruct',
-  'old_compiler',
-] as const;
-/** Checks that need the verified source text: unknown when it is not published. */
-const SOURCE_TEXT_CHECKS = new Set(['mintable', 'pausable', 'blacklist', 'modifiable_tax', 'upgradeable', 'selfdestruct']);
-
-const scored = (risks: string[], unknownChecks: string[]) => ({ ...riskScore(risks, unknownChecks), risks, unknown_checks: unknownChecks });
+import { sourcifyRisk } from './lib/sourcify.js';
 
 export function fromEtherscan(target: EvmTarget, s: Source): Row {
   const { verified, risky_functions, risks } = sourceChecks(s);
-  const unknownChecks = verified ? [] : CONTRACT_CHECKS.filter((c) => SOURCE_TEXT_CHECKS.has(c));
+  const unknownChecks = verified ? [] : [...SOURCE_TEXT_CHECKS];
   return {
     chain: target.chain,
     address: target.address,
@@ -33,6 +16,7 @@ export function fromEtherscan(target: EvmTarget, s: Source): Row {
     implementation: s.Implementation || null,
     compiler_version: s.CompilerVersion || null,
     license: s.LicenseType || null,
+    owner: null,
     risky_functions,
     ...scored(risks, unknownChecks),
   };
@@ -66,6 +50,7 @@ export function fromGoplus(target: EvmTarget, token: TokenSecurity): Row {
     implementation: null,
     compiler_version: null,
     license: null,
+    owner: token.owner_address || null,
     risky_functions: null,
     ...scored(
       risks,
@@ -75,11 +60,13 @@ export function fromGoplus(target: EvmTarget, token: TokenSecurity): Row {
 }
 
 /**
- * Rows (one): chain, address, contract_name, verified, is_proxy, implementation, compiler_version, license,
- * risky_functions (state-changing functions named like mint/pause/blacklist/setFee/upgradeTo; null when unknown),
- * risk_score (0-100, our heuristic, counting only risks found), risk_score_max (unknown checks counted as risks),
- * risk_level (low/medium/high, or unknown when the unknown checks could change it), risks [names], unknown_checks [names].
- * From the GoPlus fallback the source-level fields are null and upgradeable / old_compiler are unknown.
+ * Rows (one): chain, address, contract_name, verified (null when unknown), is_proxy, implementation, compiler_version,
+ * license, owner (what owner() returns, GoPlus's owner_address; null when none or not read), risky_functions (state-changing
+ * functions named like mint/pause/blacklist/setFee/upgradeTo; null when unknown), risk_score (0-100, our heuristic,
+ * counting only risks found), risk_score_max (unknown checks counted as risks), risk_level (low/medium/high, or unknown
+ * when the unknown checks could change it), risks [names], unknown_checks [names].
+ * Etherscan (key) first; GoPlus knows tokens only (source-level fields null); the keyless Sourcify + public RPC path
+ * covers any contract: verified source from Sourcify, proxy slots and owner() from an Ethereum node.
  */
 export default defineSource<EvmTarget>({
   type: 'contract-risk',
@@ -95,5 +82,6 @@ export default defineSource<EvmTarget>({
   upstreams: {
     etherscan: async (target, { http, deadline }) => [fromEtherscan(target, await contractSource(http, target, deadline))],
     gopluslabs: async (target, { http, deadline }) => [fromGoplus(target, await goplusToken(http, target, deadline))],
+    sourcify: async (target, { http, upstream, deadline }) => [await sourcifyRisk(http, upstream, target, deadline)],
   },
 });

@@ -3,6 +3,7 @@ import { whyNot } from './lib/q.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
+import { LenientArray } from '../upstream/validate.js';
 
 const SYMBOL = /^[A-Z0-9.+$]{1,15}$/;
 /** Pools below this TVL are dust whose APY swings wildly; DefiLlama flags outliers separately. */
@@ -16,9 +17,10 @@ export function tokenSymbol(q: string): string {
 }
 
 const num = Type.Union([Type.Number(), Type.Null()]);
+/** Every pool DefiLlama tracks (15,000 and more): one malformed pool is left out and counted, not fatal. */
 const Pools = Type.Object({
   status: Type.String(),
-  data: Type.Array(
+  data: LenientArray(
     Type.Object({
       pool: Type.String(),
       chain: Type.String(),

@@ -3,6 +3,7 @@ import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource } from './define.js';
 import { fundingRow } from './lib/funding.js';
+import { hyperliquidFunding } from './lib/hyperliquid.js';
 
 export function parseAsset(q: string): string {
   const symbol = q.trim().toUpperCase().replace(/USDT$/, '');
@@ -32,8 +33,10 @@ const BybitHistory = Type.Object({
 });
 
 /**
- * Rows: symbol, pair, quote (USDT: the margin and mark-price currency), funding_rate (per interval, fraction),
- * funding_rate_8h_avg (time-weighted over the last 8 hours), interval_hours, next_funding_at, mark_price, annualized_pct.
+ * Rows: symbol, pair (the instrument as the exchange names it), quote (the margin and mark-price currency: USDT on
+ * Binance and Bybit, USDC on Hyperliquid), funding_rate (per interval, fraction), funding_rate_8h_avg (time-weighted over
+ * the last 8 hours), interval_hours (8 on most Binance and Bybit pairs, 1 on Hyperliquid), next_funding_at, mark_price,
+ * annualized_pct. Binance, then Bybit, then Hyperliquid; a regional refusal is `region_blocked` and the next is tried.
  */
 export default defineSource<string>({
   type: 'funding-rates',
@@ -57,6 +60,7 @@ export default defineSource<string>({
         fundingRow(
           symbol,
           pair,
+          'USDT',
           Number(premium.lastFundingRate),
           Number(premium.markPrice),
           premium.nextFundingTime,
@@ -80,7 +84,11 @@ export default defineSource<string>({
       const t = tickers.result.list[0];
       if (!t) throw noData(`Bybit has no ${pair} perpetual`);
       const settled = history.result.list.map((h) => ({ rate: Number(h.fundingRate), at: Number(h.fundingRateTimestamp) }));
-      return [fundingRow(symbol, pair, Number(t.fundingRate), Number(t.markPrice), Number(t.nextFundingTime), settled, clock.now())];
+      return [
+        fundingRow(symbol, pair, 'USDT', Number(t.fundingRate), Number(t.markPrice), Number(t.nextFundingTime), settled, clock.now()),
+      ];
     },
+    // Keyless and not among the exchanges that refuse US-hosted servers (Binance answers 451, Bybit a CloudFront 403).
+    hyperliquid: async (symbol, { http, deadline, clock }) => [await hyperliquidFunding(http, symbol, clock.now(), deadline)],
   },
 });

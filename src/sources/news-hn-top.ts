@@ -32,7 +32,8 @@ export const fromItem = (item: Item): Story[] =>
         {
           id: item.id,
           title: item.title,
-          url: item.url ?? null,
+          // Text posts (Ask HN) come without a url or, in older items, with "url": "".
+          url: item.url || null,
           author: item.by ?? '',
           points: item.score ?? 0,
           comments: item.descendants ?? 0,
@@ -47,7 +48,7 @@ export const fromSearch = (raw: Search): Story[] =>
     .map((h) => ({
       id: Number(h.objectID),
       title: h.title,
-      url: h.url ?? null,
+      url: h.url || null,
       author: h.author,
       points: h.points ?? 0,
       comments: h.num_comments ?? 0,

@@ -37,8 +37,8 @@ const KrakenDepth = Type.Object({
 });
 const CoinbaseBook = Type.Object({ bids: Levels, asks: Levels });
 
-/** One row per level (side, level, price, size) plus the book summary on every row. */
-export function bookRows(q: BookQuery, pair: string, bids: Level[], asks: Level[]): Row[] {
+/** One row per level (side, level, price, size) plus the book summary on every row; `quote` is the currency of the book served. */
+export function bookRows(q: BookQuery, pair: string, quote: string, bids: Level[], asks: Level[]): Row[] {
   const side = (name: 'bid' | 'ask', levels: Level[]) =>
     levels.slice(0, DEPTH).map(([price, size], i) => ({ side: name, level: i + 1, price: Number(price), size: Number(size) }));
   const rows = [...side('bid', bids), ...side('ask', asks)];
@@ -49,7 +49,7 @@ export function bookRows(q: BookQuery, pair: string, bids: Level[], asks: Level[
   return rows.map((r) => ({
     pair,
     base: q.base,
-    quote: q.quote,
+    quote,
     ...r,
     best_bid: bestBid,
     best_ask: bestAsk,
@@ -60,7 +60,11 @@ export function bookRows(q: BookQuery, pair: string, bids: Level[], asks: Level[
 
 const krakenAsset = (a: string) => (a === 'BTC' ? 'XBT' : a);
 
-/** Rows: pair, base, quote, side, level, price, size, best_bid, best_ask, spread, mid. The requested exchange first, then the others. */
+/**
+ * Rows: pair (as the exchange that answered spells it), base, quote (the currency of the book served, which can differ from
+ * the one asked: Coinbase answers USDT pairs with its USD book), side, level, price, size, best_bid, best_ask, spread, mid.
+ * The requested exchange first, then the others.
+ */
 export default defineSource<BookQuery>({
   type: 'order-book',
   categories: ['crypto', 'trader'],
@@ -80,7 +84,7 @@ export default defineSource<BookQuery>({
         deadline,
         query: { symbol: pair, limit: DEPTH },
       });
-      return bookRows(q, pair, book.bids, book.asks);
+      return bookRows(q, pair, q.quote, book.bids, book.asks);
     },
     kraken: async (q, { http, deadline }) => {
       const pair = `${krakenAsset(q.base)}${q.quote}`;
@@ -96,15 +100,17 @@ export default defineSource<BookQuery>({
         );
       const book = Object.values(raw.result ?? {})[0];
       if (!book) throw noData(`Kraken has no ${pair} book`);
-      return bookRows(q, pair, book.bids as Level[], book.asks as Level[]);
+      return bookRows(q, pair, q.quote, book.bids as Level[], book.asks as Level[]);
     },
+    // Coinbase's dollar books are in USD: a USDT pair is answered with the USD book, and its rows say USD.
     'coinbase-exchange': async (q, { http, deadline }) => {
-      const pair = `${q.base}-${q.quote === 'USDT' ? 'USD' : q.quote}`;
+      const quote = q.quote === 'USDT' ? 'USD' : q.quote;
+      const pair = `${q.base}-${quote}`;
       const book = await http.json<{ bids: Level[]; asks: Level[] }>(`/products/${pair}/book`, CoinbaseBook, {
         deadline,
         query: { level: 2 },
       });
-      return bookRows(q, pair, book.bids, book.asks);
+      return bookRows(q, pair, quote, book.bids, book.asks);
     },
   },
 });

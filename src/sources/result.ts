@@ -22,6 +22,8 @@ export interface SourceSuccess {
   cached: boolean;
   rows: Row[];
   rows_hash: string;
+  /** Items of a long upstream list that did not fit its shape and were left out (absent when none were). */
+  skipped_items?: number;
   /** Answers of the demo simulator (SVC_DEMO=1) say so; the receipt signs it too. */
   source_mode?: 'demo';
 }
@@ -44,9 +46,9 @@ export interface CachedValue {
   fetched_at: number;
   rows: Row[];
   rows_hash: string;
+  skipped_items?: number;
 }
 
-/** Rows as served and cached: each stamped with its `source` and an `as_of` (the fetch time when the upstream gave none). */
 /** Stamps each row with `source` (or, for curated rows, the citation the row carries) and an `as_of`. */
 export function stampRows(source: string, rows: Row[], fetchedAt: number, rowSource: (row: Row) => string = () => source): CachedValue {
   const fallbackAsOf = Math.floor(fetchedAt / 1000);

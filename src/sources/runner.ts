@@ -86,8 +86,7 @@ export class SourceRunner {
     for (const [index, [host, fetcher]] of entries.entries()) {
       const share = Math.floor((deadline - Date.now()) / (entries.length - index));
       try {
-        const rows = await this.attempt(host, fetcher, q, Date.now() + share);
-        return this.store(descriptor, key, cacheKey, stampRows(host, rows, this.deps.clock.now()));
+        return this.store(descriptor, key, cacheKey, await this.attempt(host, fetcher, q, Date.now() + share));
       } catch (e) {
         const error = e instanceof UpstreamError ? e : new UpstreamError('upstream_bad_response', `${host}: ${(e as Error).message}`);
         attempts.push({ source: host, error: error.reason });
@@ -111,19 +110,22 @@ export class SourceRunner {
     this.generations.delete(cacheKey);
     this.generations.set(cacheKey, ++this.lastGeneration);
     if (this.generations.size > MAX_GENERATIONS) this.generations.delete(this.generations.keys().next().value as string);
-    const { rows, ...meta } = value;
+    const { rows, skipped_items, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
     return this.success(descriptor.type, key, value, false);
   }
 
-  private async attempt(host: HostName, fetcher: Fetcher<unknown>, q: unknown, deadline: number): Promise<Row[]> {
+  /** The fetcher's rows, stamped, with how many items of long upstream lists had to be left out. */
+  private async attempt(host: HostName, fetcher: Fetcher<unknown>, q: unknown, deadline: number): Promise<CachedValue> {
     const { upstream, clock, config } = this.deps;
-    const ctx = { http: upstream.host(host), upstream: (name: HostName) => upstream.host(name), deadline, clock, config };
+    const tally = { skipped: 0 };
+    const ctx = { http: upstream.host(host, tally), upstream: (name: HostName) => upstream.host(name, tally), deadline, clock, config };
     const late = () => new UpstreamError('upstream_timeout', `${host} did not answer in time`);
     // A backstop for fetchers that overrun; the grace lets the HTTP client's own, more precise, error win the race.
     const rows = await beforeDeadline(fetcher(q, ctx), deadline + BACKSTOP_GRACE_MS, late);
     if (rows.length === 0) throw new UpstreamError('no_data', `${host} returned no rows for this query`);
-    return rows;
+    const value = stampRows(host, rows, clock.now());
+    return tally.skipped ? { ...value, skipped_items: tally.skipped } : value;
   }
 
   private success(type: string, q: string, value: CachedValue, cached: boolean): SourceSuccess {

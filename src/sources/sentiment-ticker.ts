@@ -68,6 +68,8 @@ export function toRows(symbol: string, headlines: Headline[], index: FearGreed |
   return [
     {
       symbol,
+      // The index scores the crypto market as a whole, not the asked asset.
+      fear_greed_scope: 'crypto_market',
       fear_greed_value: index?.value ?? null,
       fear_greed_label: index?.label ?? null,
       fear_greed_at: index?.at ?? null,
@@ -86,15 +88,16 @@ const rss = (feed: string, path: string) => async (symbol: string, ctx: FetchCon
   withIndex(symbol, ctx, (deadline) => ctx.http.text(path, { deadline }).then((text) => fromRss(text, feed, symbol)));
 
 /**
- * Rows (one): symbol, fear_greed_value (0-100, market-wide crypto Fear & Greed Index by alternative.me),
- * fear_greed_label, fear_greed_at (Unix s), headlines [{title, url, source, published_at}] (newest first, up to 10).
+ * Rows (one): symbol, fear_greed_scope (`crypto_market`: the score is market-wide, the same for every asset),
+ * fear_greed_value (0-100, the crypto Fear & Greed Index by alternative.me), fear_greed_label, fear_greed_at (Unix s),
+ * headlines [{title, url, source, published_at}] about the asset (newest first, up to 10).
  */
 export default defineSource<string>({
   type: 'sentiment-ticker',
   categories: ['crypto', 'trader', 'sentiment'],
   qShape: '<asset_symbol>',
   example: 'BTC',
-  desc: '`<asset_symbol>`; hot headlines plus a fear/greed score',
+  desc: '`<asset_symbol>`; hot headlines about the asset plus the market-wide crypto fear/greed score',
   parseQ: assetSymbol,
   keyOf: (symbol) => symbol,
   ttlSeconds: 600,

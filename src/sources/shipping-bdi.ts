@@ -12,27 +12,34 @@ export type Period = (typeof PERIODS)[number];
 
 const DAY_MS = 86_400_000;
 const WINDOW_DAYS: Record<Exclude<Period, 'latest' | 'ytd'>, number> = { '1w': 7, '1m': 30, '3m': 91, '6m': 182, '1y': 365 };
-/** SEE Capital Markets' internal index id that two public scrapers label BDI; the feed itself names no index. */
+/**
+ * SEE Capital Markets republishes the Baltic Exchange's indices on its "Shipping indexes" page; its listing names
+ * internal index 39 "Baltic Dry Index" (BDI), next to 37 BCI, 42 BPI, 43 BSI, 41 BHSI, 40 BDTI, 38 BCTI, as public
+ * clients of that page read it. The history XHR itself names no index.
+ */
 const BDI_INDEX_ID = 39;
 
 interface Series {
   index: string;
   name: string;
-  /** False for both series: neither is confirmed to be the Baltic Exchange's own index. */
-  is_bdi: false;
-  unit: 'index_points' | 'usd';
+  is_bdi: boolean;
+  /** A freight index (index points) or the share price of a fund that trades freight futures (not a freight rate). */
+  kind: 'freight_index' | 'fund_price';
+  unit: 'index_points' | 'usd_per_share';
 }
-const SEE_INDEX: Series = {
-  index: 'SEECM-39',
-  name: 'SEE Capital Markets index 39, an unofficial feed that public scrapers read as the Baltic Dry Index (not verified)',
-  is_bdi: false,
+const BALTIC_DRY: Series = {
+  index: 'BDI',
+  name: 'Baltic Dry Index (Baltic Exchange), as republished by SEE Capital Markets',
+  is_bdi: true,
+  kind: 'freight_index',
   unit: 'index_points',
 };
 const BDRY: Series = {
   index: 'BDRY',
-  name: 'Breakwave Dry Bulk Shipping ETF (holds dry bulk freight futures; not the Baltic Dry Index)',
+  name: 'Breakwave Dry Bulk Shipping ETF share price: a fund holding dry bulk freight futures, not a freight rate or the BDI',
   is_bdi: false,
-  unit: 'usd',
+  kind: 'fund_price',
+  unit: 'usd_per_share',
 };
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -80,8 +87,8 @@ export const fromHistory = (raw: History): Observation[] =>
 export const fromChart = (raw: YahooChart): Observation[] => yahooDailyCloses(raw).map((o) => ({ ...o, value: roundTo(o.value, 2) }));
 
 /**
- * Rows (one): index (SEECM-39, or BDRY from Yahoo), name (what the series is), is_bdi (false), unit (index_points | usd),
- * period, date, close,
+ * Rows (one): index (BDI, or BDRY from the Yahoo fallback), name (what the series is), is_bdi, kind (freight_index, or
+ * fund_price for the ETF: a proxy, not freight rates), unit (index_points | usd_per_share), period, date, close,
  * change and change_pct (from the oldest close in the period), high, low, series [{date, close}] (newest first).
  */
 export default defineSource<Period>({
@@ -89,7 +96,7 @@ export default defineSource<Period>({
   categories: ['shipping', 'logistics', 'commodities'],
   qShape: '<period_label>',
   example: 'latest',
-  desc: '`<period_label>`; dry bulk shipping index',
+  desc: '`<period_label>`; the Baltic Dry Index, or (fallback) a dry bulk freight-futures ETF price marked kind: fund_price',
   parseQ: oneOf(PERIODS, '<period_label>', (s) => s.toLowerCase()),
   keyOf: (period) => period,
   ttlSeconds: 3 * 3600,
@@ -100,7 +107,7 @@ export default defineSource<Period>({
         deadline,
         query: { indexId: BDI_INDEX_ID, years: 1 },
       });
-      return toRows(SEE_INDEX, period, fromHistory(raw));
+      return toRows(BALTIC_DRY, period, fromHistory(raw));
     },
     yahoo: async (period, { http, deadline }) => {
       const raw = await http.json<YahooChart>('/v8/finance/chart/BDRY', YahooChart, { deadline, query: { interval: '1d', range: '1y' } });

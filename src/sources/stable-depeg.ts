@@ -1,10 +1,10 @@
 import { invalidQ } from '../core/errors.js';
 import { whyNot } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
-import { usdStablecoins } from './lib/entities.js';
+import { parseUnixSeconds } from '../core/clock.js';
 import { defineSource, type Row } from './define.js';
 import { Stablecoins } from '../upstream/formats/defillama-stablecoins.js';
-import { SimplePrice } from '../upstream/formats/coingecko-simple-price.js';
+import { CoinMarkets } from '../upstream/formats/coingecko-markets.js';
 
 const SYMBOL = /^[A-Z0-9]{2,12}$/;
 const TOP = 5;
@@ -37,14 +37,16 @@ export const fromDefiLlama = (raw: Stablecoins): Stable[] =>
     return [{ symbol: a.symbol.toUpperCase(), name: a.name, price: a.price ?? null, supply_usd: supply, mechanism }];
   });
 
-export const fromCoinGecko = (raw: SimplePrice): Stable[] =>
-  usdStablecoins().flatMap((e) => {
-    const p = raw[e.ids.coingecko!];
-    if (!p) return [];
-    const asOf = p.last_updated_at ? { as_of: p.last_updated_at } : {};
-    const supply = p.usd_market_cap ?? 0;
-    return [{ symbol: e.ids.symbol!.toUpperCase(), name: e.name, price: p.usd, supply_usd: supply, mechanism: null, ...asOf }];
-  });
+/** CoinGecko's whole "USD Stablecoin" category, ranked by market cap (the closest it has to circulating supply). */
+export const fromCoinGecko = (raw: CoinMarkets): Stable[] =>
+  raw.map((c) => ({
+    symbol: c.symbol.toUpperCase(),
+    name: c.name,
+    price: c.current_price,
+    supply_usd: c.market_cap ?? 0,
+    mechanism: null,
+    ...(c.last_updated ? { as_of: parseUnixSeconds(c.last_updated) } : {}),
+  }));
 
 /** The asked coin first, then the rest of the five largest by supply; `rank` is the supply rank. */
 export function toRows(symbol: string, stables: Stable[]): Row[] {
@@ -75,8 +77,9 @@ export function toRows(symbol: string, stables: Stable[]): Row[] {
 }
 
 /**
- * Rows: symbol, name, rank (by circulating supply, or market cap on the fallback), price_usd,
- * deviation_bps ((price − 1) × 10 000), supply_usd, peg_mechanism, asked (true for the q coin, listed first).
+ * Rows: symbol, name, rank (by circulating supply among all dollar stablecoins DefiLlama lists, or by market cap among
+ * CoinGecko's whole USD Stablecoin category on the fallback), price_usd, deviation_bps ((price − 1) × 10 000),
+ * supply_usd, peg_mechanism, asked (true for the q coin, listed first).
  */
 export default defineSource<string>({
   type: 'stable-depeg',
@@ -95,14 +98,8 @@ export default defineSource<string>({
       return toRows(symbol, fromDefiLlama(raw));
     },
     coingecko: async (symbol, { http, deadline }) => {
-      const ids = usdStablecoins()
-        .map((e) => e.ids.coingecko)
-        .join(',');
-      const raw = await http.json<SimplePrice>('/api/v3/simple/price', SimplePrice, {
-        deadline,
-        query: { ids, vs_currencies: 'usd', include_market_cap: true, include_last_updated_at: true },
-      });
-      return toRows(symbol, fromCoinGecko(raw));
+      const query = { vs_currency: 'usd', category: 'usd-stablecoin', order: 'market_cap_desc', per_page: 250, page: 1 };
+      return toRows(symbol, fromCoinGecko(await http.json<CoinMarkets>('/api/v3/coins/markets', CoinMarkets, { deadline, query })));
     },
   },
 });

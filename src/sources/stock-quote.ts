@@ -4,6 +4,7 @@ import { stockTicker } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { YahooChart } from '../upstream/formats/yahoo-chart.js';
 import { defineSource, type Row } from './define.js';
+import { stooqQuote } from './lib/stooq.js';
 
 const Finnhub = Type.Object({
   c: Type.Number(),
@@ -16,6 +17,9 @@ const Finnhub = Type.Object({
   t: Type.Integer(),
 });
 type Finnhub = Type.Static<typeof Finnhub>;
+/** Finnhub `/api/v1/stock/profile2`: the listing's currency and exchange; `{}` for symbols it has no profile of. */
+const Profile = Type.Object({ currency: Type.Optional(Type.String()), exchange: Type.Optional(Type.String()) });
+type Profile = Type.Static<typeof Profile>;
 
 /** Yahoo's 5-day daily chart: the last bar is today; the previous close comes from the bar before it. */
 export function fromYahoo(raw: YahooChart): Row[] {
@@ -45,14 +49,14 @@ export function fromYahoo(raw: YahooChart): Row[] {
   ];
 }
 
-/** Finnhub answers an unknown symbol with zeros rather than an error. */
-export function fromFinnhub(symbol: string, raw: Finnhub): Row[] {
+/** Finnhub answers an unknown symbol with zeros rather than an error; the quote has no currency, its profile does. */
+export function fromFinnhub(symbol: string, raw: Finnhub, profile: Profile): Row[] {
   if (raw.c === 0 && raw.t === 0) throw noData(`Finnhub has no quote for ${symbol}`);
   return [
     {
       symbol,
       price: raw.c,
-      currency: 'USD',
+      currency: profile.currency || null,
       open: raw.o,
       high: raw.h,
       low: raw.l,
@@ -60,19 +64,23 @@ export function fromFinnhub(symbol: string, raw: Finnhub): Row[] {
       change: raw.d,
       change_pct: raw.dp,
       volume: null,
-      exchange: null,
+      exchange: profile.exchange || null,
       as_of: raw.t,
     },
   ];
 }
 
-/** Rows: symbol, price, currency, open, high, low, prev_close, change, change_pct, volume, exchange. */
+/**
+ * Rows: symbol, price, currency (as the upstream states it; null for an index, which is in points), open, high, low,
+ * prev_close, change, change_pct (null where the upstream gives no previous close), volume, exchange.
+ * Yahoo, then Finnhub (key), then Stooq's keyless quote CSV (US tickers and indices).
+ */
 export default defineSource({
   type: 'stock-quote',
   categories: ['finance', 'stocks'],
   qShape: '<ticker>',
   example: 'AAPL',
-  desc: '`<ticker>`; end-of-day or intraday quote',
+  desc: '`<ticker>` (or an index such as ^GSPC); end-of-day or intraday quote',
   parseQ: stockTicker,
   ttlSeconds: 60,
   deadlineMs: 5000,
@@ -85,7 +93,15 @@ export default defineSource({
           query: { interval: '1d', range: '5d' },
         }),
       ),
-    finnhub: async (ticker, { http, deadline }) =>
-      fromFinnhub(ticker, await http.json<Finnhub>('/api/v1/quote', Finnhub, { deadline, query: { symbol: ticker } })),
+    finnhub: async (ticker, { http, deadline }) => {
+      const query = { symbol: ticker };
+      const [quote, profile] = await Promise.all([
+        http.json<Finnhub>('/api/v1/quote', Finnhub, { deadline, query }),
+        // The profile only labels the quote: without it (Finnhub refuses some symbols' profiles) the currency is unknown.
+        http.json<Profile>('/api/v1/stock/profile2', Profile, { deadline, query }).catch((): Profile => ({})),
+      ]);
+      return fromFinnhub(ticker, quote, profile);
+    },
+    stooq: async (ticker, { http, deadline }) => [await stooqQuote(http, ticker, deadline)],
   },
 });

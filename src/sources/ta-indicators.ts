@@ -3,7 +3,7 @@ import { roundTo } from '../core/numbers.js';
 import { invalidQ } from '../core/errors.js';
 import { INTERVAL_SECONDS, normalizeCandles, type Candle } from '../core/candles.js';
 import { Klines, klineToCandle } from '../upstream/formats/binance-klines.js';
-import { binancePair } from './lib/q.js';
+import { binancePair, binanceQuote } from './lib/q.js';
 import { indicatorSeries } from '../core/indicators.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
@@ -32,8 +32,8 @@ export function parseTaQ(q: string): TaQuery {
 /** Coinbase: [time s, low, high, open, close, volume], newest first. */
 const CoinbaseCandles = Type.Array(Type.Array(Type.Number(), { minItems: 6 }));
 
-/** The latest closed candle's RSI(14), MACD(12, 26, 9) and Bollinger(20, 2), from candles oldest first. */
-export function toRows(q: TaQuery, raw: Candle[], nowS: number): Row[] {
+/** The latest closed candle's RSI(14), MACD(12, 26, 9) and Bollinger(20, 2), from candles oldest first, priced in `quote`. */
+export function toRows(q: TaQuery, raw: Candle[], nowS: number, quote: string): Row[] {
   const step = INTERVAL_SECONDS[q.interval];
   const candles = normalizeCandles(raw, { from: 0, to: nowS, nowS, intervalS: step });
   const last = indicatorSeries(candles).at(-1);
@@ -43,6 +43,7 @@ export function toRows(q: TaQuery, raw: Candle[], nowS: number): Row[] {
   return [
     {
       symbol: q.symbol,
+      quote,
       interval: q.interval,
       close: last.close,
       rsi_14: round(last.rsi14),
@@ -58,7 +59,10 @@ export function toRows(q: TaQuery, raw: Candle[], nowS: number): Row[] {
   ];
 }
 
-/** Rows: symbol, interval, close, rsi_14, macd, macd_signal, macd_histogram, bb_upper, bb_middle, bb_lower, candles_used. */
+/**
+ * Rows: symbol, quote (the currency of the candles: USDT on Binance, USD on Coinbase), interval, close, rsi_14, macd,
+ * macd_signal, macd_histogram, bb_upper, bb_middle, bb_lower, candles_used.
+ */
 export default defineSource<TaQuery>({
   type: 'ta-indicators',
   categories: ['crypto', 'trader', 'ta'],
@@ -72,18 +76,19 @@ export default defineSource<TaQuery>({
   entityQ: (e) => (e.type === 'crypto' && e.ids.binance ? `${e.ids.symbol}:1h` : undefined),
   upstreams: {
     binance: async (q, { http, deadline, clock }) => {
+      const pair = binancePair(q.symbol);
       const rows = await http.json<Klines>('/api/v3/klines', Klines, {
         deadline,
-        query: { symbol: binancePair(q.symbol), interval: q.interval, limit: CANDLES + 1 },
+        query: { symbol: pair, interval: q.interval, limit: CANDLES + 1 },
       });
-      return toRows(q, rows.map(klineToCandle), Math.floor(clock.now() / 1000));
+      return toRows(q, rows.map(klineToCandle), Math.floor(clock.now() / 1000), binanceQuote(pair));
     },
     'coinbase-exchange': async (q, { http, deadline, clock }) => {
       const granularity = COINBASE_GRANULARITY[q.interval];
       if (!granularity) throw noData(`Coinbase has no ${q.interval} candles`);
       const rows = await http.json<number[][]>(`/products/${q.symbol}-USD/candles`, CoinbaseCandles, { deadline, query: { granularity } });
       const candles = rows.map(([t, l, h, o, c, v]) => ({ t: t!, o: o!, h: h!, l: l!, c: c!, v: v! })).reverse();
-      return toRows(q, candles, Math.floor(clock.now() / 1000));
+      return toRows(q, candles, Math.floor(clock.now() / 1000), 'USD');
     },
   },
 });

@@ -4,7 +4,9 @@ import { roundTo } from '../core/numbers.js';
 import { noData } from '../upstream/errors.js';
 import { citation, curatedFile, Origin } from '../core/curated.js';
 import { defineSource, type Row } from './define.js';
-import { Emissions, fromEmissions, type Unlock } from '../upstream/formats/defillama-emissions.js';
+import { fromEmissions, type Unlock } from '../upstream/formats/defillama-emissions.js';
+import { candidatesFor, emissionsOf, type Candidate } from './lib/emissions.js';
+import { whyNot } from './lib/q.js';
 
 const MAX_ROWS = 12;
 
@@ -30,23 +32,23 @@ export const DataFile = Type.Object({
 });
 export type DataFile = Type.Static<typeof DataFile>;
 
-/** The symbol → slug map and the curated unlocks; loading fails when a row lacks its origin or valid_until. */
+/** Symbols whose DefiLlama file is known (a fast path, and files its index does not list) and the curated unlocks. */
 export const curatedData = curatedFile(new URL('./data/token-unlock.v2.json', import.meta.url), DataFile);
 
-export function assetOf(q: string): Asset {
-  const asset = curatedData().assets.find((e) => e.symbol === q.toUpperCase());
-  if (!asset) {
-    const symbols = curatedData().assets.map((e) => e.symbol);
-    const why = q ? `"${q}" has no unlock schedule here` : 'q is required';
-    throw invalidQ(`<asset_symbol>, one of: ${symbols.join(', ')}`, 'ARB', why);
-  }
-  return asset;
+export function unlockSymbol(q: string): string {
+  const symbol = q.toUpperCase();
+  if (!/^[A-Z0-9]{2,15}$/.test(symbol))
+    throw invalidQ('<asset_symbol> (2-15 letters or digits, e.g. ARB)', 'ARB', whyNot(q, 'a token symbol'));
+  return symbol;
 }
+
+/** The token's name for rows: the curated map's, else the symbol itself. */
+const knownAsset = (symbol: string): Asset | undefined => curatedData().assets.find((e) => e.symbol === symbol);
 
 const dateOf = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 
 /** Upcoming unlocks only, soonest first; empty when none is scheduled. */
-export function toRows(asset: Asset, unlocks: Unlock[], nowS: number, maxSupply: number | null): Row[] {
+export function toRows(asset: Pick<Candidate, 'symbol' | 'name'>, unlocks: Unlock[], nowS: number, maxSupply: number | null): Row[] {
   const upcoming = unlocks
     .filter((u) => u.timestamp > nowS)
     .sort((a, b) => a.timestamp - b.timestamp)
@@ -64,14 +66,15 @@ export function toRows(asset: Asset, unlocks: Unlock[], nowS: number, maxSupply:
 }
 
 /** Curated rows still valid at `nowS` and still upcoming, each with its cited origin. */
-export function curatedRows(file: DataFile, asset: Asset, nowS: number): Row[] {
-  const valid = file.unlocks.filter((u) => u.symbol === asset.symbol && u.valid_until > nowS && u.unlock_at > nowS);
+export function curatedRows(file: DataFile, symbol: string, nowS: number): Row[] {
+  const name = file.assets.find((e) => e.symbol === symbol)?.name ?? symbol;
+  const valid = file.unlocks.filter((u) => u.symbol === symbol && u.valid_until > nowS && u.unlock_at > nowS);
   return valid
     .sort((a, b) => a.unlock_at - b.unlock_at)
     .slice(0, MAX_ROWS)
-    .map(({ symbol, valid_until, ...u }) => ({
+    .map(({ symbol: _symbol, valid_until, ...u }) => ({
       symbol,
-      name: asset.name,
+      name,
       ...u,
       date: dateOf(u.unlock_at),
       valid_until,
@@ -81,26 +84,30 @@ export function curatedRows(file: DataFile, asset: Asset, nowS: number): Row[] {
 
 /**
  * Rows: symbol, name, unlock_at (Unix s), date, amount_tokens, pct_of_max_supply, recipients, categories; upcoming cliff
- * unlocks, soonest first (up to 12). Curated rows add origin {publisher, urls, retrieved} and valid_until, and cite it in source.
+ * unlocks, soonest first (up to 12). Any token DefiLlama's emissions data covers: the symbol is matched to its file through
+ * CoinGecko's coins of that symbol (largest first) and the file's CoinGecko id. Curated rows add origin {publisher, urls,
+ * retrieved} and valid_until, and cite it in source.
  */
-export default defineSource<Asset>({
+export default defineSource<string>({
   type: 'token-unlock',
   categories: ['crypto', 'trader'],
   qShape: '<asset_symbol>',
   example: 'ARB',
-  desc: '`<asset_symbol>`; curated list of upcoming unlocks',
-  parseQ: assetOf,
-  keyOf: (asset) => asset.symbol,
+  desc: "`<asset_symbol>`; upcoming token unlocks from DefiLlama's emissions data (any token it covers)",
+  parseQ: unlockSymbol,
+  keyOf: (symbol) => symbol,
   ttlSeconds: 6 * 3600,
   deadlineMs: 6000,
   entityQ: (e) => (e.type === 'crypto' ? e.ids.symbol : undefined),
   upstreams: {
-    'defillama-datasets': async (asset, { http, deadline, clock }) => {
-      const raw = await http.json<Emissions>(`/emissions/${asset.slug}`, Emissions, { deadline });
-      const rows = toRows(asset, fromEmissions(raw), Math.floor(clock.now() / 1000), raw.supplyMetrics?.maxSupply ?? null);
-      if (rows.length === 0) throw noData(`DefiLlama lists no upcoming ${asset.symbol} unlock`);
+    'defillama-datasets': async (symbol, { http, upstream, deadline, clock }) => {
+      const known = knownAsset(symbol);
+      const candidates = known ? [known] : await candidatesFor(symbol, http, upstream('coingecko'), deadline);
+      const [token, raw] = await emissionsOf(http, symbol, candidates, deadline);
+      const rows = toRows(token, fromEmissions(raw), Math.floor(clock.now() / 1000), raw.supplyMetrics?.maxSupply ?? null);
+      if (rows.length === 0) throw noData(`DefiLlama lists no upcoming ${symbol} unlock`);
       return rows;
     },
   },
-  curated: (asset, { clock }) => curatedRows(curatedData(), asset, Math.floor(clock.now() / 1000)),
+  curated: (symbol, { clock }) => curatedRows(curatedData(), symbol, Math.floor(clock.now() / 1000)),
 });

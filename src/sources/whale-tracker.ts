@@ -14,8 +14,9 @@ const PriceMap = Type.Record(Type.String(), Type.Object({ usd: Type.Optional(Typ
 const NO_PRICES: Prices = {};
 
 /**
- * The largest transfers by USD value. A token without a USD price is dropped: unpriced tokens are
- * almost always spam or airdrop look-alikes, and "large" cannot be judged without a price.
+ * The largest transfers by their value at today's USD price (explorers and CoinGecko give current prices, not the
+ * price at the time of each transfer). A token without a USD price is dropped: unpriced tokens are almost always spam
+ * or airdrop look-alikes, and "large" cannot be judged without a price.
  */
 export function topTransfers(address: string, transfers: Transfer[]): Row[] {
   const unique = [...new Map(transfers.map((t) => [t.id, t])).values()];
@@ -37,7 +38,8 @@ export function topTransfers(address: string, transfers: Transfer[]): Row[] {
       token_address: t.token_address,
       token_symbol: t.token_symbol,
       amount,
-      value_usd: valueUsd,
+      price_usd_now: t.price_usd,
+      value_usd_now: valueUsd,
       direction: t.to === address ? 'in' : t.from === address ? 'out' : null,
     }));
 }
@@ -47,16 +49,17 @@ const prices = (coingecko: HostHttp, path: string, query: Record<string, string>
 
 /**
  * Rows: tx_hash, transferred_at (Unix s), from, to, token_address (null for the native coin), token_symbol, amount
- * (token units), value_usd, direction (in/out relative to the address; null for transfers of the token the address is).
- * The top 5 by USD value among the latest 100 ERC-20 transfers and native-coin transactions of the address and, when
- * it is a token, the latest 100 transfers of that token.
+ * (token units), price_usd_now (today's USD price of the token), value_usd_now (amount × today's price, not the value at
+ * transfer time), direction (in/out relative to the address; null for transfers of the token the address is).
+ * The top 5 by value_usd_now among the latest 100 ERC-20 transfers and native-coin transactions of the address and,
+ * when it is a token, the latest 100 transfers of that token.
  */
 export default defineSource<EvmTarget>({
   type: 'whale-tracker',
   categories: ['crypto', 'trader'],
   qShape: '<chain>:<address>',
   example: 'ethereum:0xdac17f958d2ee523a2206206994597c13d831ec7',
-  desc: '`<chain>:<address>`; top 5 recent large transfers',
+  desc: "`<chain>:<address>`; top 5 recent transfers by their value at today's USD price",
   parseQ: evmTargetQ('<chain>:<address>', 'ethereum:0xdac17f958d2ee523a2206206994597c13d831ec7'),
   keyOf: evmKey,
   ttlSeconds: 120,

@@ -10,8 +10,27 @@ export function discard(body: Readable): void {
   body.destroy();
 }
 
-/** Reads a body as UTF-8, giving up (and dropping the connection) once it passes `maxBytes`. */
-export async function readCapped(body: Readable, maxBytes: number, tooLarge: () => UpstreamError): Promise<string> {
+const HEADER_CHARSET = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i;
+/** `<?xml version="1.0" encoding="ISO-8859-1" ?>`: feeds often declare their charset here and not in the header. */
+const XML_ENCODING = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([\w.:-]+)["']/i;
+
+/** The charset the response declares: its Content-Type parameter, else an XML declaration; UTF-8 when neither names a known one. */
+export function declaredCharset(bytes: Buffer, contentType: string | undefined): string {
+  const declared = HEADER_CHARSET.exec(contentType ?? '')?.[1] ?? XML_ENCODING.exec(bytes.subarray(0, 256).toString('latin1'))?.[1];
+  if (!declared) return 'utf-8';
+  try {
+    return new TextDecoder(declared).encoding;
+  } catch {
+    return 'utf-8';
+  }
+}
+
+/** Text of a body in its declared charset (WHATWG labels: `ISO-8859-1` decodes as windows-1252, its superset). */
+export const decodeBody = (bytes: Buffer, contentType?: string): string =>
+  new TextDecoder(declaredCharset(bytes, contentType)).decode(bytes);
+
+/** Reads a body as text in its declared charset, giving up (and dropping the connection) once it passes `maxBytes`. */
+export async function readCapped(body: Readable, maxBytes: number, tooLarge: () => UpstreamError, contentType?: string): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -22,5 +41,5 @@ export async function readCapped(body: Readable, maxBytes: number, tooLarge: () 
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeBody(Buffer.concat(chunks), contentType);
 }

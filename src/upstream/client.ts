@@ -1,13 +1,13 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { ConsecutiveBreaker, BrokenCircuitError, CircuitState, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { Config } from '../config.js';
 import { HOSTS, browserUserAgent, hostEnvName, type HostName, type HostSpec } from './hosts.js';
-import { UpstreamError } from './errors.js';
+import { isRegionBlocked, UpstreamError } from './errors.js';
 import { readCapped } from './body.js';
 import type { CallOutcome, CallReport, CircuitState as HealthCircuit } from './health.js';
 import { noTracer, type Tracer } from '../core/tracing.js';
+import { fitToSchema, type SkipTally } from './validate.js';
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
@@ -54,13 +54,6 @@ const CIRCUIT_OF: Record<CircuitState, HealthCircuit> = {
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_ATTEMPTS = 3;
 const RETRY_BASE_MS = 100;
-const compiled = new WeakMap<TSchema, ReturnType<typeof Compile>>();
-
-function validator(schema: TSchema) {
-  let check = compiled.get(schema);
-  if (!check) compiled.set(schema, (check = Compile(schema)));
-  return check;
-}
 
 const isRetryable = (e: unknown): e is UpstreamError => e instanceof UpstreamError && e.reason === 'upstream_error';
 const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_timeout';
@@ -84,11 +77,12 @@ export class UpstreamClient {
     this.tracer = options.tracer ?? noTracer;
   }
 
-  host(name: HostName): HostHttp {
+  /** `tally` counts the items of lenient lists dropped from this host's answers (see `LenientArray`). */
+  host(name: HostName, tally?: SkipTally): HostHttp {
     return {
       name,
       json: <T>(path: string, schema: TSchema, options: CallOptions) =>
-        this.call(name, path, options, (text) => parseJson<T>(name, text, schema)),
+        this.call(name, path, options, (text) => parseJson<T>(name, text, schema, tally)),
       text: (path: string, options: CallOptions) => this.call(name, path, options, (text) => text),
     };
   }
@@ -221,7 +215,14 @@ export class UpstreamClient {
         res.body,
         maxBytes,
         () => new UpstreamError('upstream_bad_response', `${name} sent more than ${maxBytes} bytes`, { host: name }),
+        res.headers['content-type'] as string | undefined,
       );
+      if (isRegionBlocked(res.statusCode, text)) {
+        throw new UpstreamError('region_blocked', `${name} refuses requests from this server's region (HTTP ${res.statusCode})`, {
+          host: name,
+          status: res.statusCode,
+        });
+      }
       if (isRateLimited(res.statusCode, res.headers)) {
         throw new UpstreamError('upstream_rate_limited', `${name} is rate limiting us`, {
           host: name,
@@ -243,17 +244,17 @@ export class UpstreamClient {
   }
 }
 
-function parseJson<T>(name: HostName, text: string, schema: TSchema): T {
+function parseJson<T>(name: HostName, text: string, schema: TSchema, tally?: SkipTally): T {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
     throw new UpstreamError('upstream_bad_response', `${name} answered with malformed JSON`, { host: name });
   }
-  if (!validator(schema).Check(parsed)) {
-    throw new UpstreamError('upstream_bad_response', `${name} answered in an unexpected shape`, { host: name });
-  }
-  return parsed as T;
+  const fit = fitToSchema(schema, parsed);
+  if (!fit) throw new UpstreamError('upstream_bad_response', `${name} answered in an unexpected shape`, { host: name });
+  if (tally) tally.skipped += fit.skipped;
+  return fit.value as T;
 }
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;

@@ -6,6 +6,8 @@ export const FAILURE_REASONS = [
   'upstream_bad_response',
   'upstream_unavailable',
   'upstream_key_missing',
+  /** The upstream refuses this server's country or region (HTTP 451, or a 403 it documents as regional): try another. */
+  'region_blocked',
   'no_data',
   'blocked_address',
   'too_many_redirects',
@@ -29,3 +31,13 @@ export class UpstreamError extends Error {
 export const noData = (message = 'the upstream returned no rows for this query') => new UpstreamError('no_data', message);
 
 export const noUpstream = (message: string) => new UpstreamError('no_upstream', message);
+
+/**
+ * Bodies of 403s that are regional blocks: AWS CloudFront's geo-restriction page (Bybit and others sit behind it) and
+ * Binance's "restricted location" eligibility message. Any other 403 stays an ordinary refusal.
+ */
+const REGIONAL_403 = /configured to block access from your country|restricted location/i;
+
+/** HTTP 451 (Unavailable For Legal Reasons), or a 403 whose body says the caller's region is refused. */
+export const isRegionBlocked = (status: number, body: string): boolean =>
+  status === 451 || (status === 403 && REGIONAL_403.test(body.slice(0, 4096)));

@@ -130,6 +130,12 @@ export const HOSTS = {
   },
   'fred-graph': { baseUrl: 'https://fred.stlouisfed.org', userAgent: 'browser', terms: FRED_GRAPH },
   yahoo: { baseUrl: 'https://query1.finance.yahoo.com', userAgent: 'browser', terms: YAHOO },
+  // Stooq's keyless quote CSV (`/q/l/`); it may answer scripted clients with an HTML challenge (HTTP 200) instead.
+  stooq: {
+    baseUrl: 'https://stooq.com',
+    userAgent: 'browser',
+    terms: unclear('https://stooq.com/', 'a free quote site with no published API or terms for its CSV'),
+  },
   frankfurter: { baseUrl: 'https://api.frankfurter.dev', terms: FRANKFURTER },
   finnhub: {
     baseUrl: 'https://finnhub.io',
@@ -150,6 +156,16 @@ export const HOSTS = {
   kraken: { baseUrl: 'https://api.kraken.com', terms: KRAKEN },
   'coinbase-exchange': { baseUrl: 'https://api.exchange.coinbase.com', terms: COINBASE_EXCHANGE },
   'eth-rpc': { baseUrl: 'https://ethereum-rpc.publicnode.com', terms: ETH_RPC },
+  // Sourcify: the open verified-contract repository (APIv2 `/v2/contract/<chainId>/<address>`), keyless.
+  sourcify: {
+    baseUrl: 'https://sourcify.dev/server',
+    terms: unclear('https://docs.sourcify.dev/docs/api/', 'public API without a key; no terms of use or commercial restriction stated'),
+  },
+  // Hyperliquid's public info API (POST /info): keyless perpetuals market data, funding settled hourly.
+  hyperliquid: {
+    baseUrl: 'https://api.hyperliquid.xyz',
+    terms: unclear('https://hyperliquid.xyz/terms', 'US persons are excluded from trading; read-only market data is not addressed'),
+  },
   /** scrape fetches arbitrary URLs directly; setting UPSTREAM_WEB_URL (tests, demo) sends them to that server instead. */
   web: { baseUrl: DIRECT, terms: WEB },
   youtube: {

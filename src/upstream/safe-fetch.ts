@@ -159,6 +159,7 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
           res.body,
           o.maxBytes,
           () => new UpstreamError('upstream_bad_response', `the page is larger than ${o.maxBytes} bytes`),
+          headers['content-type'],
         ),
       };
     }

@@ -73,7 +73,7 @@ describe('discovery files', () => {
     });
     expect(catalog.data_types.find((d: { type: string }) => d.type === 'crypto-trending')).toMatchObject({
       example: '',
-      desc: 'empty; trending coins of the last hour',
+      desc: expect.stringContaining('empty; the coins most searched on CoinGecko over the last 24 hours'),
     });
   });
 });

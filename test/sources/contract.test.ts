@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadFixtures, type Fault, type Fixture } from '../../src/demo/simulator.js';
+import { fixtureExchanges, loadFixtures, type Fault, type Fixture, type FixtureOrigin } from '../../src/demo/simulator.js';
 import { registry } from '../../src/sources/registry.js';
 import { HOSTS, type HostSpec } from '../../src/upstream/hosts.js';
 import { DEFAULT_MAX_BYTES } from '../../src/upstream/client.js';
@@ -29,7 +29,7 @@ const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'toString', 'hasOwnProperty
 
 /** Each host's body cap, so the oversize fault is over it wherever the host allows large answers. */
 const bodyCap = (host: string) => (HOSTS as Record<string, HostSpec>)[host]?.maxBytes ?? DEFAULT_MAX_BYTES;
-const hostsOf = (f: Fixture) => [...new Set([...f.exchanges, ...(f.fallback?.exchanges ?? [])].map((e) => e.host))];
+const hostsOf = (f: Fixture) => [...new Set(fixtureExchanges(f).map((e) => e.host))];
 const primaryHosts = (f: Fixture) => [...new Set(f.exchanges.map((e) => e.host))];
 
 let t: TestApp;
@@ -56,13 +56,13 @@ it('every type has a fixture', () => {
 });
 
 it('every fixture states its origin: recorded (date and request) or from-docs (an https documentation URL)', () => {
+  const stated = (o: FixtureOrigin | undefined) =>
+    o?.kind === 'recorded'
+      ? /^\d{4}-\d{2}-\d{2}$/.test(o.date) && o.request.length > 0
+      : o?.kind === 'from-docs' && /^https:\/\/\S+$/.test(o.url);
   for (const f of loadFixtures()) {
-    const o = f.origin;
-    const ok =
-      o?.kind === 'recorded'
-        ? /^\d{4}-\d{2}-\d{2}$/.test(o.date) && o.request.length > 0
-        : o?.kind === 'from-docs' && /^https:\/\/\S+$/.test(o.url);
-    expect(ok, f.type).toBe(true);
+    expect(stated(f.origin), f.type).toBe(true);
+    for (const further of f.further_fallbacks ?? []) expect(stated(further.origin), `${f.type} further fallback`).toBe(true);
   }
 });
 
@@ -101,6 +101,18 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
     for (const host of primaryHosts(f)) t.sim.fault(host, { kind: 'status', status: 503 });
     const result = await run(f);
     expect(result.ok && result.rows).toEqual(f.fallback.expected);
+  });
+
+  it('answers from each further fallback when every upstream before it fails', async () => {
+    const f = fixture();
+    const failed = [...primaryHosts(f), ...(f.fallback?.exchanges ?? []).map((e) => e.host)];
+    for (const further of f.further_fallbacks ?? []) {
+      for (const host of failed) t.sim.fault(host, { kind: 'status', status: 503 });
+      t.deps.upstream.resetBreakers();
+      const result = await run(f);
+      expect(result.ok && result.rows).toEqual(further.expected);
+      failed.push(...further.exchanges.map((e) => e.host));
+    }
   });
 
   it.each(FAULTS)('turns %s into ok:false (%s) within the deadline', async (_name, fault, reason) => {

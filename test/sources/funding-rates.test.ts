@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { average8h, fundingRow } from '../../src/sources/lib/funding.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const H = 3_600_000;
 
@@ -44,6 +45,7 @@ describe('funding_rate_8h_avg', () => {
     const row = fundingRow(
       'BTC',
       'BTCUSDT',
+      'USDT',
       0.0004,
       65000,
       5 * H,
@@ -54,5 +56,54 @@ describe('funding_rate_8h_avg', () => {
       3 * H,
     );
     expect(row).toMatchObject({ quote: 'USDT', funding_rate: 0.0004, funding_rate_8h_avg: 0.0002125, interval_hours: 8 });
+  });
+});
+
+describe('funding-rates from a US-hosted server', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(() => {
+    t.sim.clearFaults();
+    t.deps.upstream.resetBreakers();
+  });
+
+  // What each answers from a restricted region: Binance's documented 451, Bybit's CloudFront geo-restriction page.
+  const binance451 = {
+    kind: 'status',
+    status: 451,
+    body: '{"code":0,"msg":"Service unavailable from a restricted location according to \'b. Eligibility\' in https://www.binance.com/en/terms."}',
+  } as const;
+  const cloudFront403 = {
+    kind: 'status',
+    status: 403,
+    headers: { 'content-type': 'text/html' },
+    body: '<HTML><HEAD><TITLE>ERROR: The request could not be satisfied</TITLE></HEAD><BODY><H1>403 ERROR</H1><H2>The request could not be satisfied.</H2>The Amazon CloudFront distribution is configured to block access from your country.</BODY></HTML>',
+  } as const;
+  const run = () => t.deps.sources.run('funding-rates', 'BTC', { maxAgeS: 0 });
+
+  it('answers from keyless Hyperliquid, in USDC, when Binance and Bybit refuse the region (regression: no keyless source served the US)', async () => {
+    t.sim.fault('binance-futures', binance451);
+    t.sim.fault('bybit', cloudFront403);
+    const result = await run();
+    expect(result).toMatchObject({ ok: true, source: 'hyperliquid' });
+    expect(result.ok && result.rows[0]).toMatchObject({ symbol: 'BTC', quote: 'USDC', interval_hours: 1 });
+  });
+
+  it('reports the geo-blocks as region_blocked when nothing answers, and a plain 403 as an upstream error', async () => {
+    t.sim.fault('binance-futures', binance451);
+    t.sim.fault('bybit', cloudFront403);
+    t.sim.fault('hyperliquid', { kind: 'status', status: 403 });
+    expect(await run()).toMatchObject({
+      ok: false,
+      error: 'region_blocked',
+      attempts: [
+        { source: 'binance-futures', error: 'region_blocked' },
+        { source: 'bybit', error: 'region_blocked' },
+        { source: 'hyperliquid', error: 'upstream_error' },
+      ],
+    });
   });
 });

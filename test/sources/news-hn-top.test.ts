@@ -40,4 +40,16 @@ describe('news-hn-top', () => {
       [3, 0, null, 0],
     ]);
   });
+
+  it('links a post sent with "url": "" to its discussion (regression: the empty string was kept)', () => {
+    // Item 192327 as the HN API documents its answer (https://github.com/HackerNews/API, README, job example; text shortened).
+    const recorded = JSON.parse(
+      '{"by":"justin","id":192327,"score":6,"text":"Justin.tv is the biggest live video site online.","time":1210981217,' +
+        '"title":"Justin.tv is looking for a Lead Flash Engineer!","type":"job","url":""}',
+    );
+    const [row] = toRows(fromItem(recorded));
+    expect(row).toMatchObject({ id: 192327, url: 'https://news.ycombinator.com/item?id=192327' });
+    const hit = { objectID: '192327', title: 't', url: '', author: 'justin', points: 6, num_comments: 0, created_at_i: 1210981217 };
+    expect(toRows(fromSearch({ hits: [hit] }))[0]!.url).toBe('https://news.ycombinator.com/item?id=192327');
+  });
 });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseForm, toRows } from '../../src/sources/sec-edgar.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { fromAtom, fromEfts, type Filing } from '../../src/sources/lib/edgar-feeds.js';
 
 const entry = (form: string, name: string, role: string, acc: string, updated = '2026-11-20T10:00:00-05:00') => `<entry>
@@ -114,5 +115,30 @@ describe('sec-edgar full-text search', () => {
       role: null,
       as_of: Date.UTC(2026, 10, 20) / 1000,
     });
+  });
+});
+
+describe('sec-edgar charset', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['the XML declaration', 'application/atom+xml'],
+    ['the Content-Type header', 'application/atom+xml; charset=ISO-8859-1'],
+  ])('decodes a Latin-1 feed by %s (regression: names came out as U+FFFD)', async (_by, contentType) => {
+    const filing = entry('6-K', 'SOCIÉTÉ GÉNÉRALE', 'Filer', '0001238766-26-000001');
+    t.sim.serve({
+      host: 'sec-edgar',
+      path: '/cgi-bin/browse-edgar',
+      headers: { 'content-type': contentType },
+      charset: 'latin1',
+      body: feed(filing),
+    });
+    const result = await t.deps.sources.run('sec-edgar', '6-K', { maxAgeS: 0 });
+    t.sim.clearOverrides();
+    expect(result.ok && result.rows[0]).toMatchObject({ company: 'SOCIÉTÉ GÉNÉRALE', form: '6-K' });
   });
 });

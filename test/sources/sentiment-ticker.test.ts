@@ -22,4 +22,11 @@ describe('sentiment-ticker RSS', () => {
     });
     expect(() => toRows('BTC', [], null)).toThrow(/no recent headline/);
   });
+
+  it('says the fear/greed score is market-wide, with or without a score (regression: a per-asset row implied it was the asset’s)', () => {
+    const headline = { title: 'a', url: null, source: null, published_at: 5 };
+    const index = { value: 39, label: 'Fear', at: 4 };
+    expect(toRows('ETH', [headline], index)[0]).toMatchObject({ symbol: 'ETH', fear_greed_scope: 'crypto_market', fear_greed_value: 39 });
+    expect(toRows('ETH', [headline], null)[0]).toMatchObject({ fear_greed_scope: 'crypto_market', fear_greed_value: null });
+  });
 });

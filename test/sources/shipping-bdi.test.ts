@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import source, { fromChart, fromHistory, toRows, windowOf } from '../../src/sources/shipping-bdi.js';
 
-const BDI = { index: 'BDI', name: 'Baltic Dry Index', is_bdi: false as const, unit: 'index_points' as const };
+const BDI = { index: 'BDI', name: 'Baltic Dry Index', is_bdi: true, kind: 'freight_index' as const, unit: 'index_points' as const };
 const obs = (pairs: [string, number][]) => pairs.map(([date, value]) => ({ date, value }));
 const series = obs([
   ['2026-11-20', 2112],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromDefiLlama, toRows, type Stable } from '../../src/sources/stable-depeg.js';
+import { fromCoinGecko, fromDefiLlama, toRows, type Stable } from '../../src/sources/stable-depeg.js';
 
 const stable = (symbol: string, supply_usd: number, price: number | null = 1): Stable => ({
   symbol,
@@ -34,5 +34,35 @@ describe('stable-depeg', () => {
     const eur = { name: 'EURC', symbol: 'EURC', pegType: 'peggedEUR', circulating: { peggedEUR: 1e9 }, price: 1.16 };
     expect(fromDefiLlama({ peggedAssets: [eur] })).toEqual([]);
     expect(() => toRows('EURC', coins)).toThrow(/no US-dollar stablecoin/);
+  });
+});
+
+describe('stable-depeg fallback', () => {
+  it('ranks the top 5 from CoinGecko’s whole USD stablecoin category (regression: 11 hand-listed coins left USDS out)', () => {
+    const market = (id: string, symbol: string, market_cap: number) => ({
+      id,
+      symbol,
+      name: id,
+      current_price: 1,
+      market_cap,
+      last_updated: '2026-11-22T11:59:01.204Z',
+    });
+    const stables = fromCoinGecko([
+      market('tether', 'usdt', 186e9),
+      market('usd-coin', 'usdc', 76e9),
+      market('ethena-usde', 'usde', 14e9),
+      market('usds', 'usds', 9e9),
+      market('dai', 'dai', 4e9),
+      market('paypal-usd', 'pyusd', 2e9),
+    ]);
+    expect(toRows('PYUSD', stables).map((r) => [r.symbol, r.rank])).toEqual([
+      ['PYUSD', 6],
+      ['USDT', 1],
+      ['USDC', 2],
+      ['USDE', 3],
+      ['USDS', 4],
+      ['DAI', 5],
+    ]);
+    expect(stables[0]).toMatchObject({ as_of: 1795348741 });
   });
 });

@@ -26,7 +26,7 @@ function wilderRsi(closes: number[], period = 14): number {
 
 describe('ta-indicators', () => {
   it('computes RSI(14) and Bollinger(20, 2) over closed candles only, matching an independent calculation', () => {
-    const [row] = toRows({ symbol: 'BTC', interval: '1h' }, klines.map(klineToCandle), nowS);
+    const [row] = toRows({ symbol: 'BTC', interval: '1h' }, klines.map(klineToCandle), nowS, 'USDT');
     const closes = klines.slice(0, -1).map((k) => Number(k[4])); // the last kline is still open
     expect(row!.rsi_14).toBeCloseTo(wilderRsi(closes), 4);
     const last20 = closes.slice(-20);

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Compile } from 'typebox/compile';
-import { assetOf, curatedData, curatedRows, DataFile, toRows } from '../../src/sources/token-unlock.js';
+import { curatedData, curatedRows, DataFile, toRows, unlockSymbol } from '../../src/sources/token-unlock.js';
 import { fromEmissions } from '../../src/upstream/formats/defillama-emissions.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 
 describe('token-unlock', () => {
   it('counts cliff allocations only and accepts string timestamps', () => {
@@ -24,9 +25,8 @@ describe('token-unlock', () => {
   });
 
   it('keeps upcoming unlocks only, soonest first', () => {
-    const asset = assetOf('arb');
     const rows = toRows(
-      asset,
+      { symbol: 'ARB', name: 'Arbitrum' },
       [
         { timestamp: 30, amount: 1, recipients: [], categories: [] },
         { timestamp: 20, amount: 2, recipients: [], categories: [] },
@@ -57,10 +57,10 @@ describe('token-unlock', () => {
       version: 2 as const,
       origin: fileOrigin,
       note: '',
-      assets: [],
+      assets: [{ symbol: 'ARB', slug: 'arbitrum', name: 'Arbitrum' }],
       unlocks: [unlock(300, 1000), unlock(200, 100), unlock(50, 1000)],
     };
-    expect(curatedRows(file, assetOf('ARB'), 150)).toEqual([
+    expect(curatedRows(file, 'ARB', 150)).toEqual([
       {
         symbol: 'ARB',
         name: 'Arbitrum',
@@ -95,6 +95,36 @@ describe('token-unlock', () => {
     ).toBe(false);
     expect(curatedData().unlocks.every((u) => u.origin.urls.every((url) => url.startsWith('https://')))).toBe(true);
     expect(check.Check({ version: 2, note: '', assets: [], unlocks: [] })).toBe(false);
-    expect(() => assetOf('DOGE')).toThrow(/one of: ARB/);
+    expect(() => unlockSymbol('A R B')).toThrow(/asset_symbol/);
+  });
+});
+
+describe('token-unlock coverage', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers for a token outside the hand-made map, found through CoinGecko’s coins of that symbol (regression: only ARB, STRK, APT)', async () => {
+    const res = await t.app.inject({ url: '/api/data/preview', query: { type: 'token-unlock', q: 'op', max_age: '0' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      ok: true,
+      source: 'defillama-datasets',
+      preview: { symbol: 'OP', name: 'Optimism', unlock_at: 1796083200 },
+    });
+  });
+
+  it('skips a file that is about another coin of the same name, and says when nothing covers the symbol', async () => {
+    t.sim.serve({
+      host: 'coingecko',
+      path: '/api/v3/search',
+      query: { query: 'OPX' },
+      body: { coins: [{ id: 'optimism-x', name: 'Optimism', api_symbol: 'optimism-x', symbol: 'OPX', market_cap_rank: null }] },
+    });
+    const result = await t.deps.sources.run('token-unlock', 'OPX', { maxAgeS: 0 });
+    t.sim.clearOverrides();
+    expect(result).toMatchObject({ ok: false, error: 'no_data', message: expect.stringMatching(/no schedule for OPX/) });
   });
 });

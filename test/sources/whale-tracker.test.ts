@@ -27,7 +27,13 @@ describe('whale-tracker ranking', () => {
   it('converts raw integer text exactly, even beyond float precision', () => {
     const [row] = topTransfers(ME, [transfer({ value: '123456789012345678901234', decimals: 18, price_usd: 2 })]);
     // eslint-disable-next-line no-loss-of-precision -- the nearest double to the upstream's 24-digit decimal
-    expect(row).toMatchObject({ amount: 123456.789012345678901234, value_usd: 246913.58 });
+    expect(row).toMatchObject({ amount: 123456.789012345678901234, value_usd_now: 246913.58 });
+  });
+
+  it('names the value for what it is: today’s price times the amount (regression: value_usd read as the value at transfer time)', () => {
+    const [row] = topTransfers(ME, [transfer({ value: '3000000', price_usd: 0.5, transferred_at: 1700000000 })]);
+    expect(row).toMatchObject({ amount: 3, price_usd_now: 0.5, value_usd_now: 1.5 });
+    expect(row).not.toHaveProperty('value_usd');
   });
 
   it('keeps the five largest by USD value, newest first on ties, and says which way each moved', () => {
@@ -39,7 +45,7 @@ describe('whale-tracker ranking', () => {
       transfer({ value: '3000000' }),
       transfer({ value: '3000000' }),
     ]);
-    expect(rows.map((r) => r.value_usd)).toEqual([9, 7, 5, 3, 3]);
+    expect(rows.map((r) => r.value_usd_now)).toEqual([9, 7, 5, 3, 3]);
     expect(rows.map((r) => r.direction)).toEqual(['in', null, 'out', 'in', 'in']);
     expect((rows[3]!.transferred_at as number) > (rows[4]!.transferred_at as number)).toBe(true);
   });
@@ -90,7 +96,7 @@ describe('whale-tracker native coin', () => {
       price_usd: 3119.87,
       transferred_at: 1795347600,
     });
-    expect(topTransfers('0xbb', [t!])[0]).toMatchObject({ amount: 0.05, value_usd: 155.99, direction: 'in', token_address: null });
+    expect(topTransfers('0xbb', [t!])[0]).toMatchObject({ amount: 0.05, value_usd_now: 155.99, direction: 'in', token_address: null });
   });
 });
 

@@ -40,6 +40,7 @@ beforeAll(async () => {
   await fetchFresh('energy-oil', 'wti');
   t.sim.fault('binance-futures', { kind: 'status', status: 451 });
   t.sim.fault('bybit', { kind: 'status', status: 403 });
+  t.sim.fault('hyperliquid', { kind: 'status', status: 451 });
   await fetchFresh('funding-rates', 'BTC');
   t.sim.clearFaults();
   browser = await chromium.launch({

@@ -61,9 +61,10 @@ describe('the doctor (runDoctor against the simulator)', () => {
     expect(report.failed).toBe(1);
   });
 
-  it('a 451/403 geo-block: failing, and says the provider blocks this region', async () => {
+  it('a 451/403 geo-block on every exchange: failing, and says the provider blocks this region', async () => {
     sim.fault('binance-futures', { kind: 'status', status: 451 });
     sim.fault('bybit', { kind: 'status', status: 403 });
+    sim.fault('hyperliquid', { kind: 'status', status: 451 });
     const row = rowOf(await doctor(['funding-rates']), 'funding-rates');
     expect(row).toMatchObject({ verdict: 'failing', source: null });
     expect(row.reason).toBe('binance-futures refuses requests from this region (HTTP 451); no fallback answered');

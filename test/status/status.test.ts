@@ -110,6 +110,7 @@ describe('GET /api/v1/status', () => {
   it('says failing with the geo-block when no upstream answers (451 and 403)', async () => {
     t.sim.fault('binance-futures', { kind: 'status', status: 451 });
     t.sim.fault('bybit', { kind: 'status', status: 403 });
+    t.sim.fault('hyperliquid', { kind: 'status', status: 451 });
     expect((await fetchFresh('funding-rates', 'BTC')).ok).toBe(false);
     const report = await status();
     expect(typeOf(report, 'funding-rates')).toMatchObject({

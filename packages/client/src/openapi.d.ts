@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * Free one-row preview of any data type
-         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, no_data. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes or passes its TTL, so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
+         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server's region), no_data. `skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes or passes its TTL, so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
          */
         get: operations["getDataPreview"];
         put?: never;
@@ -2081,10 +2081,10 @@ export interface components {
             open: number;
             high: number;
             low: number;
-            prev_close: number;
-            change: number;
+            prev_close: number | null;
+            change: number | null;
             /** @description percent */
-            change_pct: number;
+            change_pct: number | null;
             volume: number | null;
             exchange: string | null;
             /** @description Unix seconds of the data */
@@ -2123,18 +2123,24 @@ export interface components {
          * @description A normalized `crypto-trending` row
          * @example {
          *       "rank": 1,
+         *       "kind": "coin",
+         *       "trending_by": "coingecko_searches_24h",
          *       "coin_id": "moodeng",
          *       "symbol": "MOODENG",
          *       "name": "Moo Deng",
          *       "market_cap_rank": 293,
          *       "price_usd": 0.1848,
          *       "change_24h_pct": -2.4,
+         *       "volume_24h_usd": 206540011,
+         *       "pool_address": null,
          *       "as_of": 1795348800,
          *       "source": "coingecko"
          *     }
          */
         CryptoTrendingRow: {
             rank: number;
+            kind: string;
+            trending_by: string;
             coin_id: string | null;
             symbol: string;
             name: string;
@@ -2143,13 +2149,13 @@ export interface components {
             price_usd: number;
             /** @description over 24 hours, percent */
             change_24h_pct: number;
+            /** @description over 24 hours, US dollars */
+            volume_24h_usd: number;
+            pool_address: string | null;
             /** @description Unix seconds of the data */
             as_of: number;
             /** @description the upstream that answered (or `curated`) */
             source: string;
-            pool_address?: string;
-            /** @description over 24 hours, US dollars */
-            volume_24h_usd?: number;
         } & {
             [key: string]: unknown;
         };
@@ -2186,6 +2192,7 @@ export interface components {
          * @description A normalized `ta-indicators` row
          * @example {
          *       "symbol": "BTC",
+         *       "quote": "USDT",
          *       "interval": "1h",
          *       "close": 112945,
          *       "rsi_14": 56.40126,
@@ -2202,6 +2209,7 @@ export interface components {
          */
         TaIndicatorsRow: {
             symbol: string;
+            quote: string;
             interval: string;
             close: number;
             rsi_14: number;
@@ -2668,6 +2676,7 @@ export interface components {
          * @description A normalized `sentiment-ticker` row
          * @example {
          *       "symbol": "BTC",
+         *       "fear_greed_scope": "crypto_market",
          *       "fear_greed_value": 58,
          *       "fear_greed_label": "Greed",
          *       "fear_greed_at": 1795305600,
@@ -2697,6 +2706,7 @@ export interface components {
          */
         SentimentTickerRow: {
             symbol: string;
+            fear_greed_scope: string;
             fear_greed_value: number;
             fear_greed_label: string;
             /** @description Unix seconds */
@@ -3091,6 +3101,7 @@ export interface components {
          *       "implementation": "0x43506849d7c04f9138d1a2050bbf3a0c054402dd",
          *       "compiler_version": "v0.4.24+commit.e67f0147",
          *       "license": "None",
+         *       "owner": null,
          *       "risky_functions": [
          *         "upgradeTo",
          *         "upgradeToAndCall"
@@ -3117,6 +3128,7 @@ export interface components {
             implementation: string | null;
             compiler_version: string | null;
             license: string | null;
+            owner: string | null;
             risky_functions: string[] | null;
             risk_score: number;
             risk_score_max: number;
@@ -3140,7 +3152,8 @@ export interface components {
          *       "token_address": "0xdac17f958d2ee523a2206206994597c13d831ec7",
          *       "token_symbol": "USDT",
          *       "amount": 25000000,
-         *       "value_usd": 25005000,
+         *       "price_usd_now": 1.0002,
+         *       "value_usd_now": 25005000,
          *       "direction": "out",
          *       "source": "etherscan",
          *       "as_of": 1795348800
@@ -3156,7 +3169,9 @@ export interface components {
             token_symbol: string;
             amount: number;
             /** @description US dollars */
-            value_usd: number;
+            price_usd_now: number;
+            /** @description US dollars */
+            value_usd_now: number;
             direction: string;
             /** @description the upstream that answered (or `curated`) */
             source: string;
@@ -3239,9 +3254,10 @@ export interface components {
         /**
          * @description A normalized `shipping-bdi` row
          * @example {
-         *       "index": "SEECM-39",
-         *       "name": "SEE Capital Markets index 39, an unofficial feed that public scrapers read as the Baltic Dry Index (not verified)",
-         *       "is_bdi": false,
+         *       "index": "BDI",
+         *       "name": "Baltic Dry Index (Baltic Exchange), as republished by SEE Capital Markets",
+         *       "is_bdi": true,
+         *       "kind": "freight_index",
          *       "unit": "index_points",
          *       "period": "1w",
          *       "date": "2026-11-20",
@@ -3284,6 +3300,7 @@ export interface components {
             index: string;
             name: string;
             is_bdi: boolean;
+            kind: string;
             unit: string;
             period: string;
             date: string;

@@ -3,6 +3,29 @@ import type { HostHttp } from '../../upstream/client.js';
 import { noData } from '../../upstream/errors.js';
 import { Envelope, etherscanList, type EnvelopeOf } from './etherscan.js';
 import type { EvmTarget } from './evm-chains.js';
+import { riskScore } from './risk-score.js';
+
+/** What contract-risk checks: the verified source, proxying, owner powers found by function name, selfdestruct, the compiler. */
+export const CONTRACT_CHECKS = [
+  'unverified_source',
+  'proxy',
+  'mintable',
+  'pausable',
+  'blacklist',
+  'modifiable_tax',
+  'upgradeable',
+  'selfdestruct',
+  'old_compiler',
+] as const;
+/** Checks that need the verified source text: unknown when it is not published. */
+export const SOURCE_TEXT_CHECKS: string[] = ['mintable', 'pausable', 'blacklist', 'modifiable_tax', 'upgradeable', 'selfdestruct'];
+
+/** The score of the risks found, with the unknown checks as its upper bound, and both lists. */
+export const scored = (risks: string[], unknownChecks: string[]) => ({
+  ...riskScore(risks, unknownChecks),
+  risks,
+  unknown_checks: unknownChecks,
+});
 
 /** Etherscan V2 `getsourcecode`; an unverified contract has `SourceCode: ""` and an ABI sentence instead of JSON. */
 const Source = Type.Object({

@@ -8,9 +8,6 @@ const all = (): Entity[] => (entities ??= loadDataset().entities);
 export const cryptoBySymbol = (symbol: string): Entity[] =>
   all().filter((e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.symbol?.toUpperCase() === symbol);
 
-/** Stablecoins pegged to the US dollar that have a CoinGecko id. */
-export const usdStablecoins = (): Entity[] => all().filter((e) => e.type === 'stablecoin' && e.peg === 'USD' && e.ids.coingecko);
-
 /** The Binance USDT pair of a CoinGecko id (`bitcoin` → `BTCUSDT`), when the asset trades there. */
 export const binancePairOf = (coingeckoId: string): string | undefined =>
   all().find((e) => e.ids.coingecko === coingeckoId && e.ids.binance)?.ids.binance;

@@ -2,7 +2,7 @@ import { roundSig } from '../../core/numbers.js';
 import { noData } from '../../upstream/errors.js';
 import type { Row } from '../define.js';
 
-/** Funding-rate formulas shared by the perpetual-swap upstreams (Binance USDⓈ-M, Bybit linear). */
+/** Funding-rate formulas shared by the perpetual-swap upstreams (Binance USDⓈ-M, Bybit linear, Hyperliquid). */
 const HOUR_MS = 3_600_000;
 
 export interface Settled {
@@ -42,6 +42,7 @@ export function average8h(current: number, settled: Settled[], intervalHours: nu
 export function fundingRow(
   symbol: string,
   pair: string,
+  quote: 'USDT' | 'USDC',
   current: number,
   markPrice: number,
   nextAtMs: number,
@@ -54,7 +55,7 @@ export function fundingRow(
   return {
     symbol,
     pair,
-    quote: 'USDT',
+    quote,
     funding_rate: current,
     funding_rate_8h_avg: roundSig(average8h(current, history, intervalHours, asOfMs), 10),
     interval_hours: intervalHours,

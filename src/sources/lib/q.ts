@@ -43,17 +43,22 @@ export function oneOf<T extends string>(allowed: readonly T[], shape: string, no
   };
 }
 
+const BINANCE_QUOTE = /(USDT|USDC|FDUSD|BTC|ETH)$/;
+
 /** `BTC`, `btc` or `BTCUSDT` → a Binance pair (USDT unless the q names its quote). */
 export function binancePair(q: string): string {
   const symbol = q.trim().toUpperCase();
   if (!/^[A-Z0-9]{2,12}$/.test(symbol)) throw invalidQ('<asset_symbol> such as BTC, or a Binance pair such as BTCUSDT', 'BTC');
-  return /(USDT|USDC|FDUSD|BTC|ETH)$/.test(symbol) && symbol.length > 5 ? symbol : `${symbol}USDT`;
+  return BINANCE_QUOTE.test(symbol) && symbol.length > 5 ? symbol : `${symbol}USDT`;
 }
 
-/** A stock ticker as Yahoo spells it (`BRK-B`, `^GSPC`). */
+/** The quote currency of a pair `binancePair` built: `BTCUSDT` → USDT, `ETHBTC` → BTC. */
+export const binanceQuote = (pair: string): string => BINANCE_QUOTE.exec(pair)![1]!;
+
+/** A stock ticker as Yahoo spells it (`BRK-B`, `VOD.L`, `GC=F`), or an index with its leading caret (`^GSPC`). */
 export function stockTicker(q: string): string {
   const ticker = q.trim().toUpperCase();
-  if (!/^[A-Z0-9][A-Z0-9.\-^=]{0,14}$/.test(ticker)) throw invalidQ('<ticker> such as AAPL or BRK-B', 'AAPL');
+  if (!/^\^?[A-Z0-9][A-Z0-9.\-=]{0,14}$/.test(ticker)) throw invalidQ('<ticker> such as AAPL, BRK-B or the index ^GSPC', 'AAPL');
   return ticker;
 }
 

@@ -10,6 +10,9 @@ export interface Unlock {
 
 /** Timestamps sometimes arrive as strings; `linear` allocations hold rate changes, not volumes, so only cliffs count. */
 export const Emissions = Type.Object({
+  name: Type.Optional(Type.String()),
+  /** The CoinGecko id of the token, when DefiLlama knows it. */
+  gecko_id: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   metadata: Type.Object({
     unlockEvents: Type.Array(
       Type.Object({
@@ -33,3 +36,10 @@ export const fromEmissions = (raw: Emissions): Unlock[] =>
       ? [{ timestamp: Number(e.timestamp), amount, recipients, categories: [...new Set(cliffs.map((c) => c.category))] }]
       : [];
   });
+
+/** `emissionsProtocolsList`: the slugs of the emissions files (not every file is listed). */
+export const ProtocolsList = Type.Array(Type.String());
+export type ProtocolsList = Type.Static<typeof ProtocolsList>;
+
+/** DefiLlama's file names: the protocol name lower-cased, spaces to hyphens, apostrophes dropped (its `standardizeProtocolName`). */
+export const emissionsSlug = (name: string): string => name.toLowerCase().split(' ').join('-').split("'").join('');

@@ -1,8 +1,12 @@
 import Type from 'typebox';
+import { LenientArray } from '../validate.js';
 
-/** DefiLlama `/stablecoins?includePrices=true`: every pegged asset with its circulating supply per peg currency. */
+/**
+ * DefiLlama `/stablecoins?includePrices=true`: every pegged asset with its circulating supply per peg currency; an asset
+ * that does not fit is left out and counted.
+ */
 export const Stablecoins = Type.Object({
-  peggedAssets: Type.Array(
+  peggedAssets: LenientArray(
     Type.Object({
       name: Type.String(),
       symbol: Type.String(),
