@@ -1,5 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Entity } from '../entities/dataset.js';
+import { newsTopic } from './news-topic.js';
 import type { DecisionRecipe, GoalCategory, GoalFacts, Plan, Step } from './plan.js';
 
 /**
@@ -45,11 +46,15 @@ function contractOf(f: GoalFacts): string {
 /** zeromev measures Ethereum mainnet only; other chains go without the MEV step. */
 const mevExposure = (f: GoalFacts): Step[] => (f.chain === 'ethereum' ? [{ type: 'mev-exposure', q: contractOf(f) }] : []);
 
+/** A coin to trade: a stablecoin has no perpetual funding or USDT pair of its own, so it is not one. */
 function cryptoOf(f: GoalFacts): Entity {
   const e = f.entity;
-  const asset = e?.type === 'crypto' || e?.type === 'stablecoin' ? e : undefined;
+  const asset = e?.type === 'crypto' ? e : undefined;
   if (!asset?.ids.coingecko || !asset.ids.symbol)
-    throw needs('a crypto asset (for example BTC or ETH, or entity=svc-ent:cr.bitcoin)', 'should I buy BTC this week?');
+    throw needs(
+      'a crypto asset other than a stablecoin (for example BTC or ETH, or entity=svc-ent:cr.bitcoin)',
+      'should I buy BTC this week?',
+    );
   return asset;
 }
 
@@ -118,10 +123,12 @@ const RULES: Rule[] = [
     category: 'defi_yield',
     matches: has(/\b(yield|apy|apr|farm|farming|staking|stake|lend|lending)\b/i),
     plan: (f) => {
-      const symbol = f.entity?.ids.symbol ?? 'USDC';
-      const stable = !f.entity || f.entity.type === 'stablecoin';
+      // Only a coin names a DeFi token; a yield goal about a stock or an index looks at the stablecoin pools.
+      const coin = f.entity?.type === 'crypto' || f.entity?.type === 'stablecoin' ? f.entity : undefined;
+      const symbol = coin?.ids.symbol ?? 'USDC';
+      const stable = !coin || coin.type === 'stablecoin';
       return {
-        subject: f.entity?.id ?? null,
+        subject: coin?.id ?? null,
         primary: [{ type: 'defi-yield', q: symbol }],
         supporting: [...(stable ? [{ type: 'stable-depeg', q: symbol }] : []), { type: 'gas-prices-eth', q: '' }],
       };
@@ -277,21 +284,6 @@ const RULES: Rule[] = [
     },
   },
 ];
-
-const STOP_WORDS =
-  /\b(news|headlines?|brief|briefing|about|on|the|latest|what|is|are|happening|happened|events?|me|give|a|of|in|today|for)\b/gi;
-
-/** The topic of a news goal: the entity's name, else the goal without its filler words. */
-function newsTopic(f: GoalFacts): string {
-  if (f.entity) return f.entity.name.split(/\s+/)[0]!.toLowerCase();
-  const words = f.text
-    .replace(STOP_WORDS, ' ')
-    .replace(/[^\p{L}\p{N} ]/gu, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  return words.slice(0, 3).join(' ').toLowerCase() || 'markets';
-}
 
 /** Facts from the goal text; the entity comes from `entity=` or the words of the goal (see routes). */
 export function goalFacts(text: string, entity?: Entity): GoalFacts {

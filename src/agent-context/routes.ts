@@ -15,7 +15,7 @@ import { sendStoredAnswer } from '../payments/answers.js';
 import { TierParam, requestedTier } from '../payments/tier.js';
 
 const StepResult = FreeObject(
-  '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}; unpaid supporting steps are {type, q} only',
+  '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message, data{error, message, attempts[]}}; unpaid supporting steps are {type, q} only',
 );
 
 /** What the language-model planner's answers are filed under. */

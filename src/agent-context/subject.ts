@@ -1,7 +1,8 @@
 import type { Entity } from '../entities/dataset.js';
 import type { EntityResolver } from '../entities/resolver.js';
 
-const WORD = /\$?[A-Za-z][A-Za-z0-9.&-]{1,20}/g;
+/** A word of two or more characters, or a `$` ticker of any length (`$V`). */
+const WORD = /\$[A-Za-z][A-Za-z0-9.&-]{0,20}|[A-Za-z][A-Za-z0-9.&-]{1,20}/g;
 const isSymbolLike = (s: string) => s === s.toUpperCase();
 
 /**

@@ -41,7 +41,10 @@ export const backtestRoutes =
             `Candles \`{t,o,h,l,c,v}\` (t = open time, Unix s) sorted ascending, one per t, never after \`to\` or after now (a candle still forming is left out). ` +
             `crypto-price: Binance klines (q = BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
             `stock-quote: Yahoo charts (${intervalsOf('stock-quote').join(', ')}). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter ` +
-            `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
+            `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. ` +
+            'No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, ' +
+            'close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. ' +
+            `Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
             'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
             `Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range, with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
             `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
@@ -66,6 +69,10 @@ export const backtestRoutes =
               count: Type.Integer(),
               paid: Type.Boolean(),
               source: Type.String(),
+              source_interval: Type.String({ description: 'the interval the source served; differs from `interval` when svc aggregated' }),
+              aggregation: Type.Optional(
+                Type.String({ description: 'how svc built the candles from `source_interval` candles, when it did' }),
+              ),
               as_of: Type.Integer(),
               data: Type.Array(Candle),
               _cursor: Type.Optional(Type.String()),

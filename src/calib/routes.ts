@@ -15,6 +15,7 @@ import {
   Probability,
   ProductFields,
   PublicJwk,
+  ResolverStatus,
 } from './schemas.js';
 import { AUTH_DESCRIPTION, AgentAuth, hashAgentKey, keepRawBodyOfSignedRequests, newAgentKey } from './agent-auth.js';
 import { RESERVED_NAMESPACES } from './namespaces.js';
@@ -67,7 +68,7 @@ export const calibRoutes =
           summary: 'Record a confidence-weighted claim (free, or a paid calib-pro claim)',
           description:
             'Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved ' +
-            'at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). ' +
+            'at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver svc runs are resolved by svc then (see outcome_resolver; `outcome_resolver.run_by_svc` in the answer says which). ' +
             'The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). ' +
             `${AUTH_DESCRIPTION} ${RESERVED} Nothing is stored when the answer cannot be built. ` +
             `**calib-pro**: with \`product=calib-pro\` the claim costs ${usd(PRICES.calibProClaim)} USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass ` +
@@ -85,6 +86,7 @@ export const calibRoutes =
               calibrated_p: Probability,
               low_confidence: Type.Boolean(),
               expected_resolution_at: Type.Integer(),
+              outcome_resolver: ResolverStatus,
               agent_key: Type.Optional(AgentKey),
               ...ProductFields,
             }),
@@ -131,7 +133,9 @@ export const calibRoutes =
           description:
             `Only the claim's agent may: ${AUTH_DESCRIPTION} ${RESERVED} ` +
             'Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. ' +
-            "A claim whose resolver is not manual is svc's to resolve: 409 `conflict`. 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one (nothing changes). " +
+            'Any unresolved claim can be resolved here, also one whose resolver svc runs: the outcome is stored as `self_reported` and svc no longer runs the resolver ' +
+            'for it (`outcome_resolver` in the answer says so). `outcome` is the integer 0 or 1 (`"1"` or `true` is a 400 naming the field). ' +
+            '404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one, and for nothing else (nothing changes). ' +
             'Of concurrent outcomes exactly one wins.',
           body: OutcomeBody,
           response: {
@@ -141,6 +145,7 @@ export const calibRoutes =
               outcome: Type.Integer(),
               calibrated_p: Probability,
               outcome_source: Type.String({ description: 'self_reported' }),
+              outcome_resolver: ResolverStatus,
             }),
             ...errorResponses(400, 401, 403, 404, 409),
           },

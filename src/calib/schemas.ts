@@ -1,6 +1,6 @@
 import Type from 'typebox';
-import { FreeObject, StringEnum } from '../core/schemas.js';
-import { RESOLVER_DOCS, RESOLVER_TYPES } from './resolvers/registry.js';
+import { FreeObject } from '../core/schemas.js';
+import { RESOLVER_DOCS, RESOLVER_TYPES, runsResolver } from './resolvers/registry.js';
 
 export const AgentId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,191}$',
@@ -33,15 +33,19 @@ export const ClaimBody = Type.Object({
   payload: FreeObject(),
   outcome_resolver: Type.Object(
     {
-      type: StringEnum(RESOLVER_TYPES, {
-        description: "who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)",
+      type: Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          `who decides the outcome, a free string. svc runs these types: ${RESOLVER_TYPES.filter(runsResolver).join(', ')} (a verified outcome); ` +
+          'manual and any other type are stored as given, not run by svc, and their outcomes are self-reported with record_outcome',
       }),
       config: FreeObject(
         "the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit)",
       ),
     },
     {
-      description: `How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.\n\n${RESOLVER_DOCS}`,
+      description: `How the claim's outcome is decided. The resolvers svc runs at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.\n\n${RESOLVER_DOCS}`,
     },
   ),
   ttl_hours: Type.Integer({ minimum: 1, maximum: 8760 }),
@@ -49,7 +53,8 @@ export const ClaimBody = Type.Object({
 
 export const OutcomeBody = Type.Object({
   claim_id: Type.String({ pattern: '^svc-claim:[A-Za-z0-9_-]{8,64}$' }),
-  outcome: Type.Union([Type.Literal(0), Type.Literal(1)]),
+  // No `type` keyword: Ajv coerces typed body values ("1" and true would pass as 1); an enum alone compares strictly.
+  outcome: Type.Unsafe<0 | 1>({ enum: [0, 1], description: 'the integer 0 or 1 (a string or boolean is a 400)' }),
   evidence: Type.Optional(FreeObject()),
 });
 
@@ -108,4 +113,11 @@ export const AgentCard = Type.Object({
       }),
     }),
   ),
+});
+
+/** The resolver as record_claim and record_outcome answers state it. */
+export const ResolverStatus = Type.Object({
+  type: Type.String(),
+  run_by_svc: Type.Boolean({ description: 'true while svc will run this resolver for the claim (a verified outcome)' }),
+  note: Type.String(),
 });

@@ -6,7 +6,7 @@ import type { CalibrationRepo, ClaimRow } from '../store/repos/calibration.js';
 import type { CredentialRow } from '../store/repos/agents.js';
 import type { OutcomeSource } from '../store/schema.js';
 import { binIndex, calibrate, curve, miscalibration, type BinAggregate } from './reliability.js';
-import { resolverOf } from './resolvers/registry.js';
+import { resolverOf, resolverStatus } from './resolvers/registry.js';
 
 export interface ClaimInput {
   agent_id: string;
@@ -61,7 +61,13 @@ export class CalibrationService {
         outcome_source: null,
       });
       const { calibrated_p, low_confidence } = calibrate(input.predicted_p, await repo.bins(input.agent_id, input.kind));
-      const response = { claim_id: claimId, calibrated_p, low_confidence, expected_resolution_at: expectedResolutionAt };
+      const response = {
+        claim_id: claimId,
+        calibrated_p,
+        low_confidence,
+        expected_resolution_at: expectedResolutionAt,
+        outcome_resolver: resolverStatus(input.outcome_resolver.type, 'pending'),
+      };
       seal?.(response);
       return response;
     });
@@ -75,8 +81,9 @@ export class CalibrationService {
   }
 
   /**
-   * Resolves a claim once. `self_reported` outcomes (record_outcome over HTTP) are only taken for
-   * manual claims: a claim that names a resolver is svc's to check, so an agent cannot grade it itself.
+   * Resolves an unresolved claim once; 409 only when it is already resolved (or expired). A `self_reported`
+   * outcome (record_outcome over HTTP) is taken for any claim, also one svc would resolve: it is stored as
+   * self-reported, so it never counts as verified, and the resolver no longer runs since the claim is no longer due.
    */
   async recordOutcome(
     claimId: string,
@@ -86,17 +93,6 @@ export class CalibrationService {
     { seal }: WriteOptions = {},
   ) {
     return this.repo.transaction(async (repo) => {
-      const claim = await repo.getClaim(claimId);
-      if (claim?.status === 'unresolved' && source === 'self_reported') {
-        const resolver = JSON.parse(claim.resolver_json) as ClaimInput['outcome_resolver'];
-        if (resolverOf(resolver.type)?.resolve) {
-          throw new ApiError(
-            'conflict',
-            `this claim is resolved by svc's ${resolver.type} resolver at expected_resolution_at, not by record_outcome`,
-            { resolver: resolver.type },
-          );
-        }
-      }
       const result = await repo.resolve(claimId, outcome, source, JSON.stringify(evidence), this.clock.now(), binIndex);
       if (result.status === 'not_found') throw new ApiError('not_found', 'claim not found', { field: 'claim_id' });
       if (result.status === 'already_resolved') {
@@ -106,7 +102,15 @@ export class CalibrationService {
         });
       }
       const { calibrated_p } = calibrate(result.claim.predicted_p, await repo.bins(result.claim.agent_id, result.claim.kind));
-      const response = { claim_id: claimId, status: 'resolved' as const, outcome, calibrated_p, outcome_source: source };
+      const { type } = JSON.parse(result.claim.resolver_json) as ClaimInput['outcome_resolver'];
+      const response = {
+        claim_id: claimId,
+        status: 'resolved' as const,
+        outcome,
+        calibrated_p,
+        outcome_source: source,
+        outcome_resolver: resolverStatus(type, source),
+      };
       seal?.(response);
       return response;
     });

@@ -30,3 +30,22 @@ export function normalizeCandles(candles: Candle[], range: { from: number; to: n
   }
   return [...byTime.values()].sort((a, b) => a.t - b.t);
 }
+
+/**
+ * Candles of a longer interval from sorted candles of a shorter one, in UTC-aligned buckets of `bucketS`
+ * (for 4h: 00:00, 04:00, 08:00 … UTC): open of the first, close of the last, highest high, lowest low, summed volume.
+ * A bucket with no source candle (a closed market) yields no candle.
+ */
+export function aggregateCandles(sorted: Candle[], bucketS: number): Candle[] {
+  const out: Candle[] = [];
+  for (const c of sorted) {
+    const t = Math.floor(c.t / bucketS) * bucketS;
+    const last = out[out.length - 1];
+    if (last?.t === t) {
+      Object.assign(last, { h: Math.max(last.h, c.h), l: Math.min(last.l, c.l), c: c.c, v: last.v + c.v });
+    } else {
+      out.push({ ...c, t });
+    }
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { ApiError } from '../core/errors.js';
-import type { SourceResult, SourceRunner } from '../sources/runner.js';
+import Type from 'typebox';
+import type { SourceFailure, SourceResult, SourceRunner } from '../sources/runner.js';
 import { FREE_BUNDLE_QUERIES } from '../payments/pricing.js';
 
 export interface BundleQuery {
@@ -13,9 +14,33 @@ export interface ResolvedQuery {
   q: string;
 }
 
+/**
+ * One query's answer. Every result carries `data` (an object), as the spec's Result row says; a failure's `data`
+ * holds `{error, message, attempts, retry_after_s?}`, and `error` and `message` stay at the top level for clients
+ * that read them there.
+ */
 export type BundleResult =
   | { type: string; q: string; ok: true; data: Record<string, unknown> }
-  | { type: string; q: string; ok: false; error: string; message: string };
+  | { type: string; q: string; ok: false; error: string; message: string; data: Record<string, unknown> };
+
+export const BundleResultSchema = Type.Object(
+  {
+    type: Type.String(),
+    q: Type.String(),
+    ok: Type.Boolean(),
+    data: Type.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'ok:true: `{count, results[], source, as_of, fetched_at, cached}`; ok:false: `{error, message, attempts[{source, error}], retry_after_s?}`',
+      },
+    ),
+    error: Type.Optional(Type.String({ description: 'ok:false only: the same as data.error' })),
+    message: Type.Optional(Type.String({ description: 'ok:false only: the same as data.message' })),
+  },
+  { title: 'BundleResult', additionalProperties: false },
+);
 
 /**
  * Validates every query before anything runs (or is paid for): an unknown type or a malformed q is a
@@ -60,7 +85,14 @@ const toResult = (result: SourceResult, rowLimit: number): BundleResult =>
           ...(result.source_mode ? { source_mode: result.source_mode } : {}),
         },
       }
-    : { type: result.type, q: result.q, ok: false, error: result.error, message: result.message };
+    : { type: result.type, q: result.q, ok: false, error: result.error, message: result.message, data: failureData(result) };
+
+const failureData = ({ error, message, attempts, retry_after_s }: SourceFailure) => ({
+  error,
+  message,
+  attempts,
+  ...(retry_after_s !== undefined ? { retry_after_s } : {}),
+});
 
 /** Runs all queries in parallel, each inside its own type's deadline: a bundle takes as long as its slowest query. */
 export async function runBundle(runner: SourceRunner, queries: ResolvedQuery[], free: boolean): Promise<BundleResult[]> {

@@ -5,7 +5,7 @@ import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas
 import type { AppContext } from '../app-context.js';
 import { PreviewService, parseAsOf } from './service.js';
 import { HotAnswers } from './hot-answers.js';
-import { resolveQueries, runBundle } from './bundle.js';
+import { BundleResultSchema, resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
 
@@ -101,7 +101,7 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
             count: Type.Integer(),
             free: Type.Boolean(),
             queries: Type.Array(Type.Object({ type: Type.String(), q: Type.String() })),
-            results: Type.Array(Type.Object({}, { additionalProperties: true, description: '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message}' })),
+            results: Type.Array(BundleResultSchema, { description: 'every result has `data`: the rows when ok, the failure when not' }),
             payment: Type.Optional(Type.Object({ method: Type.String(), charged: Type.Boolean({ description: 'false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off)' }) })),
           }, { title: 'Bundle', description: 'The answers of a bundle, in query order' }),
           ...errorResponses(400, 402),

@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 import { PRICES, singleQueryPrice } from '../../src/payments/pricing.js';
 import { subjectOf } from '../../src/agent-context/subject.js';
+import { goalFacts, planGoal } from '../../src/agent-context/goals.js';
+import type { ApiError } from '../../src/core/errors.js';
 import { EntityResolver } from '../../src/entities/resolver.js';
 import { loadDataset } from '../../src/entities/dataset.js';
 import { startModelFakes, type ModelFakes } from '../fakes/models.js';
@@ -161,6 +163,81 @@ describe('the goal kinds of the spec', () => {
   });
 });
 
+describe('every query a rule builds is one its own type takes', () => {
+  const long = 'and what it means for the next quarter given everything that has been going on lately';
+  it.each([
+    ['buy_crypto', 'buy OP', ['crypto-price optimism', 'ta-indicators OP:1h', 'funding-rates OP']],
+    ['buy_crypto', `should I accumulate STETH ${long}?`, ['crypto-price staked-ether', 'ta-indicators STETH:1h', 'funding-rates STETH']],
+    ['sell_crypto', 'sell OP', ['crypto-price optimism', 'ta-indicators OP:1h', 'funding-rates OP']],
+    [
+      'sell_crypto',
+      `time to take profits on Render ${long}?`,
+      ['crypto-price render-token', 'ta-indicators RENDER:1h', 'funding-rates RENDER'],
+    ],
+    ['news_brief', 'news brief on AI', ['news-hn-top ', 'gdelt-events artificial intelligence']],
+    ['news_brief', 'news on Go', ['news-hn-top ', 'gdelt-events go news']],
+    ['news_brief', 'news brief on the S&P 500', ['news-hn-top ', 'gdelt-events sp500']],
+    ['news_brief', 'news about USD/JPY', ['news-hn-top ', 'gdelt-events usd jpy']],
+    [
+      'news_brief',
+      `news brief on ${'supercalifragilistic'.repeat(6)} regulation`,
+      ['news-hn-top ', `gdelt-events ${'supercalifragilistic'.repeat(6).slice(0, 80)}`],
+    ],
+    [
+      'news_brief',
+      `news brief on artificial intelligence regulation ${long}`,
+      ['news-hn-top ', 'gdelt-events artificial intelligence regulation'],
+    ],
+    ['defi_yield', 'best OP yield', ['defi-yield OP']],
+    ['defi_yield', 'yield on $BRK-B', ['defi-yield USDC']],
+    ['defi_yield', `best PYUSD lending yield ${long}`, ['defi-yield PYUSD']],
+    ['stock_decision', 'should I buy $V shares?', ['stock-quote V']],
+    ['stock_decision', `should I buy $BRK-B stock ${long}?`, ['stock-quote BRK-B']],
+    [
+      'security_scan',
+      'is 0xdac17f958d2ee523a2206206994597c13d831ec7 safe?',
+      ['token-risk ethereum:0xdac17f958d2ee523a2206206994597c13d831ec7'],
+    ],
+    [
+      'contract_check',
+      `check the contract 0x1f98431c8ad98523631ae4a59f267346ea31f984 on base ${long}`,
+      ['contract-risk base:0x1f98431c8ad98523631ae4a59f267346ea31f984'],
+    ],
+    ['portfolio_risk', 'risk?', ['crypto-price bitcoin,ethereum', 'stable-depeg USDT', 'economic-indicator DGS10']],
+    ['weather_impact', `how will the weather at 0,0 ${long} affect wheat?`, ['weather 0,0']],
+  ])('%s: "%s"', async (category, goal, primary) => {
+    const res = await context({ goal, free: '1' });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const body = res.json();
+    expect(body.goal_category).toBe(category);
+    expect(body.context.primary.map((p: { type: string; q: string }) => `${p.type} ${p.q}`)).toEqual(primary);
+  });
+
+  it('for every entity of the graph and every rule that plans for it', () => {
+    const goals = ['should I buy {s}?', 'sell {s} now', 'best {s} yield', 'news brief on {s}', 'should I buy {s} shares?', 'is {s} safe?'];
+    const refused: string[] = [];
+    for (const entity of loadDataset().entities) {
+      for (const goal of goals) {
+        let plan;
+        try {
+          plan = planGoal(goalFacts(goal.replace('{s}', entity.name), entity));
+        } catch (e) {
+          expect((e as ApiError).details).toMatchObject({ field: 'goal', rule: 'missing_parameter' });
+          continue;
+        }
+        for (const step of [...(plan?.primary ?? []), ...(plan?.supporting ?? [])]) {
+          try {
+            t.deps.sources.prepare(step.type, step.q);
+          } catch {
+            refused.push(`${entity.id} ${step.type} "${step.q}"`);
+          }
+        }
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+});
+
 describe('goals no rule matches', () => {
   it('are planned by the planner model, keeping only the steps that are valid', async () => {
     fakes.reset();
@@ -264,6 +341,7 @@ describe('the subject of a goal', () => {
   const resolver = new EntityResolver(loadDataset().entities);
   it.each([
     ['buy $AAPL now', 'svc-ent:eq.aapl'],
+    ['buy $V now', 'svc-ent:eq.v'],
     ['is bitcoin overbought', 'svc-ent:cr.bitcoin'],
     ['sell ETH', 'svc-ent:cr.ethereum'],
     ['weather near the coast, link to news', undefined],

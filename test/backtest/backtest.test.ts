@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { normalizeCandles, type Candle } from '../../src/core/candles.js';
+import { aggregateCandles, normalizeCandles, type Candle } from '../../src/core/candles.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -68,15 +68,102 @@ describe('backtest', () => {
     expect(fx.data[0]).toEqual({ t: Date.parse('2026-11-16') / 1000, o: 1.0812, h: 1.0812, l: 1.0812, c: 1.0812, v: 0 });
   });
 
+  describe('4h stock and forex candles, built from 1h candles', () => {
+    const H = 3600;
+    // Hourly bars as Yahoo serves a US session (bars open at :30 UTC), with one halted (null) bar.
+    const day = () => Math.floor(nowS / 86_400) * 86_400 - 3 * 86_400;
+    const bars = (d: number): (Candle | { t: number; o: null; h: null; l: null; c: null; v: null })[] => [
+      { t: d + 13.5 * H, o: 10, h: 11, l: 9.5, c: 10.5, v: 100 },
+      { t: d + 14.5 * H, o: 10.5, h: 12, l: 10, c: 11.5, v: 200 },
+      { t: d + 15.5 * H, o: 11.5, h: 11.8, l: 9, c: 9.2, v: 50 },
+      { t: d + 16.5 * H, o: 9.2, h: 9.6, l: 9.1, c: 9.5, v: 10 },
+      { t: d + 17.5 * H, o: 9.5, h: 10, l: 9.4, c: 9.9, v: 20 },
+      { t: d + 18.5 * H, o: null, h: null, l: null, c: null, v: null },
+      { t: d + 37.5 * H, o: 9.9, h: 10.2, l: 9.8, c: 10.1, v: 5 },
+    ];
+    const serveHourly = (symbol: string) => {
+      const list = bars(day());
+      const quote = { open: [] as unknown[], high: [] as unknown[], low: [] as unknown[], close: [] as unknown[], volume: [] as unknown[] };
+      for (const b of list)
+        [quote.open, quote.high, quote.low, quote.close, quote.volume].forEach((a, i) => a.push([b.o, b.h, b.l, b.c, b.v][i]));
+      t.sim.serve({
+        host: 'yahoo',
+        path: `/v8/finance/chart/${encodeURIComponent(symbol)}`,
+        query: { interval: '1h' },
+        body: { chart: { result: [{ meta: { symbol }, timestamp: list.map((b) => b.t), indicators: { quote: [quote] } }], error: null } },
+      });
+    };
+    afterAll(() => t.sim.clearOverrides());
+
+    it.each([
+      ['stock-quote', 'MSFT', 'MSFT'],
+      ['forex', 'EUR:USD', 'EURUSD=X'],
+    ])('%s: hand-computed 4h candles in UTC buckets, saying the source served 1h', async (type, q, symbol) => {
+      serveHourly(symbol);
+      const d = day();
+      const res = await backtest({ type, q, interval: '4h', from: d, to: d + 2 * 86_400 });
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ type, interval: '4h', source: 'yahoo', source_interval: '1h', count: 3 });
+      expect(body.aggregation).toMatch(/from the source's 1h candles in UTC buckets.*open of the first, close of the last/);
+      expect(body.data).toEqual([
+        { t: d + 12 * H, o: 10, h: 12, l: 9, c: 9.2, v: 350 },
+        { t: d + 16 * H, o: 9.2, h: 10, l: 9.1, c: 9.9, v: 30 },
+        { t: d + 36 * H, o: 9.9, h: 10.2, l: 9.8, c: 10.1, v: 5 },
+      ]);
+      // A range starting inside a bucket leaves that bucket out (every candle opens at or after `from`).
+      const late = (await backtest({ type, q, interval: '4h', from: d + 13 * H, to: d + 2 * 86_400 })).json();
+      expect(late.data.map((c: Candle) => c.t)).toEqual([d + 16 * H, d + 36 * H]);
+    });
+
+    it('a native interval says so and carries no aggregation note', async () => {
+      const body = (await backtest({ type: 'crypto-price', q: 'SOL', interval: '1h', from: nowS - 86_400, to: nowS })).json();
+      expect(body.source_interval).toBe('1h');
+      expect(body).not.toHaveProperty('aggregation');
+    });
+  });
+
+  it('aggregateCandles: UTC-aligned buckets holding the first open, last close, max high, min low, summed volume — for any input', () => {
+    const hourly = fc.uniqueArray(fc.integer({ min: 0, max: 200 }), { maxLength: 60 }).chain((hours) =>
+      fc.tuple(
+        ...hours
+          .sort((a, b) => a - b)
+          .map((hour) =>
+            fc
+              .record({
+                a: fc.double({ min: 1, max: 100, noNaN: true }),
+                b: fc.double({ min: 1, max: 100, noNaN: true }),
+                up: fc.double({ min: 0, max: 5, noNaN: true }),
+                down: fc.double({ min: 0, max: 0.9, noNaN: true }),
+                v: fc.integer({ min: 0, max: 1e6 }),
+              })
+              .map(({ a, b, up, down, v }) => ({ t: hour * 3600, o: a, c: b, h: Math.max(a, b) + up, l: Math.min(a, b) - down, v })),
+          ),
+      ),
+    );
+    fc.assert(
+      fc.property(hourly, (candles) => {
+        const out = aggregateCandles(candles, 14_400);
+        const buckets = new Set(candles.map((c) => Math.floor(c.t / 14_400)));
+        expect(out.length).toBe(buckets.size);
+        expectWellFormed(out, Infinity);
+        for (const bucket of out) {
+          expect(bucket.t % 14_400).toBe(0);
+          const inside = candles.filter((c) => c.t >= bucket.t && c.t < bucket.t + 14_400);
+          expect(bucket.o).toBe(inside[0]!.o);
+          expect(bucket.c).toBe(inside.at(-1)!.c);
+          expect(bucket.h).toBe(Math.max(...inside.map((c) => c.h)));
+          expect(bucket.l).toBe(Math.min(...inside.map((c) => c.l)));
+          expect(bucket.v).toBe(inside.reduce((sum, c) => sum + c.v, 0));
+        }
+      }),
+    );
+  });
+
   it('refuses bad ranges, intervals the source cannot serve and malformed q', async () => {
     const reversed = await backtest({ type: 'crypto-price', q: 'SOL', from: nowS, to: nowS - 10 });
     expect(reversed.statusCode).toBe(400);
     expect(reversed.json().details).toMatchObject({ field: 'from' });
-    const interval = await backtest({ type: 'stock-quote', q: 'AAPL', interval: '4h', from: 1, to: 2 });
-    expect(interval.statusCode).toBe(400);
-    expect(interval.json().details).toMatchObject({ field: 'interval', allowed: ['1m', '5m', '15m', '1h', '1d'] });
-    const fxInterval = await backtest({ type: 'forex', q: 'EUR:USD', interval: '4h', from: 1, to: 2 });
-    expect(fxInterval.json().details).toMatchObject({ field: 'interval', allowed: ['1d', '1m', '5m', '15m', '1h'] });
     const tooOld = await backtest({
       type: 'stock-quote',
       q: 'AAPL',

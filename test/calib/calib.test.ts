@@ -123,9 +123,71 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
     await bad({ ttl_hours: 8761 }, 'ttl_hours');
     await bad({ ttl_hours: 1.5 }, 'ttl_hours');
     await bad({ payload: 'text' }, 'payload');
-    await bad({ outcome_resolver: { type: 'oracle', config: {} } }, 'outcome_resolver.type');
+    await bad({ outcome_resolver: { type: '', config: {} } }, 'outcome_resolver.type');
     await bad({ outcome_resolver: { type: 'price_above', config: { coin: 'bitcoin' } } }, 'outcome_resolver.config.threshold_usd');
     await bad({ kind: '' }, 'kind');
+  });
+
+  it('record_outcome resolves a claim svc would resolve: self-reported, and the resolver no longer runs for it', async () => {
+    const agent = `test:self-${backend}`;
+    const priced = await claim(agent, 0.7, {
+      ttl_hours: 1,
+      outcome_resolver: { type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 50_000 } },
+    });
+    expect(priced.json().outcome_resolver).toMatchObject({ type: 'price_above', run_by_svc: true });
+    const { claim_id } = priced.json();
+    const reported = await outcome(agent, claim_id, 0);
+    expect(reported.statusCode).toBe(200);
+    expect(reported.json()).toMatchObject({
+      claim_id,
+      status: 'resolved',
+      outcome: 0,
+      outcome_source: 'self_reported',
+      outcome_resolver: { type: 'price_above', run_by_svc: false, note: expect.stringMatching(/no longer runs for this claim/) },
+    });
+    t.clock.advance(3600_000);
+    await t.app.scheduler.tick();
+    const row = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .select(['status', 'outcome', 'outcome_source'])
+      .where('claim_id', '=', claim_id)
+      .executeTakeFirstOrThrow();
+    // The resolver would have answered 1 (bitcoin is above 50,000): the reported 0 stands.
+    expect(row).toEqual({ status: 'resolved', outcome: 0, outcome_source: 'self_reported' });
+    const again = await outcome(agent, claim_id, 1);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ error: 'already_resolved' });
+  });
+
+  it('stores a resolver type svc does not run as given, marked not run; its outcome is self-reported', async () => {
+    const agent = `test:oracle-${backend}`;
+    const resolver = { type: 'my-oracle', config: { url: 'https://example.com/outcome', any: [1, 2] } };
+    const res = await claim(agent, 0.6, { outcome_resolver: resolver });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().outcome_resolver).toMatchObject({
+      type: 'my-oracle',
+      run_by_svc: false,
+      note: expect.stringMatching(/does not run/),
+    });
+    const row = await t.deps.store.db
+      .selectFrom('calib_claims')
+      .select(['resolver_json'])
+      .where('claim_id', '=', res.json().claim_id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(row.resolver_json)).toEqual(resolver);
+    const resolved = (await outcome(agent, res.json().claim_id, 1)).json();
+    expect(resolved).toMatchObject({ status: 'resolved', outcome_source: 'self_reported', outcome_resolver: { run_by_svc: false } });
+  });
+
+  it('outcome is the integer 0 or 1: a string or a boolean is a 400 naming the field, and nothing changes', async () => {
+    const agent = `test:strict-${backend}`;
+    const { claim_id } = (await claim(agent, 0.5)).json();
+    for (const value of ['1', true, 1.5, 2, null]) {
+      const res = await post('/api/v1/calib/record_outcome', { claim_id, outcome: value }, agent);
+      expect(res.statusCode, JSON.stringify(value)).toBe(400);
+      expect(res.json().details.field, JSON.stringify(value)).toBe('outcome');
+    }
+    expect((await outcome(agent, claim_id, 1)).json()).toMatchObject({ status: 'resolved', outcome: 1 });
   });
 
   it('resolves due price claims with crypto-price and expires manual claims past their TTL, leaving the curves alone', async () => {

@@ -23,12 +23,37 @@ describe('bundle', () => {
     expect(body._receipt.sources).toEqual(['coingecko', 'fred', 'open-meteo']);
   });
 
-  it('reports a failed query inside the bundle without failing the others', async () => {
+  it('reports a failed query inside the bundle without failing the others, with data holding the failure', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     t.sim.fault('met-no', { kind: 'status', status: 500 });
     const body = (await bundle({ free: true, queries: [q('weather', '1,1'), q('crypto-price', 'bitcoin')] })).json();
-    expect(body.results[0]).toEqual({ type: 'weather', q: '1,1', ok: false, error: 'upstream_error', message: expect.any(String) });
+    const message = expect.any(String);
+    expect(body.results[0]).toEqual({
+      type: 'weather',
+      q: '1,1',
+      ok: false,
+      error: 'upstream_error',
+      message,
+      data: {
+        error: 'upstream_error',
+        message,
+        attempts: [
+          { source: 'open-meteo', error: 'upstream_error' },
+          { source: 'met-no', error: 'upstream_error' },
+        ],
+      },
+    });
+    expect(body.results[0].data.message).toBe(body.results[0].message);
     expect(body.results[1].ok).toBe(true);
+  });
+
+  it('documents data as a required object of every result', async () => {
+    const spec = (await t.app.inject({ url: '/openapi.json' })).json();
+    const deref = (schema: { $ref?: string }) => (schema.$ref ? spec.components.schemas[schema.$ref.split('/').pop()!] : schema);
+    const body = deref(spec.paths['/api/data/bundle'].post.responses['200'].content['application/json'].schema);
+    const result = deref(body.properties.results.items);
+    expect(result.required).toEqual(expect.arrayContaining(['type', 'ok', 'data']));
+    expect(result.properties.data.type).toBe('object');
   });
 
   it('enforces 1–20 queries, 5 when free, and validates every query before running any', async () => {

@@ -95,24 +95,25 @@ describe.each(STORE_BACKENDS)('agent credentials on %s', (backend) => {
     expect(curve).toMatchObject({ resolved_claims: 1, verified_outcomes: 0, self_reported_outcomes: 1 });
   });
 
-  it('price claims are resolved by svc as verified; an agent cannot grade them itself', async () => {
+  it('price claims are resolved by svc as verified; one the agent grades itself counts as self-reported', async () => {
     const { agentId, key } = await newAgent('prices');
     const price = { ttl_hours: 1, outcome_resolver: { type: 'price_above', config: { coin: 'bitcoin', threshold_usd: 50_000 } } };
     const priced = (await claim(agentId, key, price)).json();
     const selfGraded = await post('/api/v1/calib/record_outcome', { claim_id: priced.claim_id, outcome: 0 }, key);
-    expectHouseError(selfGraded, 409, 'conflict');
+    expect(selfGraded.json()).toMatchObject({ status: 'resolved', outcome_source: 'self_reported' });
+    await claim(agentId, key, price); // left to svc's resolver
     const manual = (await claim(agentId, key)).json();
     await post('/api/v1/calib/record_outcome', { claim_id: manual.claim_id, outcome: 0 }, key);
     t.clock.advance(3600_000);
     await t.app.scheduler.tick();
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agentId, kind: 'btc-up' } })).json();
-    expect(curve).toMatchObject({ total_claims: 3, resolved_claims: 2, verified_outcomes: 1, self_reported_outcomes: 1 });
+    expect(curve).toMatchObject({ total_claims: 4, resolved_claims: 3, verified_outcomes: 1, self_reported_outcomes: 2 });
     const card = (await t.app.inject({ url: '/api/v1/calib/agent_card', query: { agent_id: agentId } })).json();
     expect(card).toMatchObject({
-      claims_total: 3,
+      claims_total: 4,
       verified_outcomes: 1,
-      self_reported_outcomes: 1,
-      kinds: [{ kind: 'btc-up', claims: 3, resolved: 2, verified_outcomes: 1, self_reported_outcomes: 1 }],
+      self_reported_outcomes: 2,
+      kinds: [{ kind: 'btc-up', claims: 4, resolved: 3, verified_outcomes: 1, self_reported_outcomes: 2 }],
     });
   });
 

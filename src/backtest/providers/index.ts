@@ -1,5 +1,5 @@
 import { ApiError } from '../../core/errors.js';
-import type { Candle, Interval } from '../../core/candles.js';
+import { INTERVALS, type Candle, type Interval } from '../../core/candles.js';
 import type { HostHttp } from '../../upstream/client.js';
 import type { HostName } from '../../upstream/hosts.js';
 import { binanceCandles } from './binance.js';
@@ -31,12 +31,32 @@ export const CANDLE_PROVIDERS = {
 export type BacktestType = keyof typeof CANDLE_PROVIDERS;
 export const BACKTEST_TYPES = Object.keys(CANDLE_PROVIDERS) as BacktestType[];
 
-export const intervalsOf = (type: BacktestType): Interval[] => [...new Set(CANDLE_PROVIDERS[type].flatMap((p) => [...p.intervals]))];
+/** Intervals svc builds from a shorter one when no source of the type serves them (4h stock and forex bars exist nowhere free). */
+export const AGGREGATED_FROM: Partial<Record<Interval, Interval>> = { '4h': '1h' };
 
-/** The provider for this type and interval; an interval no source of the type serves is a 400 listing those it does. */
-export function providerFor(type: BacktestType, interval: Interval): CandleProvider {
-  const provider = (CANDLE_PROVIDERS[type] as readonly CandleProvider[]).find((p) => p.intervals.includes(interval));
-  if (provider) return provider;
+const providersOf = (type: BacktestType): readonly CandleProvider[] => CANDLE_PROVIDERS[type];
+const nativeProvider = (type: BacktestType, interval: Interval) => providersOf(type).find((p) => p.intervals.includes(interval));
+
+/** Every interval a type answers: those its sources serve, plus those svc aggregates from a served one. */
+export function intervalsOf(type: BacktestType): Interval[] {
+  const served = new Set(providersOf(type).flatMap((p) => [...p.intervals]));
+  return INTERVALS.filter((i) => served.has(i) || served.has(AGGREGATED_FROM[i]!));
+}
+
+/** Where an interval's candles come from: a source serving it, or one serving the interval it is aggregated from. */
+export interface CandleSource {
+  provider: CandleProvider;
+  /** The interval the source is asked for; differs from the requested one when svc aggregates. */
+  sourceInterval: Interval;
+}
+
+/** The source for this type and interval; an interval no source of the type serves (even to aggregate) is a 400 listing those it does. */
+export function sourceFor(type: BacktestType, interval: Interval): CandleSource {
+  const provider = nativeProvider(type, interval);
+  if (provider) return { provider, sourceInterval: interval };
+  const shorter = AGGREGATED_FROM[interval];
+  const fromShorter = shorter && nativeProvider(type, shorter);
+  if (shorter && fromShorter) return { provider: fromShorter, sourceInterval: shorter };
   const allowed = intervalsOf(type);
   throw new ApiError('validation_failed', `${type} candles come from sources that serve ${allowed.join(', ')} only`, {
     field: 'interval',

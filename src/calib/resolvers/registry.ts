@@ -2,6 +2,7 @@ import { Compile } from 'typebox/compile';
 import { ApiError } from '../../core/errors.js';
 import type { Registry } from '../../sources/registry.js';
 import type { ResolverDescriptor } from './define.js';
+import type { OutcomeSource } from '../../store/schema.js';
 import manual from './manual.js';
 import priceAbove from './price-above.js';
 import priceBelow from './price-below.js';
@@ -32,13 +33,35 @@ export const resolverOf = (type: string): ResolverDescriptor | undefined => byTy
 /** Each resolver's rule and config schema, for the OpenAPI description of outcome_resolver. */
 export const RESOLVER_DOCS = RESOLVERS.map((r) => `**${r.type}**: ${r.rule} config: \`${JSON.stringify(r.config)}\``).join('\n\n');
 
-/** A 400 naming the first bad config field (as outcome_resolver.config.<path>), then the resolver's own checks. */
+/** Whether svc runs a resolver of this type (and stores its answer as a verified outcome). */
+export const runsResolver = (type: string): boolean => resolverOf(type)?.resolve !== undefined;
+
+/**
+ * How a claim's outcome is decided, as the record_claim and record_outcome answers state it. A type svc does not run
+ * (manual, or any other string) is stored as given; its outcome is the agent's to report.
+ */
+export function resolverStatus(type: string, outcome: 'pending' | OutcomeSource) {
+  const runs = runsResolver(type);
+  const notRun = `svc does not run ${type} resolvers`;
+  const note = {
+    pending: runs
+      ? `svc runs its ${type} resolver at expected_resolution_at (a verified outcome) unless record_outcome resolves the claim first (self-reported)`
+      : `${notRun}: stored as given; report the outcome with record_outcome (self-reported)`,
+    self_reported: runs
+      ? `resolved by record_outcome (self-reported): svc's ${type} resolver no longer runs for this claim`
+      : `${notRun}: the outcome is self-reported`,
+    verified: 'resolved by svc (a verified outcome)',
+  }[outcome];
+  return { type, run_by_svc: runs && outcome === 'pending', note };
+}
+
+/**
+ * For a type svc knows: a 400 naming the first bad config field (as outcome_resolver.config.<path>), then the
+ * resolver's own checks. Any other type is a free string (spec: `{type: string, config: object}`) stored as given.
+ */
 export function checkResolver(resolver: { type: string; config: Record<string, unknown> }, registry: Registry): void {
   const entry = byType.get(resolver.type);
-  if (!entry)
-    throw new ApiError('validation_failed', `outcome_resolver.type must be one of ${RESOLVER_TYPES.join(', ')}`, {
-      field: 'outcome_resolver.type',
-    });
+  if (!entry) return;
   const error = [...entry.validator.Errors(resolver.config)].find((e) => e.keyword !== 'boolean');
   if (error) {
     const missing = (error.params as { requiredProperties?: string[]; additionalProperties?: string[] }).requiredProperties?.[0];

@@ -13,10 +13,13 @@ import type { FetchContext } from '../define.js';
 /** Words, digits, spaces, `.`, `'` and `-`; GDELT operators (quotes, parentheses, `:`) are not taken from q. */
 const TOPIC = /^[\p{L}\p{N}][\p{L}\p{N} .'-]{1,78}[\p{L}\p{N}.]$/u;
 
+/** Whether GDELT takes this text as a topic (3-80 letters, digits, spaces, . ' or -). */
+export const isPlainTopic = (q: string): boolean => TOPIC.test(q.replace(/\s+/g, ' '));
+
 export function topic(shape: string, example: string) {
   return (q: string): string => {
     const text = q.replace(/\s+/g, ' ');
-    if (!TOPIC.test(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, whyNot(q, 'a plain topic'));
+    if (!isPlainTopic(text)) throw invalidQ(`${shape} (3-80 letters, digits, spaces, . ' or -)`, example, whyNot(q, 'a plain topic'));
     return text.toLowerCase();
   };
 }
