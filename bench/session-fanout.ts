@@ -4,7 +4,8 @@
  *   npm run build && node dist/bench/session-fanout.js [watchers=1000] [events=20]
  *
  * The server runs in its own process (compiled, SQLite, in-process bus and cache, as `npm start` runs it);
- * the watchers are raw sockets in this process, parsing only `id:` lines. For each event the clock
+ * the watchers are raw sockets in this process: a stream counts as open at its `: ok` comment, and
+ * each frame is counted by the `"seq":N` of its data line. For each event the clock
  * starts just before the POST is sent and stops when a watcher reads its frame, so a latency
  * includes storing the event. Events are posted one after another, each once every watcher has
  * the previous one (or after 10 s). Prints JSON: delivery latency p50/p99/max, the server's CPU
@@ -35,11 +36,11 @@ function watch(port: number, sessionId: string, arrivals: Map<number, number[]>)
     socket.on('data', (chunk: string) => {
       const now = performance.now();
       const text = tail + chunk;
-      if (!ready && text.includes('event: session')) {
+      if (!ready && text.includes(': ok\n\n')) {
         ready = true;
         resolve(socket);
       }
-      for (const match of text.matchAll(/\nid: (\d+)\n/g)) {
+      for (const match of text.matchAll(/"seq":(\d+)[,}]/g)) {
         const seq = Number(match[1]);
         if (seq <= lastSeq) continue;
         lastSeq = seq;

@@ -39,8 +39,19 @@ function medalRow(standing, rank) {
   const vendor = el('span', 'vendor', standing.vendor);
   vendor.title = standing.vendor + ' model ' + standing.model;
   name.append(el('span', 'model-id', standing.model_id), vendor);
-  row.append(el('td', '', String(rank)), name, el('td', 'gold', String(standing.gold)), el('td', 'silver', String(standing.silver)), el('td', 'bronze', String(standing.bronze)));
-  for (const [value, digits] of [[standing.brier, 3], [standing.log_loss, 3], [standing.ece, 3]]) row.append(el('td', '', fixed(value, digits)));
+  row.append(
+    el('td', '', String(rank)),
+    name,
+    el('td', 'gold', String(standing.gold)),
+    el('td', 'silver', String(standing.silver)),
+    el('td', 'bronze', String(standing.bronze)),
+  );
+  for (const [value, digits] of [
+    [standing.brier, 3],
+    [standing.log_loss, 3],
+    [standing.ece, 3],
+  ])
+    row.append(el('td', '', fixed(value, digits)));
   row.append(el('td', '', String(standing.answered)), el('td', '', String(standing.failed)), el('td', '', String(standing.timed_out)));
   return row;
 }
@@ -59,7 +70,12 @@ function eventItem(event) {
   const mode = el('span', 'chip', event.mode);
   mode.dataset.mode = event.mode;
   const outcome = event.status === 'resolved' ? 'resolved: ' + (event.outcome === 1 ? 'yes' : 'no') : event.status;
-  head.append(el('span', 'chip', event.discipline), mode, el('span', 'chip', outcome), el('time', 'when', new Date(event.opened_at).toLocaleString()));
+  head.append(
+    el('span', 'chip', event.discipline),
+    mode,
+    el('span', 'chip', outcome),
+    el('time', 'when', new Date(event.opened_at).toLocaleString()),
+  );
   const answers = el('ul', 'answers');
   for (const answer of event.answers) answers.append(answerItem(answer));
   item.append(head, el('p', 'question', event.question), answers);
@@ -101,10 +117,10 @@ function follow() {
   const source = new EventSource('/api/v1/olympics/ticker');
   source.onopen = () => {
     setStatus('live');
-    refreshSoon(); // catch up on what happened while (re)connecting: the ticker does not replay
+    refreshSoon(); // catch up on what happened before this page first connected
   };
   source.onerror = () => setStatus('reconnecting');
-  for (const kind of ['opened', 'answered', 'resolved', 'medal']) source.addEventListener(kind, refreshSoon);
+  source.onmessage = refreshSoon;
 }
 
 refresh().then((ok) => ok && follow());

@@ -1,7 +1,7 @@
 /*
  * The live timeline shared by the watch page and the widget. At start-up the server wraps this file
- * and the page's (or widget's) own script in one function scope, after `const EVENT_KINDS = [...]`,
- * so nothing here becomes a global. Text from the stream is only ever set with textContent.
+ * and the page's (or widget's) own script in one function scope, so nothing here becomes a global.
+ * Text from the stream is only ever set with textContent.
  */
 const MAX_ITEMS = 500;
 
@@ -89,24 +89,30 @@ function watchSession(streamUrl, view, onLabel) {
     }
   }
 
-  function open() {
-    const source = new EventSource(lastSeq ? streamUrl + '&last_event_id=' + lastSeq : streamUrl);
-    const on = (name, handle) => source.addEventListener(name, (e) => handle(JSON.parse(e.data)));
-    on('session', (session) => {
-      const label = session.label || 'Agent session';
+  function onState(state) {
+    if (state.label !== undefined) {
+      const label = state.label || 'Agent session';
       view.label.textContent = label;
       if (onLabel) onLabel(label);
-      view.watchers.textContent = String(session.watchers);
-      setStatus(session.status);
-    });
-    on('watchers', (count) => (view.watchers.textContent = String(count.watchers)));
-    for (const kind of EVENT_KINDS) on(kind, show);
-    on('end', (message) => {
+    }
+    if (state.watchers !== undefined) view.watchers.textContent = String(state.watchers);
+    if (state.status) setStatus(state.status);
+  }
+
+  function open() {
+    // state=1: the session state and watcher counts come as messages with a `state` field.
+    const url = streamUrl + '&state=1' + (lastSeq ? '&last_event_id=' + lastSeq : '');
+    const source = new EventSource(url);
+    // Every message is unnamed: posted events (an `error` kind among them) all arrive here.
+    source.onmessage = (e) => {
+      const message = JSON.parse(e.data);
+      if (message.kind === undefined) return onState(message.state);
       show(message);
+      if (message.kind !== 'end') return;
       finished = true;
-      setStatus(message.text);
+      setStatus(message.state.status);
       source.close();
-    });
+    };
     source.onopen = () => (retryMs = 1000);
     source.onerror = () => {
       if (finished) return source.close();

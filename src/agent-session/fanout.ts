@@ -1,27 +1,30 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Bus, Unsubscribe } from '../bus/index.js';
+import { MAX_BUFFERED_BYTES, frameOf as sseFrameOf } from '../stream/sse.js';
 
-/** One stream message: the posted fields (the screenshot by URL) plus the session's sequence number. */
+/**
+ * One stream message: the posted event (`session_id, kind, text, screenshot_b64, ts`) plus the
+ * session's sequence number. The image is not sent to every watcher: `screenshot_b64` is null and
+ * `screenshot_url` (present when the event had one) points to it.
+ */
 export interface SessionMessage {
   session_id: string;
-  seq: number;
   kind: string;
   text: string;
+  screenshot_b64: null;
   ts: number;
-  screenshot_url: string | null;
+  seq: number;
+  screenshot_url?: string;
 }
 
-/** `id: <seq>`, `event: <kind>`, one JSON `data:` line: the SSE frame of a message. */
-export const frameOf = (m: SessionMessage): string => `id: ${m.seq}\nevent: ${m.kind}\ndata: ${JSON.stringify(m)}\n\n`;
-
-/** A frame as text, or encoded once for all watchers of a broadcast. */
-type Frame = string | Buffer;
+/**
+ * `id: <seq>` and one JSON `data:` line. The service's own final `end` event also carries
+ * `state: {status}`: it is a state message, written only to watchers that asked for state.
+ */
+export const frameOf = (m: SessionMessage): Buffer => sseFrameOf(m.seq, m.kind === 'end' ? { ...m, state: { status: m.text } } : m);
 
 export const channelOf = (sessionId: string) => `agent-session:${sessionId}`;
-
-/** Bytes a live watcher may have unsent before it counts as slow and is dropped. */
-export const MAX_BUFFERED_BYTES = 256 * 1024;
 /** Live messages held for a watcher while its replay is still being written. */
 const MAX_QUEUED = 1000;
 
@@ -30,16 +33,18 @@ const MAX_QUEUED = 1000;
  * and a watcher whose unsent bytes pass the bound is dropped (its socket destroyed) so it never
  * holds the poster or the other watchers back. It reconnects with Last-Event-ID and catches up.
  * Every message is written at most once and in sequence order: anything at or below the last
- * written seq is skipped.
+ * written seq is skipped. Live frames are the feed's shared Buffers, written as they are.
  */
 export class Watcher {
   private lastSeq: number;
-  private queued: { seq: number; frame: Frame; last: boolean }[] | undefined = [];
+  private queued: { seq: number; frame: Buffer; last: boolean }[] | undefined = [];
   private closed = false;
 
+  /** `wantsState`: the client asked for state messages (`?state=1`), the final end event among them. */
   constructor(
     private readonly out: Writable,
     afterSeq: number,
+    readonly wantsState: boolean,
     private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     this.lastSeq = afterSeq;
@@ -56,8 +61,8 @@ export class Watcher {
       if (this.closed) return;
       if (message.seq <= this.lastSeq) continue;
       this.lastSeq = message.seq;
+      if (message.kind === 'end') return this.end(frameOf(message));
       if (!this.out.write(frameOf(message))) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')]);
-      if (message.kind === 'end') return this.finish();
     }
   }
 
@@ -69,19 +74,19 @@ export class Watcher {
   }
 
   /** A live message from the session's feed, already framed; `last` for the session's end event. */
-  deliver(seq: number, frame: Frame, last: boolean): void {
+  deliver(seq: number, frame: Buffer, last: boolean): void {
     if (this.closed || seq <= this.lastSeq) return;
     if (this.queued) {
       if (this.queued.push({ seq, frame, last }) > MAX_QUEUED) this.drop();
       return;
     }
     this.lastSeq = seq;
+    if (last) return this.end(frame);
     this.write(frame);
-    if (last) this.finish();
   }
 
-  /** Any text: frames, comment heartbeats, id-less messages such as the watcher count. */
-  write(text: Frame): void {
+  /** Any bytes: frames, comment heartbeats, id-less state messages such as the watcher count. */
+  write(text: Buffer | string): void {
     if (this.closed) return;
     this.out.write(text);
     if (this.out.writableLength > this.maxBufferedBytes) this.drop();
@@ -91,6 +96,12 @@ export class Watcher {
   finish(): void {
     this.closed = true;
     this.out.end();
+  }
+
+  /** The session's end: its frame for a watcher that wants state, then the stream closes. */
+  private end(frame: Buffer): void {
+    if (this.wantsState) this.write(frame);
+    this.finish();
   }
 
   private drop(): void {

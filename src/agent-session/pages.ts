@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { EVENT_KINDS } from './schemas.js';
 
 /** A file served from memory with a strong ETag. */
 export interface Asset {
@@ -35,14 +34,13 @@ const ASSET_CACHE = 'public, max-age=3600';
  * one function (no build step, nothing to install).
  */
 export function loadPages() {
-  const kinds = [...EVENT_KINDS];
   return {
     watchPage: asset(read('watch.html'), 'text/html; charset=utf-8', PAGE_CACHE),
     notFoundPage: asset(read('404.html'), 'text/html; charset=utf-8', PAGE_CACHE),
-    watchScript: asset(bundle({ EVENT_KINDS: kinds }, 'timeline.js', 'watch-page.js'), 'text/javascript; charset=utf-8', ASSET_CACHE),
+    watchScript: asset(bundle({}, 'timeline.js', 'watch-page.js'), 'text/javascript; charset=utf-8', ASSET_CACHE),
     watchStyles: asset(read('timeline.css') + read('watch.css'), 'text/css; charset=utf-8', ASSET_CACHE),
     widgetScript: asset(
-      bundle({ EVENT_KINDS: kinds, WIDGET_CSS: read('timeline.css') + read('widget.css') }, 'timeline.js', 'widget.js'),
+      bundle({ WIDGET_CSS: read('timeline.css') + read('widget.css') }, 'timeline.js', 'widget.js'),
       'text/javascript; charset=utf-8',
       'public, max-age=300',
     ),

@@ -5,8 +5,7 @@ import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses, EventStream, SECURITY } from '../core/schemas.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { openEventStream } from '../stream/sse.js';
-import { MAX_BUFFERED_BYTES } from './fanout.js';
+import { MAX_BUFFERED_BYTES, answeredHead, openEventStream } from '../stream/sse.js';
 import { loadPages, pageCsp, sendAsset } from './pages.js';
 import {
   EVENT_KINDS,
@@ -123,7 +122,7 @@ export const agentSessionRoutes =
           security: SECURITY.session,
           tags,
           summary: 'End a session (session token required)',
-          description: `Same token rules as event; 410 when it already ended or expired. Watchers get a final \`event: end\`; the session stays viewable for ${retentionH} h.`,
+          description: `Same token rules as event; 410 when it already ended or expired. Watchers that asked for state (\`?state=1\`) get a final \`end\` event; every stream closes. The session stays viewable for ${retentionH} h.`,
           body: EndBody,
           response: {
             200: Type.Object({
@@ -166,10 +165,13 @@ export const agentSessionRoutes =
           tags,
           summary: 'Follow a session live (server-sent events, public)',
           description:
-            'First an id-less `event: session` with the session state. Then one message per event: `id: <seq>`, `event: <kind>`, `data: {session_id, seq, kind, text, ts, screenshot_url}`, ' +
-            `in seq order with no gaps or repeats. A fresh stream starts with the latest ${FRESH_REPLAY} events; with \`Last-Event-ID\` (or \`last_event_id\`) it replays every later event from the store, then continues live. ` +
-            `A comment heartbeat and an id-less \`event: watchers\` ({watchers}) come every ${PULSE_MS / 1000} s. When the session ends or expires a final \`event: end\` (text ended|expired) closes the stream; ` +
-            'reconnecting after it answers 204 (EventSource then stops). ' +
+            'Opens with the comment `: ok`. Then one message per posted event: `id: <seq>` and `data: {session_id, kind, text, screenshot_b64, ts, seq, screenshot_url?}` ' +
+            '(no `event:` name, so EventSource.onmessage gets every one), in seq order with no gaps or repeats. `screenshot_b64` is always null on the stream: the image is stored once ' +
+            'and `screenshot_url` (present when the event had one) points to it, so watchers do not each receive its bytes. ' +
+            `A fresh stream starts with the latest ${FRESH_REPLAY} events; with \`Last-Event-ID\` (or \`last_event_id\`) it replays every later event from the store, then continues live. ` +
+            `A comment heartbeat comes every ${PULSE_MS / 1000} s. When the session ends or expires the stream closes; reconnecting after that answers 204 (EventSource then stops). ` +
+            '`state=1` adds state messages, each with a `state` field: an id-less `{state: <session state>}` first, `{state: {watchers}}` with every heartbeat, ' +
+            'and the final event `{kind: "end", text: "ended"|"expired", state: {status}, …}` (with its seq) before the stream closes. HEAD answers the headers only. ' +
             `At most ${settings.watchersPerIp} streams per IP and ${settings.watchersPerSession} per session, counted across instances (429). ` +
             `A watcher more than ${MAX_BUFFERED_BYTES / 1024} KiB behind is disconnected and resumes with Last-Event-ID.`,
           querystring: StreamQuery,
@@ -178,11 +180,12 @@ export const agentSessionRoutes =
               Type.Object(
                 {
                   session_id: Type.String(),
-                  seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
-                  kind: Type.String({ description: 'click, search, fetch, screenshot, navigate, type, scroll, thought, log, error' }),
+                  kind: Type.String({ description: `${EVENT_KINDS.join(', ')}; end (with state=1 only)` }),
                   text: Type.String(),
+                  screenshot_b64: Type.Null({ description: 'always null on the stream: see screenshot_url' }),
                   ts: Type.Integer({ description: 'Unix ms' }),
-                  screenshot_url: Type.Union([Type.String(), Type.Null()]),
+                  seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
+                  screenshot_url: Type.Optional(Type.String({ description: 'where the posted image is, when the event had one' })),
                 },
                 { title: 'SessionEvent', description: 'one posted event as streamed' },
               ),
@@ -194,8 +197,10 @@ export const agentSessionRoutes =
         },
       },
       async (request, reply) => {
+        if (answeredHead(request, reply)) return reply;
         const after = resumeAfter(request, request.query.last_event_id);
-        const streaming = await sessions.watch(request.query.session_id, request.ip, after, () => openEventStream(reply));
+        const wantsState = request.query.state === 1;
+        const streaming = await sessions.watch(request.query.session_id, request.ip, after, wantsState, () => openEventStream(reply));
         if (!streaming) return reply.code(204).send(null);
       },
     );

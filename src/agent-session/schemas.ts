@@ -78,6 +78,14 @@ export const StreamQuery = Type.Object({
   last_event_id: Type.Optional(
     Type.Integer({ minimum: 0, description: 'same as the Last-Event-ID header, for clients that cannot set it' }),
   ),
+  state: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: 1,
+      default: 0,
+      description: '1: also send state messages (session state, watcher counts, the final end event), each with a `state` field',
+    }),
+  ),
 });
 
 export const SessionInfo = Type.Object({

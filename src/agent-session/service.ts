@@ -7,6 +7,7 @@ import { randomId } from '../core/ids.js';
 import { sameSecret } from '../core/secrets.js';
 import type { ConcurrencyLimiter } from '../protection/concurrency.js';
 import type { AgentSessionsRepo, EventRow, SessionRow } from '../store/repos/agent-sessions.js';
+import { HEARTBEAT, idlessFrameOf } from '../stream/sse.js';
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';
 import { decodeScreenshot, type ScreenshotQuotas } from './screenshots.js';
 import { FRESH_REPLAY, TEXT_MAX_BYTES, TS_FUTURE_MS, TS_PAST_MS, TTL_DEFAULT_MIN, type EventKind } from './schemas.js';
@@ -159,15 +160,18 @@ export class AgentSessionService {
   }
 
   /**
-   * Streams a session to `open()`'s writable: a `session` message with its state, the events after
-   * `afterSeq` (or the latest FRESH_REPLAY) from the store, then live ones until it ends. 404 for an
-   * unknown session, 429 past a watcher cap; false (nothing opened) when the client already has the
-   * final event of an ended session.
+   * Streams a session to `open()`'s writable: the events after `afterSeq` (or the latest
+   * FRESH_REPLAY) from the store, then live ones until it ends. With `wantsState` it starts with a
+   * `{state}` message (the session's state) and ends with the final `end` event; without, a client
+   * sees only what the agent posted. 404 for an unknown session, 429 past a watcher cap; false
+   * (nothing opened) when the client already has everything an ended session will send it.
    */
-  async watch(sessionId: string, ip: string, afterSeq: number | undefined, open: () => Writable): Promise<boolean> {
+  async watch(sessionId: string, ip: string, afterSeq: number | undefined, wantsState: boolean, open: () => Writable): Promise<boolean> {
     const info = await this.info(sessionId);
     if (!info) throw new ApiError('not_found', 'no such session', { field: 'session_id' });
-    if (info.status !== 'live' && afterSeq !== undefined && afterSeq >= info.events) return false;
+    const from = afterSeq ?? Math.max(0, info.events - FRESH_REPLAY);
+    // An ended session's last event is its end, which only state watchers get.
+    if (info.status !== 'live' && from >= (wantsState ? info.events : info.events - 1)) return false;
     const caps = [
       { key: `watch-ip:${ip}`, limit: this.settings.watchersPerIp },
       { key: watchersKey(sessionId), limit: this.settings.watchersPerSession },
@@ -180,14 +184,14 @@ export class AgentSessionService {
         { limit: slot.full.limit },
       );
     const out = open();
-    const from = afterSeq ?? Math.max(0, info.events - FRESH_REPLAY);
-    const watcher = new Watcher(out, from);
+    const watcher = new Watcher(out, from, wantsState);
     let leave = () => {};
     out.once('close', () => {
       leave();
       void slot.lease.release();
     });
-    out.write(`retry: 3000\nevent: session\ndata: ${JSON.stringify({ ...info, watchers: info.watchers + 1 })}\n\n`);
+    out.write('retry: 3000\n\n');
+    if (wantsState) out.write(idlessFrameOf({ state: { ...info, watchers: info.watchers + 1 } }));
     leave = await this.feeds.join(sessionId, watcher);
     if (watcher.isClosed) leave(); // the client left while we joined
     for (let after = from; !watcher.isClosed;) {
@@ -200,12 +204,14 @@ export class AgentSessionService {
     return true;
   }
 
-  /** Heartbeat and watcher count to every stream this instance serves. */
+  /** Heartbeat to every stream this instance serves, and the watcher count to those that want state. */
   async pulse(): Promise<void> {
     await this.feeds.each(async (sessionId, watchers) => {
-      const count = await this.limiter.count(watchersKey(sessionId));
-      const text = `: heartbeat\n\nevent: watchers\ndata: {"watchers":${count}}\n\n`;
-      for (const watcher of watchers) watcher.write(text);
+      const count = idlessFrameOf({ state: { watchers: await this.limiter.count(watchersKey(sessionId)) } });
+      for (const watcher of watchers) {
+        watcher.write(HEARTBEAT);
+        if (watcher.wantsState) watcher.write(count);
+      }
     });
   }
 
@@ -232,10 +238,9 @@ export class AgentSessionService {
   }
 
   private toMessage(row: EventRow): SessionMessage {
-    const screenshot_url = row.screenshot_sha256
-      ? `${this.settings.publicUrl}/api/agent-session/screenshot/${row.screenshot_sha256}`
-      : null;
-    return { session_id: row.session_id, seq: row.seq, kind: row.kind, text: row.text, ts: row.ts, screenshot_url };
+    const { session_id, kind, text, ts, seq, screenshot_sha256: sha256 } = row;
+    const image = sha256 ? { screenshot_url: `${this.settings.publicUrl}/api/agent-session/screenshot/${sha256}` } : {};
+    return { session_id, kind, text, screenshot_b64: null, ts, seq, ...image };
   }
 
   /** A stored event that fails to reach the bus still reaches watchers: the next one makes their feed fetch the gap. */

@@ -12,7 +12,7 @@ import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { OlympicsService, RESOLVE_GRACE_S } from './service.js';
 import { OlympicsViews } from './views.js';
-import { Ticker, HEARTBEAT_MS } from './ticker.js';
+import { Ticker, HEARTBEAT_MS, TICKER_REPLAY } from './ticker.js';
 import { TEMPLATES } from './templates.js';
 import { BACKFILL_PAIRS, CANDLE_RULE, replayEvents } from './history.js';
 import { SCORING_RULES } from './scoring.js';
@@ -160,8 +160,8 @@ export const olympicsRoutes =
           tags,
           summary: 'Olympics ticker (server-sent events)',
           description:
-            `\`event: <kind>\` + \`data: {kind, event_id, ts, …}\` for every event opened, answer recorded, event resolved and medal awarded, on any instance; a comment heartbeat every ${HEARTBEAT_MS / 1000} s. ` +
-            `No replay: after a reconnect, read the events and medals routes. At most ${deps.config.streamMaxPerIp} streams per IP (429). ${common}`,
+            `Opens with the comment \`: ok\`; then \`id: <id>\` + \`data: {kind, event_id, ts, …}\` for every event opened, answer recorded, event resolved and medal awarded, on any instance; a comment heartbeat every ${HEARTBEAT_MS / 1000} s. ` +
+            `Reconnecting with \`Last-Event-ID\` replays what followed it among the last ${TICKER_REPLAY} messages. HEAD answers the headers only. At most ${deps.config.streamMaxPerIp} streams per IP (429). ${common}`,
           response: { 200: EventStream(TickerMessage, 'Olympics ticker as server-sent events'), ...errorResponses(429, 503) },
         },
       },

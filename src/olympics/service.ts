@@ -4,6 +4,7 @@ import { sha256Tagged } from '../core/canonical-json.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Bus } from '../bus/index.js';
+import { publishBatch } from '../stream/hub.js';
 import type { CalibrationService } from '../calib/service.js';
 import { resolverOf } from '../calib/resolvers/registry.js';
 import type { Models, ModelSpec } from '../models/index.js';
@@ -235,6 +236,6 @@ export class OlympicsService {
   }
 
   private async publish(kind: TickerKind, payload: Record<string, unknown>): Promise<void> {
-    await this.deps.bus.publish(TICKER_CHANNEL, { kind, ts: this.deps.clock.now(), ...payload });
+    await publishBatch(this.deps.bus, TICKER_CHANNEL, [{ kind, ts: this.deps.clock.now(), ...payload }]);
   }
 }

@@ -1,31 +1,66 @@
+import { randomBytes } from 'node:crypto';
 import type { Bus, Unsubscribe } from '../bus/index.js';
+import { frameOf } from './sse.js';
 
-export interface Tick {
-  /** Publisher-assigned, shared by every instance: `<ms>-<seq>`. */
+/** What travels on the bus: messages published together, under one id stem and an optional key. */
+interface Batch {
   id: string;
-  data: Record<string, unknown>;
+  /** Messages of the same key replace each other as its latest (a type and q of the data stream). */
+  key?: string;
+  items: Record<string, unknown>[];
 }
 
-export type TickListener = (tick: Tick) => void;
+/** One message as every client of this instance gets it: framed once, the same bytes for all. */
+export interface Framed {
+  id: string;
+  data: Record<string, unknown>;
+  frame: Buffer;
+}
 
-const CHANNEL = 'ticks';
-const BUFFER_SIZE = 500;
+export type FramedListener = (message: Framed) => void;
+
+/** The data stream's channel: ticks of every fresh upstream answer. */
+export const TICKS_CHANNEL = 'ticks';
+
+/** Ids are unique across instances without coordination: a random stem per process and a counter. */
+const INSTANCE = randomBytes(4).toString('hex');
+let published = 0;
+
+/** Publishes messages on a hub's channel; every instance's hub relays them to its clients. */
+export async function publishBatch(bus: Bus, channel: string, items: Record<string, unknown>[], key?: string): Promise<void> {
+  if (items.length === 0) return;
+  const batch: Batch = { id: `${INSTANCE}-${(published++).toString(36)}`, items, ...(key === undefined ? {} : { key }) };
+  await bus.publish(channel, batch);
+}
+
+export interface HubLimits {
+  /** Messages kept for Last-Event-ID replay. */
+  replay: number;
+  /** Messages kept as the latest of their key, over all keys (0: none kept); the oldest keys go first. */
+  latest: number;
+}
 
 /**
- * Fans live ticks out to this instance's SSE clients. Ticks travel over the bus, so with Redis
- * every instance's clients get every tick; each instance keeps the last BUFFER_SIZE ticks so a
- * client reconnecting with Last-Event-ID resumes without a gap.
+ * Fans one bus channel out to this instance's SSE clients. With Redis every instance's clients get
+ * every message. Each message is framed once; the last `replay` are kept so a client reconnecting
+ * with Last-Event-ID resumes without a gap, and the latest batch of every key so a new client
+ * starts with the current values.
  */
-export class StreamHub {
-  private readonly buffer: Tick[] = [];
-  private readonly listeners = new Set<TickListener>();
+export class ReplayHub {
+  private readonly buffer: Framed[] = [];
+  private readonly latest = new Map<string, Framed[]>();
+  private latestCount = 0;
+  private readonly listeners = new Set<FramedListener>();
   private unsubscribe?: Unsubscribe;
-  private seq = 0;
 
-  constructor(private readonly bus: Bus) {}
+  constructor(
+    private readonly bus: Bus,
+    private readonly channel: string,
+    private readonly limits: HubLimits,
+  ) {}
 
   async start(): Promise<void> {
-    this.unsubscribe = await this.bus.subscribe(CHANNEL, (message) => this.deliver(message as Tick));
+    this.unsubscribe = await this.bus.subscribe(this.channel, (message) => this.deliver(message as Batch));
   }
 
   async stop(): Promise<void> {
@@ -33,18 +68,19 @@ export class StreamHub {
     this.listeners.clear();
   }
 
-  async publish(data: Record<string, unknown>, nowMs: number): Promise<void> {
-    await this.bus.publish(CHANNEL, { id: `${nowMs}-${this.seq++}`, data } satisfies Tick);
+  /** Messages after `lastEventId`; undefined when there is none or it left the buffer (too old). */
+  replayAfter(lastEventId: string | undefined): Framed[] | undefined {
+    if (!lastEventId) return undefined;
+    const index = this.buffer.findIndex((m) => m.id === lastEventId);
+    return index < 0 ? undefined : this.buffer.slice(index + 1);
   }
 
-  /** Ticks after `lastEventId` still in the buffer; all of them when the id is unknown (too old). */
-  replayAfter(lastEventId: string | undefined): Tick[] {
-    if (!lastEventId) return [];
-    const index = this.buffer.findIndex((t) => t.id === lastEventId);
-    return index < 0 ? [...this.buffer] : this.buffer.slice(index + 1);
+  /** The latest batch of every key, oldest key first. */
+  current(): Framed[] {
+    return [...this.latest.values()].flat();
   }
 
-  listen(listener: TickListener): () => void {
+  listen(listener: FramedListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -53,9 +89,27 @@ export class StreamHub {
     return this.listeners.size;
   }
 
-  private deliver(tick: Tick): void {
-    this.buffer.push(tick);
-    if (this.buffer.length > BUFFER_SIZE) this.buffer.shift();
-    for (const listener of this.listeners) listener(tick);
+  private deliver(batch: Batch): void {
+    const framed = batch.items.map((data, i) => {
+      const id = batch.items.length === 1 ? batch.id : `${batch.id}.${i}`;
+      return { id, data, frame: frameOf(id, data) };
+    });
+    this.buffer.push(...framed);
+    if (this.buffer.length > this.limits.replay) this.buffer.splice(0, this.buffer.length - this.limits.replay);
+    if (batch.key !== undefined) this.keep(batch.key, framed);
+    for (const message of framed) for (const listener of this.listeners) listener(message);
+  }
+
+  private keep(key: string, framed: Framed[]): void {
+    this.latestCount -= this.latest.get(key)?.length ?? 0;
+    this.latest.delete(key); // re-inserted last: the map's order is the keys' age
+    if (framed.length > this.limits.latest) return;
+    this.latest.set(key, framed);
+    this.latestCount += framed.length;
+    for (const [oldest, messages] of this.latest) {
+      if (this.latestCount <= this.limits.latest) break;
+      this.latest.delete(oldest);
+      this.latestCount -= messages.length;
+    }
   }
 }

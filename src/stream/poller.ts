@@ -1,6 +1,6 @@
-import type { Clock } from '../core/clock.js';
 import type { SourceRunner } from '../sources/runner.js';
-import type { StreamHub } from './hub.js';
+import type { Bus } from '../bus/index.js';
+import { TICKS_CHANNEL, publishBatch } from './hub.js';
 
 /**
  * Polls the configured watch list and publishes a tick per row of every value that changed since
@@ -12,8 +12,7 @@ export class StreamPoller {
   constructor(
     private readonly watch: { type: string; q: string }[],
     private readonly runner: SourceRunner,
-    private readonly hub: StreamHub,
-    private readonly clock: Clock,
+    private readonly bus: Bus,
   ) {}
 
   async poll(): Promise<void> {
@@ -25,6 +24,10 @@ export class StreamPoller {
     const key = `${type}:${q}`;
     if (!result.ok || this.lastHash.get(key) === result.rows_hash) return;
     this.lastHash.set(key, result.rows_hash);
-    for (const row of result.rows) await this.hub.publish({ type, ...row }, this.clock.now());
+    await publishBatch(
+      this.bus,
+      TICKS_CHANNEL,
+      result.rows.map((row) => ({ type, ...row })),
+    );
   }
 }

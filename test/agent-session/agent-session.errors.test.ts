@@ -154,12 +154,12 @@ describe('agent session streams', () => {
 describe('agent session stream liveness', () => {
   it('sends a heartbeat comment and the shared watcher count within 15 s of silence', { timeout: 20_000 }, async () => {
     const s = await start();
-    const watcher = await openStream(`${base}/api/agent-session/stream?session_id=${s.session_id}`);
+    const watcher = await openStream(`${base}/api/agent-session/stream?session_id=${s.session_id}&state=1`);
     const opened = Date.now();
     await watcher.waitFor(() => watcher.raw().includes(': heartbeat\n\n'), 15_000);
     expect(Date.now() - opened).toBeLessThanOrEqual(15_000);
-    await watcher.waitFor(() => watcher.messages.some((m) => m.event === 'watchers'));
-    expect(watcher.messages.find((m) => m.event === 'watchers')).toEqual({ event: 'watchers', data: { watchers: 1 } });
+    await watcher.waitFor(() => watcher.states().some((state) => 'watchers' in state && !('status' in state)));
+    expect(watcher.messages.at(-1)).toEqual({ data: { state: { watchers: 1 } } });
     await watcher.close();
   });
 });
@@ -170,7 +170,7 @@ describe('agent session shutdown', () => {
     const ownBase = await own.app.listen({ port: 0, host: '127.0.0.1' });
     const s = (await own.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: {} })).json();
     const watcher = await openStream(`${ownBase}/api/agent-session/stream?session_id=${s.session_id}`);
-    await watcher.waitFor(() => watcher.messages.length > 0);
+    await watcher.waitFor(watcher.opened);
     const closed = await Promise.race([own.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 5000))]);
     expect(closed).toBe('closed');
     await watcher.waitFor(() => watcher.ended());

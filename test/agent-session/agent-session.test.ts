@@ -59,36 +59,35 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     expect((await start()).expires_at).toBe(t.clock.now() + 60 * 60_000); // no body: every default
   });
 
-  it('streams posted events live in order with id, event and data, then a final end', async () => {
+  it('streams each posted event as an unnamed `id` + `data` message holding the posted fields plus seq', async () => {
     const s = await start({ label: 'demo' });
     const watcher = await stream(s.session_id);
     expect(watcher.res.status).toBe(200);
     expect(watcher.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    await watcher.waitFor(() => watcher.messages.some((m) => m.event === 'session'));
-    expect(watcher.messages[0]).toEqual({
-      event: 'session',
-      data: expect.objectContaining({ session_id: s.session_id, label: 'demo', status: 'live', watchers: 1 }),
-    });
+    await watcher.waitFor(watcher.opened);
     const ts = t.clock.now() - 1000;
     expect((await post(s, { kind: 'navigate', text: 'https://example.org', ts })).json()).toEqual({ ok: true, seq: 1 });
-    expect((await post(s, { kind: 'click', text: 'Search' })).json()).toEqual({ ok: true, seq: 2 });
+    expect((await post(s, { kind: 'error', text: 'timeout on /search' })).json()).toEqual({ ok: true, seq: 2 });
     expect((await post(s, { kind: 'thought', text: 'looks right' })).json()).toEqual({ ok: true, seq: 3 });
     const events = await watcher.waitForEvents(3);
-    expect(events.map((m) => [m.id, m.event])).toEqual([
+    expect(events.map((m) => [m.id, m.data.kind])).toEqual([
       ['1', 'navigate'],
-      ['2', 'click'],
+      ['2', 'error'],
       ['3', 'thought'],
     ]);
     expect(events[0]!.data).toEqual({
       session_id: s.session_id,
-      seq: 1,
       kind: 'navigate',
       text: 'https://example.org',
+      screenshot_b64: null,
       ts,
-      screenshot_url: null,
+      seq: 1,
     });
     expect(events[1]!.data.ts).toBe(t.clock.now());
-    expect(watcher.raw()).toContain('id: 1\nevent: navigate\ndata: {');
+    // By default only what the agent posted: no state messages, no named messages.
+    expect(watcher.messages).toHaveLength(3);
+    expect(watcher.raw()).not.toMatch(/^event:/m);
+    expect(watcher.raw()).toContain('id: 2\ndata: {"session_id"');
 
     const ended = await t.app.inject({
       method: 'POST',
@@ -98,18 +97,58 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     });
     expect(ended.json()).toEqual({ ok: true, status: 'ended', ended_at: t.clock.now(), delete_at: t.clock.now() + 2 * 3_600_000 });
     await watcher.waitFor(() => watcher.ended());
-    expect(watcher.events().at(-1)).toEqual({
-      id: '4',
-      event: 'end',
-      data: expect.objectContaining({ seq: 4, kind: 'end', text: 'ended' }),
-    });
+    expect(watcher.events().map((m) => m.id)).toEqual(['1', '2', '3']); // the stream closed without a state message
     await watcher.close();
 
     const late = await stream(s.session_id);
     await late.waitFor(() => late.ended());
-    expect(late.events().map((m) => m.event)).toEqual(['navigate', 'click', 'thought', 'end']);
-    const done = await fetch(`${base}/api/agent-session/stream?session_id=${s.session_id}`, { headers: { 'last-event-id': '4' } });
+    expect(late.events().map((m) => m.data.kind)).toEqual(['navigate', 'error', 'thought']);
+    // EventSource reconnects with the last id it saw: nothing more will come, so 204 stops it.
+    const done = await fetch(`${base}/api/agent-session/stream?session_id=${s.session_id}`, { headers: { 'last-event-id': '3' } });
     expect(done.status).toBe(204);
+  });
+
+  it('adds state messages with state=1: the session state first, then the final end event', async () => {
+    const s = await start({ label: 'demo' });
+    const watcher = await openStream(`${base}/api/agent-session/stream?session_id=${s.session_id}&state=1`);
+    await watcher.waitFor(() => watcher.states().length > 0);
+    expect(watcher.messages[0]).toEqual({
+      data: { state: expect.objectContaining({ session_id: s.session_id, label: 'demo', status: 'live', watchers: 1 }) },
+    });
+    await post(s, { kind: 'click', text: 'Search' });
+    await watcher.waitForEvents(1);
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/agent-session/end',
+      headers: { authorization: `Bearer ${s.session_token}` },
+      payload: { session_id: s.session_id },
+    });
+    await watcher.waitFor(() => watcher.ended());
+    expect(watcher.events().at(-1)).toEqual({
+      id: '2',
+      data: {
+        session_id: s.session_id,
+        kind: 'end',
+        text: 'ended',
+        screenshot_b64: null,
+        ts: t.clock.now(),
+        seq: 2,
+        state: { status: 'ended' },
+      },
+    });
+    const withState = `${base}/api/agent-session/stream?session_id=${s.session_id}&state=1`;
+    expect((await fetch(withState, { headers: { 'last-event-id': '1' } })).status).toBe(200);
+    expect((await fetch(withState, { headers: { 'last-event-id': '2' } })).status).toBe(204);
+  });
+
+  it('answers HEAD on the stream at once with the stream headers, holding no watcher slot', async () => {
+    const s = await start();
+    for (let i = 0; i < 5; i++) {
+      const head = await fetch(`${base}/api/agent-session/stream?session_id=${s.session_id}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    }
+    expect((await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json().watchers).toBe(0);
   });
 
   it('replays from Last-Event-ID without loss or duplicates, then continues live', async () => {
@@ -129,7 +168,7 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
   it('numbers concurrent posts 1..n without gaps and streams them in that order', async () => {
     const s = await start();
     const watcher = await stream(s.session_id);
-    await watcher.waitFor(() => watcher.messages.length > 0);
+    await watcher.waitFor(watcher.opened);
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(s, { kind: 'fetch', text: `request ${i}` })));
     const seqs = answers.map((a) => a.json().seq as number).sort((x, y) => x - y);
     expect(seqs).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
@@ -170,7 +209,7 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
           .toBuffer()
       ).toString('base64'),
     });
-    const watcher = await stream(s.session_id);
+    const watcher = await stream(`${s.session_id}&state=1`);
     await watcher.waitForEvents(1);
     t.clock.advance(9 * 60_000);
     await post(s, { kind: 'log', text: 'still here' }); // activity moves the expiry
@@ -180,7 +219,7 @@ describe.each(STORE_BACKENDS)('agent sessions on %s', (store) => {
     t.clock.advance(2 * 60_000);
     await t.app.scheduler.tick();
     await watcher.waitFor(() => watcher.ended());
-    expect(watcher.events().at(-1)).toMatchObject({ event: 'end', data: { kind: 'end', text: 'expired' } });
+    expect(watcher.events().at(-1)).toMatchObject({ data: { kind: 'end', text: 'expired', state: { status: 'expired' } } });
     expect((await post(s, { kind: 'log', text: 'too late' })).statusCode).toBe(410);
     expect((await t.app.inject(`/watch/${s.session_id}`)).statusCode).toBe(200);
     const info = (await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json();

@@ -96,9 +96,17 @@ describe('watch page in Chromium', () => {
     await s.post({ kind: 'type', text: 'From: BER  To: LIS' });
     await s.post({ kind: 'click', text: 'Search flights' });
     await expect.poll(() => page.locator('.timeline li').allTextContents()).toHaveLength(3);
+    expect(await page.textContent('.watchers')).toBe('1');
     const texts = await page.locator('.timeline .text').allTextContents();
     expect(texts).toEqual(['https://airline.example/search', 'From: BER  To: LIS', 'Search flights']);
     expect(await page.locator('.timeline .kind').allTextContents()).toEqual(['navigate', 'type', 'click']);
+
+    // An `error` kind is an event like any other: shown, and the page stays live (it once went to onerror).
+    await s.post({ kind: 'error', text: 'payment form timed out' });
+    await expect.poll(() => page.locator('.timeline .kind').last().textContent()).toBe('error');
+    expect(await page.locator('.timeline .text').last().textContent()).toBe('payment form timed out');
+    await page.waitForTimeout(300);
+    expect(await page.textContent('.status')).toBe('live');
 
     await s.post({ kind: 'thought', text: XSS });
     await expect.poll(() => page.locator('.timeline .text').last().textContent()).toBe(XSS);
@@ -149,6 +157,33 @@ describe('watch page in Chromium', () => {
   });
 });
 
+describe('a plain EventSource in Chromium', () => {
+  it('gets every posted event, an error kind included, through onmessage alone', async () => {
+    const s = await start('Plain client');
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/agent-session/session?session_id=${s.session_id}`); // same origin, no CSP
+    await page.evaluate((url) => {
+      const got: unknown[] = [];
+      Object.assign(window, { got });
+      const source = new EventSource(url);
+      source.onmessage = (e) => got.push(JSON.parse(e.data));
+      source.onerror = () => got.push('onerror');
+    }, `${base}/api/agent-session/stream?session_id=${s.session_id}`);
+    await expect.poll(() => t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`).then((r) => r.json().watchers)).toBe(1);
+    await s.post({ kind: 'click', text: 'Search' });
+    await s.post({ kind: 'error', text: 'timed out' });
+    await s.post({ kind: 'log', text: 'retrying' });
+    const got = () => page.evaluate(() => (window as unknown as { got: unknown[] }).got);
+    await expect.poll(got).toHaveLength(3);
+    expect(await got()).toEqual([
+      { session_id: s.session_id, kind: 'click', text: 'Search', screenshot_b64: null, ts: expect.any(Number), seq: 1 },
+      { session_id: s.session_id, kind: 'error', text: 'timed out', screenshot_b64: null, ts: expect.any(Number), seq: 2 },
+      { session_id: s.session_id, kind: 'log', text: 'retrying', screenshot_b64: null, ts: expect.any(Number), seq: 3 },
+    ]);
+    await page.close();
+  });
+});
+
 describe('widget in Chromium', () => {
   it('renders the live timeline inside a host page from another origin, isolated from its CSS and globals', async () => {
     const s = await start('Widget session');
@@ -166,8 +201,12 @@ describe('widget in Chromium', () => {
 
     await s.post({ kind: 'search', text: 'flights BER LIS' });
     await s.post({ kind: 'click', text: XSS });
+    await s.post({ kind: 'error', text: 'results did not load' });
     await s.post({ kind: 'fetch', text: 'GET /results' });
-    await expect.poll(() => widget.locator('.text').allTextContents()).toEqual(['flights BER LIS', XSS, 'GET /results']);
+    await expect
+      .poll(() => widget.locator('.text').allTextContents())
+      .toEqual(['flights BER LIS', XSS, 'results did not load', 'GET /results']);
+    expect(await widget.locator('.status').textContent()).toBe('live');
     const item = widget.locator('li').first();
     expect(await item.evaluate((li) => getComputedStyle(li).display)).toBe('grid'); // the host's `li {display:none}` stays outside
     expect(await item.evaluate((li) => getComputedStyle(li).fontFamily)).not.toContain('Comic Sans');

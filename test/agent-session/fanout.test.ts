@@ -5,11 +5,11 @@ import { createBus } from '../../src/bus/index.js';
 
 const message = (seq: number, kind = 'log', text = `event ${seq}`): SessionMessage => ({
   session_id: 'as_x',
-  seq,
   kind,
   text,
+  screenshot_b64: null,
   ts: seq,
-  screenshot_url: null,
+  seq,
 });
 const seqsIn = (text: string) => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
 
@@ -24,7 +24,7 @@ const drain = (out: PassThrough) => {
 describe('Watcher', () => {
   it('drops a live watcher whose unsent bytes pass the bound, without waiting for it', () => {
     const out = stalled();
-    const watcher = new Watcher(out, 0, 10_000);
+    const watcher = new Watcher(out, 0, false, 10_000);
     watcher.goLive();
     for (let seq = 1; seq <= 100 && !watcher.isClosed; seq++) watcher.deliver(seq, frameOf(message(seq, 'log', 'x'.repeat(500))), false);
     expect(watcher.isClosed).toBe(true);
@@ -35,7 +35,7 @@ describe('Watcher', () => {
   it('queues live messages during the replay and writes each seq once, in order', async () => {
     const out = new PassThrough();
     const written = drain(out);
-    const watcher = new Watcher(out, 2);
+    const watcher = new Watcher(out, 2, true);
     watcher.deliver(5, frameOf(message(5)), false); // arrives while the replay is written
     watcher.deliver(6, frameOf(message(6)), false);
     await watcher.replay([message(2), message(3), message(4), message(5)]);
@@ -46,6 +46,22 @@ describe('Watcher', () => {
     await new Promise((r) => setImmediate(r));
     expect(seqsIn(written())).toEqual([3, 4, 5, 6, 7]);
     expect(out.writableEnded).toBe(true);
+  });
+  it('writes the final end event only to a watcher that asked for state, and closes both', async () => {
+    const plain = new PassThrough();
+    const stateful = new PassThrough();
+    const [plainText, statefulText] = [drain(plain), drain(stateful)];
+    const watchers = [new Watcher(plain, 0, false), new Watcher(stateful, 0, true)];
+    for (const watcher of watchers) {
+      watcher.goLive();
+      watcher.deliver(1, frameOf(message(1)), false);
+      watcher.deliver(2, frameOf(message(2, 'end', 'ended')), true);
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(seqsIn(plainText())).toEqual([1]);
+    expect(seqsIn(statefulText())).toEqual([1, 2]);
+    expect(statefulText()).toContain('"kind":"end","text":"ended","screenshot_b64":null,"ts":2,"seq":2,"state":{"status":"ended"}}');
+    expect([plain.writableEnded, stateful.writableEnded]).toEqual([true, true]);
   });
 });
 
@@ -64,7 +80,7 @@ describe('Feeds', () => {
     );
     const out = new PassThrough();
     const written = drain(out);
-    const watcher = new Watcher(out, 0);
+    const watcher = new Watcher(out, 0, false);
     const leave = await feeds.join('as_x', watcher);
     watcher.goLive();
     await bus.publish('agent-session:as_x', message(3));
@@ -74,6 +90,36 @@ describe('Feeds', () => {
     expect(seqsIn(written())).toEqual([1, 2, 3]);
     expect(loads).toEqual([[0, 2]]);
     leave();
+    await feeds.close();
+  });
+
+  it('frames a broadcast once: every watcher is written the very same Buffer', async () => {
+    const bus = createBus(undefined);
+    const feeds = new Feeds(
+      bus,
+      async () => 0,
+      async () => [],
+    );
+    const written: unknown[][] = [[], []];
+    const outs = written.map((chunks) => {
+      const out = new PassThrough();
+      const write = out.write.bind(out);
+      out.write = ((chunk: unknown, ...rest: never[]) => (chunks.push(chunk), write(chunk as Buffer, ...rest))) as typeof out.write;
+      out.resume();
+      return out;
+    });
+    const leaves = [];
+    for (const out of outs) {
+      const watcher = new Watcher(out, 0, false);
+      leaves.push(await feeds.join('as_y', watcher));
+      watcher.goLive();
+    }
+    await bus.publish('agent-session:as_y', message(1));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(written[0]).toHaveLength(1);
+    expect(written[0]![0]).toBeInstanceOf(Buffer);
+    expect(written[1]![0]).toBe(written[0]![0]);
+    for (const leave of leaves) leave();
     await feeds.close();
   });
 });

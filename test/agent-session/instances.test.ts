@@ -33,8 +33,8 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
 
   it('fans events posted on either instance out to watchers of both, in one order, ending on both', async () => {
     const s = (await a.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'two' } })).json();
-    const onA = await openStream(url(baseA, s.session_id));
-    const onB = await openStream(url(baseB, s.session_id));
+    const onA = await openStream(`${url(baseA, s.session_id)}&state=1`);
+    const onB = await openStream(`${url(baseB, s.session_id)}&state=1`);
     await onB.waitFor(() => onB.messages.length > 0);
     await onA.waitFor(() => onA.messages.length > 0);
     const auth = { authorization: `Bearer ${s.session_token}` };
@@ -59,8 +59,8 @@ describe.runIf(shared)('agent sessions across two instances (Postgres + Redis)',
     ).toBe(200);
     await onA.waitFor(() => onA.ended());
     await onB.waitFor(() => onB.ended());
-    expect(onA.events().at(-1)?.event).toBe('end');
-    expect(onB.events().at(-1)?.event).toBe('end');
+    expect(onA.events().at(-1)?.data.kind).toBe('end');
+    expect(onB.events().at(-1)?.data.kind).toBe('end');
   });
 
   it('counts watchers of a session across instances against one cap', async () => {

@@ -51,10 +51,19 @@ describe('olympics backfill', () => {
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     const nowS = Math.floor(t.clock.now() / 1000);
     const played = runBackfill(t.deps, await createOlympics(t.app, t.deps), nowS - 5 * 86_400, nowS);
-    const ticks = await readStream(stream, 'event: medal');
+    const ticks = await readStream(stream, 'data: {"kind":"medal"');
     controller.abort();
     expect(await played).toBeGreaterThan(0);
-    for (const kind of ['opened', 'answered', 'resolved', 'medal']) expect(ticks).toContain(`event: ${kind}\ndata: {"kind":"${kind}"`);
+    expect(ticks.startsWith(': ok\n\n')).toBe(true);
+    expect(ticks).not.toMatch(/^event:/m);
+    for (const kind of ['opened', 'answered', 'resolved', 'medal'])
+      expect(ticks).toMatch(new RegExp(`^id: \\S+\\ndata: \\{"kind":"${kind}"`, 'm'));
+    // Reconnecting with Last-Event-ID replays what followed that message.
+    const [first, second] = [...ticks.matchAll(/^id: (\S+)\ndata: (.*)$/gm)].map((m) => ({ id: m[1]!, data: m[2]! }));
+    const resumed = await fetch(`${base}/api/v1/olympics/ticker`, { headers: { 'last-event-id': first!.id } });
+    const replayed = await readStream(resumed, `id: ${second!.id}\n`);
+    expect(replayed).toContain(`id: ${second!.id}\ndata: ${second!.data}\n\n`);
+    expect(replayed).not.toContain(`id: ${first!.id}\n`);
 
     const page = (await t.app.inject({ url: '/api/v1/olympics/events', query: { mode: 'backfill', limit: '100' } })).json();
     const btc = page.events.filter((e: { question: string }) => e.question.startsWith('Will BTCUSDT'));

@@ -13,12 +13,15 @@ async function open(base: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}/api/data/stream`, { headers, signal: controller.signal });
   const frames: Frame[] = [];
   let text = '';
+  let raw = '';
   const done = (async () => {
     if (!res.body) return;
     const decoder = new TextDecoder();
     try {
       for await (const chunk of res.body) {
-        text += decoder.decode(chunk, { stream: true });
+        const piece = decoder.decode(chunk, { stream: true });
+        raw += piece;
+        text += piece;
         let end: number;
         while ((end = text.indexOf('\n\n')) >= 0) {
           const block = text.slice(0, end);
@@ -42,6 +45,7 @@ async function open(base: string, headers: Record<string, string> = {}) {
   return {
     res,
     frames,
+    raw: () => raw,
     waitFor,
     close: async () => {
       controller.abort();
@@ -83,7 +87,8 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     const onA = await open(baseA);
     const onB = await open(baseB);
     expect(onA.res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    await new Promise((r) => setTimeout(r, 50));
+    for (const stream of [onA, onB]) for (let i = 0; i < 100 && !stream.raw(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(onA.raw()).toBe(': ok\n\n');
     await a.app.scheduler.tick();
     const framesB = await onB.waitFor(2);
     expect(framesB.map((f) => f.data)).toEqual([
@@ -91,12 +96,25 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
       expect.objectContaining({ type: 'crypto-price', coin: 'ethereum', usd: 3500.1 }),
     ]);
     expect((await onA.waitFor(2)).map((f) => f.id)).toEqual(framesB.map((f) => f.id));
+    expect(onA.raw()).not.toMatch(/^event:/m);
     await onA.close();
     await onB.close();
 
     const resumed = await open(baseB, { 'last-event-id': framesB[0]!.id! });
     expect((await resumed.waitFor(1)).map((f) => f.data?.coin)).toEqual(['ethereum']);
     await resumed.close();
+  });
+
+  it('answers HEAD at once with the stream headers and takes no stream slot', async () => {
+    for (let i = 0; i < 3; i++) {
+      const head = await fetch(`${baseA}/api/data/stream`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    }
+    const [first, second] = [await open(baseA), await open(baseA)]; // the per-IP cap of 2 is still free
+    expect([first.res.status, second.res.status]).toEqual([200, 200]);
+    await Promise.all([first.close(), second.close()]);
+    await new Promise((r) => setTimeout(r, 100));
   });
 
   it('bounds anonymous concurrent streams per IP across instances and frees the slot on disconnect', async () => {
