@@ -116,6 +116,14 @@ export class PaymentRequiredError extends ApiError {
   ) {
     super('payment_required', String(challenge.message));
   }
+
+  /**
+   * The `X-Payment-Required` header: the challenge as the interface spec describes it, with
+   * `amount, asset, chain, recipient, memo, expires` at its top level (the body nests them in `invoice`).
+   */
+  get headerChallenge(): string {
+    return JSON.stringify(this.challenge.invoice);
+  }
 }
 
 /** The 402 sent when a synchronous settlement fails after verification: the answer is withheld. */
