@@ -103,7 +103,12 @@ export const agentContextRoutes =
             `planned by the \`planner\` model of SVC_MODELS (goal_category "${OTHER}", planner "language_model"; the goal is its question, the catalog its instructions; ` +
             'invalid steps it proposes are dropped), else 422 goal_unmatched; a failing model is a 503 upstream_unavailable naming the reason, a spent daily model budget 503 model_budget_exhausted.',
           querystring: Type.Object({
-            goal: Type.String({ minLength: 3, maxLength: 500, description: 'what the agent wants to decide, in plain words' }),
+            goal: Type.String({
+              minLength: 3,
+              maxLength: 500,
+              examples: ['should I buy ETH'],
+              description: 'what the agent wants to decide, in plain words',
+            }),
             entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
             free: FreeFlag,
             tier: TierParam,

@@ -51,10 +51,20 @@ export const backtestRoutes =
             '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
           querystring: Type.Object({
             type: StringEnum(BACKTEST_TYPES),
-            q: Type.String({ minLength: 1, maxLength: 40 }),
-            from: Type.Integer({ minimum: 0, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
-            to: Type.Integer({ minimum: 1, maximum: LATEST_UNIX_S, description: 'Unix seconds (at most 4102444800, 2100-01-01)' }),
-            interval: Type.Optional(StringEnum(INTERVALS, { default: '1h' })),
+            q: Type.String({ minLength: 1, maxLength: 40, examples: ['BTC'] }),
+            from: Type.Integer({
+              minimum: 0,
+              maximum: LATEST_UNIX_S,
+              examples: [1735689600],
+              description: 'Unix seconds (at most 4102444800, 2100-01-01)',
+            }),
+            to: Type.Integer({
+              minimum: 1,
+              maximum: LATEST_UNIX_S,
+              examples: [1738368000],
+              description: 'Unix seconds (at most 4102444800, 2100-01-01)',
+            }),
+            interval: Type.Optional(StringEnum(INTERVALS, { default: '1h', examples: ['1d'] })),
             cursor: Type.Optional(
               Type.String({ maxLength: 1024, description: 'continue a range (svc-bt-cur:…) with the same type, q, interval and to' }),
             ),

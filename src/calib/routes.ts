@@ -77,7 +77,7 @@ export const calibRoutes =
             'a paid first claim is a 400 and its payment is released. ' +
             '`product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.',
           querystring: Type.Object({
-            product: Type.Optional(StringEnum([PRODUCT_TAG] as const, { description: 'calib-pro: a paid claim' })),
+            product: Type.Optional(StringEnum([PRODUCT_TAG] as const, { examples: [PRODUCT_TAG], description: 'calib-pro: a paid claim' })),
           }),
           body: ClaimBody,
           response: {

@@ -5,6 +5,7 @@ import { RESOLVER_DOCS, RESOLVER_TYPES, runsResolver } from './resolvers/registr
 export const AgentId = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}:[A-Za-z0-9][A-Za-z0-9._:@/+-]{0,191}$',
   description: '<namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC',
+  examples: ['openai:gpt-agent-7'],
 });
 export const AgentKey = Type.String({
   pattern: '^svc-ak_[A-Za-z0-9_-]{32}$',

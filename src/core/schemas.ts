@@ -74,7 +74,8 @@ export const PaymentChallengeSchema = Type.Object(
   {
     title: 'PaymentChallenge',
     additionalProperties: true,
-    description: 'HTTP 402 body; the same JSON is in the X-Payment-Required header',
+    description:
+      'HTTP 402 body; the X-Payment-Required header carries `invoice` (amount, asset, chain, recipient, memo, expires) at its top level',
   },
 );
 

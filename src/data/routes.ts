@@ -84,18 +84,21 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged ' +
           'when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each.',
         querystring: Type.Object({ free: FreeFlag }),
-        body: Type.Object({
-          queries: Type.Array(
-            Type.Object({
-              type: StringEnum(types),
-              q: Type.Optional(Type.String({ maxLength: 2048 })),
-              entity: Type.Optional(Type.String({ maxLength: 200 })),
-            }),
-            { minItems: 1, maxItems: MAX_BUNDLE_QUERIES, description: `1 to ${MAX_BUNDLE_QUERIES} queries` },
-          ),
-          session_id: Type.Optional(Type.String({ maxLength: 300, description: 'checkout session id (cs_live_…)' })),
-          free: Type.Optional(Type.Boolean()),
-        }),
+        body: Type.Object(
+          {
+            queries: Type.Array(
+              Type.Object({
+                type: StringEnum(types),
+                q: Type.Optional(Type.String({ maxLength: 2048 })),
+                entity: Type.Optional(Type.String({ maxLength: 200 })),
+              }),
+              { minItems: 1, maxItems: MAX_BUNDLE_QUERIES, description: `1 to ${MAX_BUNDLE_QUERIES} queries` },
+            ),
+            session_id: Type.Optional(Type.String({ maxLength: 300, description: 'checkout session id (cs_live_…)' })),
+            free: Type.Optional(Type.Boolean()),
+          },
+          { examples: [{ queries: [{ type: 'crypto-price', q: 'bitcoin' }, { type: 'forex', q: 'EUR:USD' }] }] },
+        ),
         response: {
           200: Type.Object({
             count: Type.Integer(),

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
+import type { Discovery } from './bazaar.js';
 import { USDC_NETWORKS } from './networks.js';
 
 export interface Requirement {
@@ -19,6 +20,8 @@ export interface ChallengeContext {
   memoSecret: Buffer;
   /** Identifies the request being paid for (method, path, canonical body hash). */
   requestKey: string;
+  /** How to call the paid operation and what it answers: v1 `outputSchema`, v2 `extensions.bazaar`. */
+  discovery?: Discovery;
 }
 
 /**
@@ -46,6 +49,7 @@ export function paymentRequirements(ctx: ChallengeContext, requirement: Requirem
     maxTimeoutSeconds: ctx.config.x402MaxTimeoutS,
     asset: network.usdc,
     extra: { name: network.domainName, version: network.domainVersion, memo },
+    ...(ctx.discovery ? { outputSchema: ctx.discovery.outputSchema } : {}),
   };
 }
 
@@ -74,6 +78,7 @@ export function paymentRequiredHeader(ctx: ChallengeContext, requirement: Requir
     error: reason ?? 'payment required',
     resource: { url: requirement.resource, description: requirement.description, mimeType: 'application/json' },
     accepts: [paymentRequirementsV2(ctx, requirement)],
+    ...(ctx.discovery ? { extensions: { bazaar: ctx.discovery.bazaar } } : {}),
   };
   return Buffer.from(JSON.stringify(paymentRequired)).toString('base64');
 }
@@ -115,6 +120,14 @@ export class PaymentRequiredError extends ApiError {
     readonly headers: Record<string, string> = {},
   ) {
     super('payment_required', String(challenge.message));
+  }
+
+  /**
+   * The `X-Payment-Required` header: the challenge as the interface spec describes it, with
+   * `amount, asset, chain, recipient, memo, expires` at its top level (the body nests them in `invoice`).
+   */
+  get headerChallenge(): string {
+    return JSON.stringify(this.challenge.invoice);
   }
 }
 

@@ -4,7 +4,9 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { ApiError } from '../core/errors.js';
 import { unixSeconds } from '../core/clock.js';
 import type { Config } from '../config.js';
+import type { OpenApiDoc } from '../core/openapi-doc.js';
 import { captureAnswer } from './answers.js';
+import { Discoveries } from './bazaar.js';
 import {
   PaymentRequiredError,
   challengeMemo,
@@ -17,7 +19,8 @@ import {
   type Requirement,
 } from './challenge.js';
 import { FacilitatorUnavailable } from './facilitator.js';
-import { PASS_PREFIX, hashToken, type PassKind } from './passes.js';
+import { passToken, presentedPayment } from './credentials.js';
+import { hashToken, type PassKind } from './passes.js';
 import type { Tier } from './tier.js';
 import { USDC_NETWORKS } from './networks.js';
 import { HeaderNotJson, PAYMENT_HEADERS, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
@@ -34,49 +37,7 @@ export function requestKey(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
 }
 
-const bearer = (request: FastifyRequest) => /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-
-/**
- * The pass a request presents: `Authorization: Bearer svc-pass_…`, or `X-Svc-Pass: svc-pass_…` when
- * Authorization carries another credential (an agent key on calibration writes). Other bearer
- * tokens are not passes.
- */
-function passToken(request: FastifyRequest): string | undefined {
-  const token = bearer(request);
-  if (token?.startsWith(PASS_PREFIX)) return token;
-  const header = request.headers['x-svc-pass'];
-  return typeof header === 'string' && header.trim() ? header.trim() : undefined;
-}
-
 const ZERO_ADDRESS = /^0x0{40}$/;
-
-const VERSION_OF_HEADER = new Map<string, 1 | 2>([
-  ['x-payment', 1],
-  ['payment-signature', 2],
-]);
-
-/**
- * The payment a request carries, if any: `X-Payment` (x402 v1) or `PAYMENT-SIGNATURE` (v2). Node
- * joins a repeated header with ", ", which would hide a second authorization inside the first: more
- * than one payment header is a 400 naming them.
- */
-function presentedPayment(request: FastifyRequest): { version: 1 | 2; header: string } | undefined {
-  const raw = request.raw.rawHeaders;
-  const sent = raw.flatMap((name, i) =>
-    i % 2 === 0 && VERSION_OF_HEADER.has(name.toLowerCase()) ? [VERSION_OF_HEADER.get(name.toLowerCase())!] : [],
-  );
-  if (sent.length > 1) {
-    const field = [...new Set(sent)].map((v) => PAYMENT_HEADERS[v]).join(', ');
-    throw new ApiError('bad_request', `send one payment header (${field}), not ${sent.length}`, {
-      field,
-      rule: 'single',
-      count: sent.length,
-    });
-  }
-  const version = sent[0];
-  const header = version && request.headers[PAYMENT_HEADERS[version].toLowerCase()];
-  return version && typeof header === 'string' && header.trim() ? { version, header } : undefined;
-}
 
 /**
  * x402 (USDC on Base, verified locally), passes (`Authorization: Bearer svc-pass_…`) and checkout
@@ -90,6 +51,8 @@ export class X402Gate implements PaymentGate {
   private readonly canSettle: boolean;
   /** The x402 versions offered and accepted: both, or what the facilitator settles (read at start-up). */
   private versions = new Set<1 | 2>([1, 2]);
+  /** What each paid operation's 402 tells x402 discovery, from the app's OpenAPI document. */
+  private discoveries?: Discoveries;
 
   constructor(private readonly deps: GateDeps) {
     this.canSettle = Boolean(deps.facilitator) && !ZERO_ADDRESS.test(deps.config.payTo);
@@ -103,6 +66,7 @@ export class X402Gate implements PaymentGate {
    * app is ready.
    */
   attach(app: FastifyInstance): void {
+    if (app.hasDecorator('swagger')) this.discoveries = new Discoveries(() => app.swagger() as unknown as OpenApiDoc);
     if (this.canSettle) app.addHook('onReady', () => this.readSupported());
     app.decorateRequest('paymentClaim', undefined);
     app.addHook(
@@ -168,7 +132,8 @@ export class X402Gate implements PaymentGate {
 
   private challengeContext(request: FastifyRequest): ChallengeContext {
     const { config, clock, memoSecret } = this.deps;
-    return { config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request) };
+    const discovery = this.discoveries?.of(request.method, request.routeOptions.url);
+    return { config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request), discovery };
   }
 
   presentsPass(request: FastifyRequest): boolean {

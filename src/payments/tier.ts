@@ -7,6 +7,7 @@ export type Tier = 'free' | 'paid';
 /** `tier` on routes with a free tier (backtest, agent-context). */
 export const TierParam = Type.Optional(
   StringEnum<Tier>(['free', 'paid'], {
+    examples: ['paid'],
     description:
       'paid: answer 402 with an x402 challenge unless the request carries a payment or a pass, so stock x402 clients pay for the full answer; ' +
       'free: the free tier (as free=1). Default: the paid answer only when a payment is present.',

@@ -61,7 +61,7 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, error: A
     return reply
       .code(402)
       .header('www-authenticate', 'x402')
-      .header('x-payment-required', JSON.stringify(error.challenge))
+      .header('x-payment-required', error.headerChallenge)
       .headers(error.headers)
       .type('application/json; charset=utf-8')
       .send({ ...error.challenge, request_id: request.id });

@@ -29,7 +29,7 @@ const HEADERS = {
   'WWW-Authenticate': header(
     'On a 402, `x402`: the request needs an x402 payment. On a 401, `Bearer realm="svc"`: send the credential as a bearer token.',
   ),
-  'X-Payment-Required': header('The 402 challenge as JSON (same as the body).'),
+  'X-Payment-Required': header("The 402 challenge as JSON: `{amount, asset, chain, recipient, memo, expires}` (the body's `invoice`)."),
   'X-Payment-Response': header('base64 JSON settlement result `{success, transaction, network, payer}`.'),
   'X-Payment-Status': header('`pending` (settled later) or `released` (nothing charged).'),
 };

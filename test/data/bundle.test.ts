@@ -81,8 +81,8 @@ describe('bundle', () => {
     }
     const res = await bundle({ queries: [q('crypto-price', 'bitcoin')] });
     expect(res.headers['www-authenticate']).toBe('x402');
-    const challenge = JSON.parse(String(res.headers['x-payment-required']));
-    expect(challenge).toMatchObject({
+    const body = res.json();
+    expect(body).toMatchObject({
       error: 'payment_required',
       protocol: 'x402',
       invoice: { amount: '1000', asset: 'USDC', chain: 'base', recipient: '0x1111111111111111111111111111111111111111', memo: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
@@ -90,10 +90,13 @@ describe('bundle', () => {
       accepts: [{
         scheme: 'exact', network: 'base', maxAmountRequired: '1000', resource: 'http://svc.test/api/data/bundle', mimeType: 'application/json',
         payTo: '0x1111111111111111111111111111111111111111', maxTimeoutSeconds: 120, asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
-        extra: { name: 'USD Coin', version: '2', memo: challenge.invoice.memo },
+        extra: { name: 'USD Coin', version: '2', memo: body.invoice.memo },
       }],
     });
-    expect(challenge.accepts[0]).not.toHaveProperty('outputSchema');
-    expect(new Date(challenge.invoice.expires).getTime()).toBe(t.clock.now() - (t.clock.now() % 1000) + 120_000);
+    // Issue 24.4: the header holds the challenge with its fields at the top level, as the spec describes it.
+    const challenge = JSON.parse(String(res.headers['x-payment-required']));
+    expect(challenge).toEqual(body.invoice);
+    expect(Object.keys(challenge).sort()).toEqual(['amount', 'asset', 'chain', 'expires', 'memo', 'recipient']);
+    expect(new Date(challenge.expires).getTime()).toBe(t.clock.now() - (t.clock.now() % 1000) + 120_000);
   });
 });
