@@ -4,7 +4,7 @@ import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, Svc
 import { readMeta, type RequestDescription, type ResponseMeta } from './meta.js';
 import { fillPath, type DataOf, type HttpMethod, type PathsWith, type RequestOptions } from './typed.js';
 import { parseChallenge, readSettlement, signPayment, type Challenge, type PaymentHeader, type PaymentOption } from './x402.js';
-import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict } from './receipt.js';
+import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict, type VerifyOptions } from './receipt.js';
 import { readSse } from './sse.js';
 
 type Method = 'get' | 'post';
@@ -316,7 +316,7 @@ export function createClient(options: ClientOptions) {
   async function fetchReceiptKey(): Promise<ReceiptJwk> {
     const published = await get<{ kid: string; jwk: ReceiptJwk }>('/.well-known/svc-receipt-pubkey.json');
     const { jwk } = published;
-    if (jwkThumbprint(jwk) !== jwk.kid || published.kid !== jwk.kid)
+    if ((await jwkThumbprint(jwk)) !== jwk.kid || published.kid !== jwk.kid)
       throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
     if (options.receiptKid && jwk.kid !== options.receiptKid)
       throw new SvcHttpError(
@@ -428,8 +428,15 @@ export function createClient(options: ClientOptions) {
     /** The service's receipt key: fetched once, its kid checked against the key (and the pin). */
     receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error as Error)))),
 
-    /** Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. */
-    verifyReceipt: async (input: unknown): Promise<ReceiptVerdict> => verifyReceipt(input, await client.receiptKey()),
+    /**
+     * Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. A body this
+     * client returned is also checked against the request it answered (`request_hash`); pass `request`
+     * to check another one.
+     */
+    verifyReceipt: async (input: unknown, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> =>
+      verifyReceipt(input, await client.receiptKey(), {
+        request: request ?? (typeof input === 'object' && input !== null ? metas.get(input)?.request : undefined),
+      }),
 
     calib: {
       /** The first write for an agent returns its agent_key; the client keeps it and sends it afterwards. */

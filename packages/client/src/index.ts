@@ -7,7 +7,17 @@ export {
   type BodyOf,
   type ResponseOf,
 } from './client.js';
-export { verifyReceipt, responseHash, jwkThumbprint, type Receipt, type ReceiptJwk, type ReceiptVerdict } from './receipt.js';
+export {
+  verifyReceipt,
+  responseHash,
+  requestHash,
+  jwkThumbprint,
+  type Receipt,
+  type ReceiptJwk,
+  type ReceiptVerdict,
+  type ReceiptChecks,
+  type VerifyOptions,
+} from './receipt.js';
 export {
   SvcClientError,
   SvcHttpError,

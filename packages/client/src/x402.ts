@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { Hex, LocalAccount } from 'viem';
+import { base64Decode, base64Encode, utf8Decode, utf8Encode } from './bytes.js';
 
 /**
  * x402 `exact` payments with an EIP-3009 TransferWithAuthorization signed by a local account.
@@ -39,7 +39,7 @@ export interface Challenge {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function decodeBase64Json(text: string): unknown {
-  return JSON.parse(Buffer.from(text.trim(), 'base64').toString('utf8'));
+  return JSON.parse(utf8Decode(base64Decode(text)));
 }
 
 function chainIdOf(network: unknown): number | undefined {
@@ -117,7 +117,7 @@ export async function signPayment(
   option: PaymentOption,
   nowS = Math.floor(Date.now() / 1000),
 ): Promise<PaymentHeader> {
-  const nonce: Hex = `0x${randomBytes(32).toString('hex')}`;
+  const nonce: Hex = `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   const authorization = {
     from: account.address,
     to: option.payTo,
@@ -145,7 +145,7 @@ export async function signPayment(
     option.version === 2
       ? { x402Version: 2, ...(challenge.resource === undefined ? {} : { resource: challenge.resource }), accepted: option.raw, payload }
       : { x402Version: 1, scheme: 'exact', network: option.raw.network, payload };
-  const value = Buffer.from(JSON.stringify(body)).toString('base64');
+  const value = base64Encode(utf8Encode(JSON.stringify(body)));
   return { name: option.version === 2 ? 'PAYMENT-SIGNATURE' : 'X-Payment', value };
 }
 
