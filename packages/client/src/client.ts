@@ -1,9 +1,18 @@
-import type { LocalAccount } from 'viem';
 import type { paths } from './openapi.js';
 import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, SvcTimeoutError } from './errors.js';
 import { readMeta, type RequestDescription, type ResponseMeta } from './meta.js';
 import { fillPath, type DataOf, type HttpMethod, type PathsWith, type RequestOptions } from './typed.js';
-import { parseChallenge, readSettlement, signPayment, type Challenge, type PaymentHeader, type PaymentOption } from './x402.js';
+import {
+  parseChallenge,
+  paymentSigner,
+  readSettlement,
+  signPayment,
+  type Challenge,
+  type PaymentHeader,
+  type PaymentOption,
+  type PaymentSigner,
+  type PaymentWallet,
+} from './x402.js';
 import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict, type VerifyOptions } from './receipt.js';
 import { readSse } from './sse.js';
 
@@ -22,8 +31,11 @@ export type ResponseOf<P extends keyof paths, M extends Method = 'get'> =
 export interface ClientOptions {
   /** e.g. http://localhost:8080 */
   baseUrl: string;
-  /** A viem local account (privateKeyToAccount) that signs x402 payments; without it a 402 is a PaymentRequiredError. */
-  wallet?: LocalAccount;
+  /**
+   * Signs x402 payments: any viem account that signs typed data (privateKeyToAccount, toAccount, a smart
+   * account) or a viem wallet client (browser wallet, JSON-RPC). Without it a 402 is a PaymentRequiredError.
+   */
+  wallet?: PaymentWallet;
   /** A day or week pass (svc-pass_…), sent as `Authorization: Bearer` on paid routes. */
   passToken?: string;
   /** Largest single payment the client signs, in USD (default 1). */
@@ -130,6 +142,7 @@ export function createClient(options: ClientOptions) {
   let spent = 0n;
   let lastPayment: PaymentRecord | undefined;
   let receiptKey: Promise<ReceiptJwk> | undefined;
+  let signer: PaymentSigner | undefined;
 
   function url(path: string, query?: Record<string, unknown>): string {
     const qs = new URLSearchParams(queryStrings(query)).toString();
@@ -225,7 +238,12 @@ export function createClient(options: ClientOptions) {
         option.amount,
       );
     reserve(option.amount);
-    return { header: await signPayment(options.wallet, challenge, option), option };
+    try {
+      signer ??= await paymentSigner(options.wallet);
+      return { header: await signPayment(signer, challenge, option), option };
+    } catch (error) {
+      return refund(option, error);
+    }
   }
 
   /** Sends `spec`; a 402 on a payable route is paid once (pass first, then wallet) and sent again. */
@@ -258,7 +276,7 @@ export function createClient(options: ClientOptions) {
     lastPayment = {
       version: option.version,
       amount: option.amount,
-      payer: options.wallet!.address,
+      payer: signer!.address,
       settlement: readSettlement(paid.headers),
       status,
     };

@@ -27,7 +27,16 @@ export {
   SpendCapError,
   formatUsd,
 } from './errors.js';
-export { parseChallenge, signPayment, type Challenge, type PaymentOption, type PaymentHeader } from './x402.js';
+export {
+  parseChallenge,
+  signPayment,
+  paymentSigner,
+  type Challenge,
+  type PaymentOption,
+  type PaymentHeader,
+  type PaymentSigner,
+  type PaymentWallet,
+} from './x402.js';
 export type { paths } from './openapi.js';
 export type { HttpMethod, PathsWith, RequestOptions, CallOptions, DataOf } from './typed.js';
 export type { ResponseMeta, RateLimit, RequestDescription } from './meta.js';

@@ -1,4 +1,4 @@
-import type { Hex, LocalAccount } from 'viem';
+import type { Hex, TypedDataDefinition, WalletClient } from 'viem';
 import { base64Decode, base64Encode, utf8Decode, utf8Encode } from './bytes.js';
 
 /**
@@ -107,12 +107,38 @@ export interface PaymentHeader {
   value: string;
 }
 
+/** The EIP-712 message a payment signs. */
+export type AuthorizationTypedData = TypedDataDefinition<typeof AUTHORIZATION_TYPES, 'TransferWithAuthorization'>;
+
+/** What signs a payment: an address and EIP-712 signing, as every viem account that can sign has. */
+export interface PaymentSigner {
+  address: Hex;
+  signTypedData(typedData: AuthorizationTypedData): Promise<Hex>;
+}
+
+/**
+ * A viem account that signs typed data (local, custom `toAccount`, smart account) or a viem wallet
+ * client (a browser wallet, a JSON-RPC signer, or one holding a local account).
+ */
+export type PaymentWallet = PaymentSigner | WalletClient;
+
+const isWalletClient = (wallet: PaymentWallet): wallet is WalletClient => 'getAddresses' in wallet && 'transport' in wallet;
+
+/** The signer behind a wallet: a wallet client signs for its account, else for the first address it exposes. */
+export async function paymentSigner(wallet: PaymentWallet): Promise<PaymentSigner> {
+  if (!isWalletClient(wallet)) return wallet;
+  const address = wallet.account?.address ?? (await wallet.getAddresses())[0];
+  if (!address) throw new Error('the wallet client exposes no account: connect the wallet (requestAddresses) first');
+  const account = wallet.account ?? address;
+  return { address, signTypedData: (typedData) => wallet.signTypedData({ ...typedData, account }) };
+}
+
 /**
  * Signs `option` as x402 clients do: value = the price, validAfter = now − 600 s (clock skew),
  * validBefore = now + maxTimeoutSeconds, a random 32-byte nonce.
  */
 export async function signPayment(
-  account: LocalAccount,
+  account: PaymentSigner,
   challenge: Challenge,
   option: PaymentOption,
   nowS = Math.floor(Date.now() / 1000),
