@@ -165,15 +165,18 @@ describe('SDK receipts', () => {
   it('verifies a signed answer offline with the pinned key, and rejects a tampered one', async () => {
     const client = createClient({ baseUrl: base });
     const body = (await client.query({ type: 'crypto-price', q: 'bitcoin' })) as Record<string, unknown>;
-    expect(await client.verifyReceipt(body)).toMatchObject({ valid: true, checked: 'signature+response' });
+    expect(await client.verifyReceipt(body)).toMatchObject({ valid: true, checked: 'signature+response+request' });
     expect(await client.verifyReceipt(body._receipt)).toMatchObject({ valid: true, checked: 'signature' });
 
     const jwk = await client.receiptKey();
     expect(jwk.kid).toBe(t.deps.signingKey.kid);
-    expect(verifyReceipt({ ...body, q: 'ethereum' }, jwk)).toEqual({ valid: false, reason: 'response_mismatch' });
+    expect(await verifyReceipt({ ...body, q: 'ethereum' }, jwk)).toEqual({ valid: false, reason: 'response_mismatch' });
     const receipt = body._receipt as Record<string, unknown>;
-    expect(verifyReceipt({ ...receipt, as_of: (receipt.as_of as number) + 1 }, jwk)).toEqual({ valid: false, reason: 'bad_signature' });
-    expect(verifyReceipt(body, { ...jwk, kid: 'another' })).toEqual({ valid: false, reason: 'unknown_kid' });
+    expect(await verifyReceipt({ ...receipt, as_of: (receipt.as_of as number) + 1 }, jwk)).toEqual({
+      valid: false,
+      reason: 'bad_signature',
+    });
+    expect(await verifyReceipt(body, { ...jwk, kid: 'another' })).toEqual({ valid: false, reason: 'unknown_kid' });
     expect(await client.verifyReceiptRemote(receipt, body)).toMatchObject({ valid: true });
   });
 

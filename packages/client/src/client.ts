@@ -1,8 +1,19 @@
-import type { LocalAccount } from 'viem';
 import type { paths } from './openapi.js';
-import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError } from './errors.js';
-import { parseChallenge, readSettlement, signPayment, type Challenge, type PaymentHeader, type PaymentOption } from './x402.js';
-import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict } from './receipt.js';
+import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, SvcTimeoutError } from './errors.js';
+import { readMeta, type RequestDescription, type ResponseMeta } from './meta.js';
+import { fillPath, type DataOf, type HttpMethod, type PathsWith, type RequestOptions } from './typed.js';
+import {
+  parseChallenge,
+  paymentSigner,
+  readSettlement,
+  signPayment,
+  type Challenge,
+  type PaymentHeader,
+  type PaymentOption,
+  type PaymentSigner,
+  type PaymentWallet,
+} from './x402.js';
+import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict, type VerifyOptions } from './receipt.js';
 import { readSse } from './sse.js';
 
 type Method = 'get' | 'post';
@@ -20,8 +31,11 @@ export type ResponseOf<P extends keyof paths, M extends Method = 'get'> =
 export interface ClientOptions {
   /** e.g. http://localhost:8080 */
   baseUrl: string;
-  /** A viem local account (privateKeyToAccount) that signs x402 payments; without it a 402 is a PaymentRequiredError. */
-  wallet?: LocalAccount;
+  /**
+   * Signs x402 payments: any viem account that signs typed data (privateKeyToAccount, toAccount, a smart
+   * account) or a viem wallet client (browser wallet, JSON-RPC). Without it a 402 is a PaymentRequiredError.
+   */
+  wallet?: PaymentWallet;
   /** A day or week pass (svc-pass_…), sent as `Authorization: Bearer` on paid routes. */
   passToken?: string;
   /** Largest single payment the client signs, in USD (default 1). */
@@ -34,6 +48,13 @@ export interface ClientOptions {
   receiptKid?: string;
   /** Attempts after a network error, with the same request and payment (default 2). */
   retries?: number;
+  /** Milliseconds one exchange (request and answer body) may take (default 30 000); `request(…, { timeoutMs })` overrides it. */
+  timeoutMs?: number;
+  /**
+   * A 429 or 503 with `Retry-After` is sent again after that wait, at most `maxRetries` times (default 2)
+   * and only when the wait is at most `maxWaitMs` (default 10 000); otherwise it is an SvcHttpError.
+   */
+  retryAfter?: { maxRetries?: number; maxWaitMs?: number };
   fetch?: typeof fetch;
 }
 
@@ -49,10 +70,12 @@ export interface PaymentRecord {
 }
 
 interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, unknown>;
+  /** JSON, or a FormData sent as multipart. */
   body?: unknown;
+  headers?: Record<string, string>;
   /** A bearer token for this route (agent key, session token). */
   bearer?: string;
   /** A 402 may be paid (with the pass, else the wallet). */
@@ -61,12 +84,15 @@ interface RequestSpec {
   pass?: boolean;
   /** A POST that changes nothing (bundle, verify): safe to send again after a network error. */
   readOnly?: boolean;
+  timeoutMs?: number;
+  signal?: AbortSignal;
 }
 
 interface Answer<T> {
   status: number;
   headers: Headers;
   body: T;
+  meta: ResponseMeta;
 }
 
 const usdToAtomic = (usd: number): bigint => BigInt(Math.round(usd * 1_000_000));
@@ -76,8 +102,25 @@ const PASS_REJECTED = new Set(['pass_expired', 'pass_unknown']);
  * a present but invalid `X-Payment` makes them send the challenge, which the client then pays.
  */
 const CHALLENGE_PROBE: PaymentHeader = { name: 'X-Payment', value: '{}' };
+/** Statuses whose `Retry-After` the client waits out and sends again. */
+const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Query values as sent: strings as they are, anything else as JSON (numbers, booleans). */
+function queryStrings(query: Record<string, unknown> | undefined): Record<string, string> {
+  const strings: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query ?? {}))
+    if (value !== undefined && value !== null) strings[key] = typeof value === 'string' ? value : JSON.stringify(value);
+  return strings;
+}
+
+/** The request as the service hashes it (a form upload is not described: its hash covers fields the SDK does not see). */
+function describeRequest(spec: RequestSpec): RequestDescription | undefined {
+  if (typeof FormData !== 'undefined' && spec.body instanceof FormData) return undefined;
+  const body: unknown = spec.body === undefined ? null : JSON.parse(JSON.stringify(spec.body));
+  return { method: spec.method, path: spec.path, query: queryStrings(spec.query), body };
+}
 
 export type SvcClient = ReturnType<typeof createClient>;
 
@@ -86,47 +129,71 @@ export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
   const retries = options.retries ?? 2;
+  const defaultTimeoutMs = options.timeoutMs ?? 30_000;
+  const retryAfterMax = { retries: options.retryAfter?.maxRetries ?? 2, waitMs: options.retryAfter?.maxWaitMs ?? 10_000 };
   const perCallCap = usdToAtomic(options.maxPaymentUsd ?? 1);
   const sessionCap = usdToAtomic(options.maxSessionUsd ?? 10);
   const agentKeys = new Map(Object.entries(options.agentKeys ?? {}));
   const claimAgents = new Map<string, string>();
   const sessionTokens = new Map<string, string>();
+  /** Answer body → its meta (request id, rate limit, the request sent), for `metaOf` and `verifyReceipt`. */
+  const metas = new WeakMap<object, ResponseMeta>();
   let passToken = options.passToken;
   let spent = 0n;
   let lastPayment: PaymentRecord | undefined;
   let receiptKey: Promise<ReceiptJwk> | undefined;
+  let signer: PaymentSigner | undefined;
 
   function url(path: string, query?: Record<string, unknown>): string {
-    const search = new URLSearchParams();
-    for (const [key, value] of Object.entries(query ?? {}))
-      if (value !== undefined && value !== null) search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
-    const qs = search.toString();
+    const qs = new URLSearchParams(queryStrings(query)).toString();
     return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
+  function requestInit(spec: RequestSpec, headers: Record<string, string>): RequestInit {
+    const all: Record<string, string> = { accept: 'application/json', ...spec.headers, ...headers };
+    if (spec.body === undefined) return { method: spec.method, headers: all };
+    if (typeof FormData !== 'undefined' && spec.body instanceof FormData) return { method: spec.method, headers: all, body: spec.body };
+    return { method: spec.method, headers: { ...all, 'content-type': 'application/json' }, body: JSON.stringify(spec.body) };
+  }
+
+  /** Milliseconds to wait before sending again, when the answer asks for it within the bounds. */
+  function retryAfterWait(answer: Answer<unknown>, waitsSoFar: number): number | undefined {
+    const { retryAfterS } = answer.meta;
+    if (!RETRY_AFTER_STATUSES.has(answer.status) || retryAfterS === undefined || waitsSoFar >= retryAfterMax.retries) return undefined;
+    return retryAfterS * 1000 <= retryAfterMax.waitMs ? retryAfterS * 1000 : undefined;
+  }
+
   /**
-   * One HTTP exchange, sent again unchanged when the network fails and sending twice is harmless:
-   * reads, and paid requests (the service answers a repeated payment with its first answer).
-   * Other writes (claims, session events) are not repeated: a lost response may have been applied.
+   * One HTTP exchange (request and answer body) under the timeout. Sent again unchanged when the
+   * network fails and sending twice is harmless: reads, and paid requests (the service answers a
+   * repeated payment with its first answer). Other writes (claims, session events) are not repeated:
+   * a lost response may have been applied. A 429/503 with Retry-After was not served: it is sent again.
    */
-  async function send(spec: RequestSpec, headers: Record<string, string>, paid = false): Promise<Response> {
+  async function exchange<T>(spec: RequestSpec, headers: Record<string, string>, paid = false): Promise<Answer<T>> {
     const attempts = spec.method === 'GET' || spec.readOnly || paid ? retries : 0;
-    const init: RequestInit = { method: spec.method, headers: { accept: 'application/json', ...headers } };
-    if (spec.body !== undefined) {
-      init.body = JSON.stringify(spec.body);
-      (init.headers as Record<string, string>)['content-type'] = 'application/json';
-    }
-    for (let attempt = 0; ; attempt++) {
+    const init = requestInit(spec, headers);
+    const description = describeRequest(spec);
+    for (let attempt = 0, waits = 0; ;) {
+      const timeoutMs = spec.timeoutMs ?? defaultTimeoutMs;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+      let answer: Answer<T>;
       try {
-        return await doFetch(url(spec.path, spec.query), init);
+        answer = await read<T>(await doFetch(url(spec.path, spec.query), { ...init, signal }), description);
       } catch (error) {
+        if (spec.signal?.aborted) throw error;
+        if (timeout.aborted) throw new SvcTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`, { cause: error });
         if (attempt >= attempts) throw new SvcNetworkError(`${spec.method} ${spec.path}: ${(error as Error).message}`, { cause: error });
-        await sleep(200 * 2 ** attempt);
+        await sleep(200 * 2 ** attempt++);
+        continue;
       }
+      const wait = retryAfterWait(answer, waits++);
+      if (wait === undefined) return answer;
+      await sleep(wait);
     }
   }
 
-  async function read<T>(response: Response): Promise<Answer<T>> {
+  async function read<T>(response: Response, request?: RequestDescription): Promise<Answer<T>> {
     const text = await response.text();
     let body: unknown = text;
     try {
@@ -134,12 +201,23 @@ export function createClient(options: ClientOptions) {
     } catch {
       // Not JSON: keep the text.
     }
-    return { status: response.status, headers: response.headers, body: body as T };
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: body as T,
+      meta: readMeta(response.status, response.headers, request),
+    };
   }
 
   function httpError(answer: Answer<unknown>): SvcHttpError {
     const body = answer.body as { error?: string; message?: string } | undefined;
-    return new SvcHttpError(answer.status, body?.error ?? 'http_error', body?.message ?? JSON.stringify(answer.body ?? ''), answer.body);
+    return new SvcHttpError(
+      answer.status,
+      body?.error ?? 'http_error',
+      body?.message ?? JSON.stringify(answer.body ?? ''),
+      answer.body,
+      answer.meta,
+    );
   }
 
   /** Checks both caps and books the amount, before anything is signed. */
@@ -160,7 +238,12 @@ export function createClient(options: ClientOptions) {
         option.amount,
       );
     reserve(option.amount);
-    return { header: await signPayment(options.wallet, challenge, option), option };
+    try {
+      signer ??= await paymentSigner(options.wallet);
+      return { header: await signPayment(signer, challenge, option), option };
+    } catch (error) {
+      return refund(option, error);
+    }
   }
 
   /** Sends `spec`; a 402 on a payable route is paid once (pass first, then wallet) and sent again. */
@@ -171,16 +254,18 @@ export function createClient(options: ClientOptions) {
       : usePass
         ? { authorization: `Bearer ${passToken}` }
         : {};
-    const first = await read<T>(
-      await send(spec, firstPayment ? { ...auth, [firstPayment.name]: firstPayment.value } : auth, Boolean(firstPayment)),
+    const first = await exchange<T>(
+      spec,
+      firstPayment ? { ...auth, [firstPayment.name]: firstPayment.value } : auth,
+      Boolean(firstPayment),
     );
     if (first.status !== 402 || !spec.payable) return checked(first);
     const challenge = parseChallenge(first.headers, first.body);
     if (!challenge) throw httpError(first);
     if (usePass && challenge.reason && PASS_REJECTED.has(challenge.reason)) passToken = undefined;
     const { header, option } = await pay(challenge);
-    const paid = await read<T>(
-      await send(spec, { ...(spec.bearer ? auth : {}), [header.name]: header.value }, true).catch((error) => refund(option, error)),
+    const paid = await exchange<T>(spec, { ...(spec.bearer ? auth : {}), [header.name]: header.value }, true).catch((error) =>
+      refund(option, error),
     );
     const status = paid.headers.get('x-payment-status') ?? undefined;
     if (paid.status >= 400 || status === 'released') spent -= option.amount;
@@ -191,7 +276,7 @@ export function createClient(options: ClientOptions) {
     lastPayment = {
       version: option.version,
       amount: option.amount,
-      payer: options.wallet!.address,
+      payer: signer!.address,
       settlement: readSettlement(paid.headers),
       status,
     };
@@ -205,7 +290,30 @@ export function createClient(options: ClientOptions) {
 
   function checked<T>(answer: Answer<T>): Answer<T> {
     if (answer.status >= 400) throw httpError(answer);
+    if (typeof answer.body === 'object' && answer.body !== null) metas.set(answer.body, answer.meta);
     return answer;
+  }
+
+  /** `request(method, path, options)`: one operation of the OpenAPI, typed by its path and method. */
+  async function request<M extends HttpMethod, P extends PathsWith<M>>(
+    method: M,
+    path: P,
+    ...[opts]: object extends RequestOptions<P, M> ? [options?: RequestOptions<P, M>] : [options: RequestOptions<P, M>]
+  ): Promise<{ data: DataOf<P, M>; meta: ResponseMeta }> {
+    const { query, params, body, headers, bearer, pay = true, pass = false, timeoutMs, signal } = (opts ?? {}) as RequestOptions<P, M>;
+    const answer = await call<DataOf<P, M>>({
+      method: method.toUpperCase() as RequestSpec['method'],
+      path: fillPath(path, params),
+      query: query,
+      body,
+      headers,
+      bearer,
+      payable: pay,
+      pass,
+      timeoutMs,
+      signal,
+    });
+    return { data: answer.body, meta: answer.meta };
   }
 
   const get = async <T>(path: string, query?: object, extra: Partial<RequestSpec> = {}) =>
@@ -226,7 +334,7 @@ export function createClient(options: ClientOptions) {
   async function fetchReceiptKey(): Promise<ReceiptJwk> {
     const published = await get<{ kid: string; jwk: ReceiptJwk }>('/.well-known/svc-receipt-pubkey.json');
     const { jwk } = published;
-    if (jwkThumbprint(jwk) !== jwk.kid || published.kid !== jwk.kid)
+    if ((await jwkThumbprint(jwk)) !== jwk.kid || published.kid !== jwk.kid)
       throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
     if (options.receiptKid && jwk.kid !== options.receiptKid)
       throw new SvcHttpError(
@@ -240,6 +348,9 @@ export function createClient(options: ClientOptions) {
 
   const client = {
     baseUrl,
+    request,
+    /** Request id, rate limit and the request sent, for an answer body this client returned. */
+    metaOf: (body: object): ResponseMeta | undefined => metas.get(body),
     /** USDC atomic units signed so far (payments the server released are given back). */
     spent: () => spent,
     lastPayment: () => lastPayment,
@@ -335,8 +446,15 @@ export function createClient(options: ClientOptions) {
     /** The service's receipt key: fetched once, its kid checked against the key (and the pin). */
     receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error as Error)))),
 
-    /** Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. */
-    verifyReceipt: async (input: unknown): Promise<ReceiptVerdict> => verifyReceipt(input, await client.receiptKey()),
+    /**
+     * Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. A body this
+     * client returned is also checked against the request it answered (`request_hash`); pass `request`
+     * to check another one.
+     */
+    verifyReceipt: async (input: unknown, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> =>
+      verifyReceipt(input, await client.receiptKey(), {
+        request: request ?? (typeof input === 'object' && input !== null ? metas.get(input)?.request : undefined),
+      }),
 
     calib: {
       /** The first write for an agent returns its agent_key; the client keeps it and sends it afterwards. */

@@ -1,3 +1,5 @@
+import type { ResponseMeta } from './meta.js';
+
 /** Base class of every error the SDK throws, so callers can catch them apart from their own. */
 export class SvcClientError extends Error {
   override name = 'SvcClientError';
@@ -11,14 +13,25 @@ export class SvcHttpError extends SvcClientError {
     readonly code: string,
     message: string,
     readonly body: unknown,
+    /** Request id, rate limit and Retry-After of the answer. */
+    readonly meta?: ResponseMeta,
   ) {
-    super(`${status} ${code}: ${message}`);
+    super(`${status} ${code}: ${message}${meta?.requestId ? ` (request ${meta.requestId})` : ''}`);
+  }
+
+  get requestId(): string | undefined {
+    return this.meta?.requestId;
   }
 }
 
 /** The service could not be reached (after the retries). */
 export class SvcNetworkError extends SvcClientError {
   override name = 'SvcNetworkError';
+}
+
+/** No answer within the call's timeout (`timeoutMs`); not retried. */
+export class SvcTimeoutError extends SvcNetworkError {
+  override name = 'SvcTimeoutError';
 }
 
 /** A payment is needed and cannot be made: no wallet, no payable option, or the server refused the payment. */

@@ -7,7 +7,36 @@ export {
   type BodyOf,
   type ResponseOf,
 } from './client.js';
-export { verifyReceipt, responseHash, jwkThumbprint, type Receipt, type ReceiptJwk, type ReceiptVerdict } from './receipt.js';
-export { SvcClientError, SvcHttpError, SvcNetworkError, PaymentRequiredError, SpendCapError, formatUsd } from './errors.js';
-export { parseChallenge, signPayment, type Challenge, type PaymentOption, type PaymentHeader } from './x402.js';
+export {
+  verifyReceipt,
+  responseHash,
+  requestHash,
+  jwkThumbprint,
+  type Receipt,
+  type ReceiptJwk,
+  type ReceiptVerdict,
+  type ReceiptChecks,
+  type VerifyOptions,
+} from './receipt.js';
+export {
+  SvcClientError,
+  SvcHttpError,
+  SvcNetworkError,
+  SvcTimeoutError,
+  PaymentRequiredError,
+  SpendCapError,
+  formatUsd,
+} from './errors.js';
+export {
+  parseChallenge,
+  signPayment,
+  paymentSigner,
+  type Challenge,
+  type PaymentOption,
+  type PaymentHeader,
+  type PaymentSigner,
+  type PaymentWallet,
+} from './x402.js';
 export type { paths } from './openapi.js';
+export type { HttpMethod, PathsWith, RequestOptions, CallOptions, DataOf } from './typed.js';
+export type { ResponseMeta, RateLimit, RequestDescription } from './meta.js';

@@ -1,10 +1,13 @@
 import canonicalize from 'canonicalize';
-import { createHash, createPublicKey, verify, type JsonWebKey } from 'node:crypto';
+import { base64Decode, base64UrlEncode, utf8Encode } from './bytes.js';
+import type { RequestDescription } from './meta.js';
 
 /**
- * Offline receipt verification. A receipt is `{v, request_hash, response_hash, as_of, issued_at,
- * sources, issuer, kid, sig}`: `sig` = "ed25519-" + base64url(Ed25519(JCS(receipt without sig))),
- * `response_hash` = "sha256-" + base64url(SHA-256(JCS(body without _receipt))), JCS = RFC 8785.
+ * Offline receipt verification with WebCrypto only (Node 20.19+, browsers, edge runtimes). A receipt
+ * is `{v, request_hash, response_hash, as_of, issued_at, sources, issuer, kid, sig}`:
+ * `sig` = "ed25519-" + base64url(Ed25519(JCS(receipt without sig))),
+ * `response_hash` = "sha256-" + base64url(SHA-256(JCS(body without _receipt))),
+ * `request_hash` = the same over `{method, path, query, body}` of the request, JCS = RFC 8785.
  */
 
 export interface Receipt {
@@ -15,6 +18,8 @@ export interface Receipt {
   issued_at: number;
   sources: string[];
   issuer: string;
+  /** Present (and signed) only on answers of a demo server: never live data. */
+  source_mode?: 'demo';
   kid: string;
   sig: string;
 }
@@ -28,9 +33,16 @@ export interface ReceiptJwk {
   [key: string]: unknown;
 }
 
+/** What was checked: always the signature, then the response and the request when they were given. */
+export type ReceiptChecks = 'signature' | 'signature+response' | 'signature+request' | 'signature+response+request';
+
 export type ReceiptVerdict =
-  | { valid: true; kid: string; issued_at: number; as_of: number; checked: 'signature' | 'signature+response' }
-  | { valid: false; reason: 'malformed' | 'unsupported_version' | 'unknown_kid' | 'bad_signature' | 'response_mismatch' | 'no_receipt' };
+  | { valid: true; kid: string; issued_at: number; as_of: number; source_mode: 'demo' | 'live'; checked: ReceiptChecks }
+  | {
+      valid: false;
+      reason:
+        'malformed' | 'unsupported_version' | 'unknown_kid' | 'bad_signature' | 'response_mismatch' | 'request_mismatch' | 'no_receipt';
+    };
 
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SIG = /^ed25519-[A-Za-z0-9_-]{86}$/;
@@ -41,20 +53,26 @@ function canonicalJson(value: unknown): string {
   return text;
 }
 
+async function sha256(text: string): Promise<string> {
+  return base64UrlEncode(new Uint8Array(await crypto.subtle.digest('SHA-256', utf8Encode(text))));
+}
+
 /** `sha256-` + base64url(SHA-256(RFC 8785 JSON)). */
-export const sha256Tagged = (value: unknown): string => `sha256-${createHash('sha256').update(canonicalJson(value)).digest('base64url')}`;
+export const sha256Tagged = async (value: unknown): Promise<string> => `sha256-${await sha256(canonicalJson(value))}`;
 
 /** The response hash of a parsed body: its canonical JSON without `_receipt`. */
-export function responseHash(body: Record<string, unknown>): string {
+export function responseHash(body: Record<string, unknown>): Promise<string> {
   const { _receipt, ...rest } = body;
   return sha256Tagged(rest);
 }
 
+/** The request hash as the service computes it: method upper case, path without query, query as sent, body or null. */
+export const requestHash = (request: RequestDescription): Promise<string> =>
+  sha256Tagged({ method: request.method.toUpperCase(), path: request.path, query: request.query, body: request.body ?? null });
+
 /** RFC 7638 thumbprint of an Ed25519 JWK: the service uses it as the key id. */
-export const jwkThumbprint = (jwk: Pick<ReceiptJwk, 'x'>): string =>
-  createHash('sha256')
-    .update(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: jwk.x }))
-    .digest('base64url');
+export const jwkThumbprint = (jwk: Pick<ReceiptJwk, 'x'>): Promise<string> =>
+  sha256(canonicalJson({ crv: 'Ed25519', kty: 'OKP', x: jwk.x }));
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -68,32 +86,45 @@ function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> 
     r.sources.every((s) => typeof s === 'string') &&
     typeof r.issuer === 'string' &&
     typeof r.kid === 'string' &&
+    (r.source_mode === undefined || r.source_mode === 'demo') &&
     SIG.test(String(r.sig))
   );
 }
 
+async function signatureHolds(unsigned: Record<string, unknown>, sig: string, jwk: ReceiptJwk): Promise<boolean> {
+  const key = await crypto.subtle.importKey('jwk', { kty: 'OKP', crv: 'Ed25519', x: jwk.x }, { name: 'Ed25519' }, false, ['verify']);
+  const signature = base64Decode(sig.slice('ed25519-'.length));
+  return crypto.subtle.verify({ name: 'Ed25519' }, key, signature, utf8Encode(canonicalJson(unsigned)));
+}
+
+export interface VerifyOptions {
+  /** The request the answer is for: its hash must be the receipt's `request_hash`. */
+  request?: RequestDescription;
+}
+
 /**
  * Verifies `input` offline against `jwk`: a whole response body carrying `_receipt` (signature and
- * response hash are checked), or a bare receipt (signature only).
+ * response hash are checked), or a bare receipt (signature only); with `request`, also `request_hash`,
+ * so a genuine receipt of another request fails.
  */
-export function verifyReceipt(input: unknown, jwk: ReceiptJwk): ReceiptVerdict {
+export async function verifyReceipt(input: unknown, jwk: ReceiptJwk, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> {
   if (!isRecord(input)) return { valid: false, reason: 'malformed' };
   const isBody = '_receipt' in input;
   if (!isBody && !('sig' in input)) return { valid: false, reason: 'no_receipt' };
   const receipt = isBody ? input._receipt : input;
   if (!isRecord(receipt) || !isWellFormed(receipt)) return { valid: false, reason: 'malformed' };
   if (receipt.v !== 1) return { valid: false, reason: 'unsupported_version' };
-  if (receipt.kid !== jwk.kid || jwkThumbprint(jwk) !== jwk.kid) return { valid: false, reason: 'unknown_kid' };
+  if (receipt.kid !== jwk.kid || (await jwkThumbprint(jwk)) !== jwk.kid) return { valid: false, reason: 'unknown_kid' };
   const { sig, ...unsigned } = receipt;
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: jwk.x } as JsonWebKey, format: 'jwk' });
-  const signature = Buffer.from(sig.slice('ed25519-'.length), 'base64url');
-  if (!verify(null, Buffer.from(canonicalJson(unsigned)), key, signature)) return { valid: false, reason: 'bad_signature' };
-  if (isBody && responseHash(input) !== receipt.response_hash) return { valid: false, reason: 'response_mismatch' };
+  if (!(await signatureHolds(unsigned, sig, jwk))) return { valid: false, reason: 'bad_signature' };
+  if (isBody && (await responseHash(input)) !== receipt.response_hash) return { valid: false, reason: 'response_mismatch' };
+  if (request && (await requestHash(request)) !== receipt.request_hash) return { valid: false, reason: 'request_mismatch' };
   return {
     valid: true,
     kid: receipt.kid,
     issued_at: receipt.issued_at,
     as_of: receipt.as_of,
-    checked: isBody ? 'signature+response' : 'signature',
+    source_mode: receipt.source_mode ?? 'live',
+    checked: `signature${isBody ? '+response' : ''}${request ? '+request' : ''}` as ReceiptChecks,
   };
 }

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import type { Hex, LocalAccount } from 'viem';
+import type { Hex, TypedDataDefinition, WalletClient } from 'viem';
+import { base64Decode, base64Encode, utf8Decode, utf8Encode } from './bytes.js';
 
 /**
  * x402 `exact` payments with an EIP-3009 TransferWithAuthorization signed by a local account.
@@ -39,7 +39,7 @@ export interface Challenge {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function decodeBase64Json(text: string): unknown {
-  return JSON.parse(Buffer.from(text.trim(), 'base64').toString('utf8'));
+  return JSON.parse(utf8Decode(base64Decode(text)));
 }
 
 function chainIdOf(network: unknown): number | undefined {
@@ -107,17 +107,43 @@ export interface PaymentHeader {
   value: string;
 }
 
+/** The EIP-712 message a payment signs. */
+export type AuthorizationTypedData = TypedDataDefinition<typeof AUTHORIZATION_TYPES, 'TransferWithAuthorization'>;
+
+/** What signs a payment: an address and EIP-712 signing, as every viem account that can sign has. */
+export interface PaymentSigner {
+  address: Hex;
+  signTypedData(typedData: AuthorizationTypedData): Promise<Hex>;
+}
+
+/**
+ * A viem account that signs typed data (local, custom `toAccount`, smart account) or a viem wallet
+ * client (a browser wallet, a JSON-RPC signer, or one holding a local account).
+ */
+export type PaymentWallet = PaymentSigner | WalletClient;
+
+const isWalletClient = (wallet: PaymentWallet): wallet is WalletClient => 'getAddresses' in wallet && 'transport' in wallet;
+
+/** The signer behind a wallet: a wallet client signs for its account, else for the first address it exposes. */
+export async function paymentSigner(wallet: PaymentWallet): Promise<PaymentSigner> {
+  if (!isWalletClient(wallet)) return wallet;
+  const address = wallet.account?.address ?? (await wallet.getAddresses())[0];
+  if (!address) throw new Error('the wallet client exposes no account: connect the wallet (requestAddresses) first');
+  const account = wallet.account ?? address;
+  return { address, signTypedData: (typedData) => wallet.signTypedData({ ...typedData, account }) };
+}
+
 /**
  * Signs `option` as x402 clients do: value = the price, validAfter = now − 600 s (clock skew),
  * validBefore = now + maxTimeoutSeconds, a random 32-byte nonce.
  */
 export async function signPayment(
-  account: LocalAccount,
+  account: PaymentSigner,
   challenge: Challenge,
   option: PaymentOption,
   nowS = Math.floor(Date.now() / 1000),
 ): Promise<PaymentHeader> {
-  const nonce: Hex = `0x${randomBytes(32).toString('hex')}`;
+  const nonce: Hex = `0x${Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   const authorization = {
     from: account.address,
     to: option.payTo,
@@ -145,7 +171,7 @@ export async function signPayment(
     option.version === 2
       ? { x402Version: 2, ...(challenge.resource === undefined ? {} : { resource: challenge.resource }), accepted: option.raw, payload }
       : { x402Version: 1, scheme: 'exact', network: option.raw.network, payload };
-  const value = Buffer.from(JSON.stringify(body)).toString('base64');
+  const value = base64Encode(utf8Encode(JSON.stringify(body)));
   return { name: option.version === 2 ? 'PAYMENT-SIGNATURE' : 'X-Payment', value };
 }
 
