@@ -35,6 +35,24 @@ export function upstreamProcess(delays: Record<string, number>): Promise<Upstrea
   });
 }
 
+/** Headers a server writes per connection or per body: the bare reference sets its own. */
+const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** The bytes-sending bare route (bench/bare-process.ts) in its own process, answering `body` with `headers`. */
+export function bareProcess(body: Buffer, headers: Headers): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
+  const fixed = Object.fromEntries([...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name)));
+  const spec = JSON.stringify({ body: body.toString('base64'), headers: fixed });
+  const script = fileURLToPath(new URL('./bare-process.js', import.meta.url));
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', script, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.once('data', (line: Buffer) =>
+      resolve({ url: `http://127.0.0.1:${line.toString().trim()}/bare`, pid: child.pid!, close: () => (child.stdin.end(), exited) }),
+    );
+  });
+}
+
 /**
  * The real app on loopback, scheduler off, limits out of the way; every upstream is the simulator,
  * in this process unless `upstreams` runs elsewhere (then `sim` is undefined).

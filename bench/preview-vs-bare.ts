@@ -1,15 +1,16 @@
 /**
- * A cached, signed preview versus a bare Fastify JSON route started in the same run and answering the
- * same JSON body; autocannon runs in its own process. Figures: both throughputs at 50 connections and
- * their ratio (target ≥ 0.7), the same with If-None-Match (304s), the server's CPU seconds per 1,000
- * cached previews, its peak RSS under the load, and throughput vs connections for the chart.
+ * A cached, signed preview versus a bare Fastify route in its own process (bench/bare-process.ts)
+ * sending the preview's very bytes, pre-serialized, with the same headers; autocannon runs in a third
+ * process. Figures: both throughputs at 50 connections and their ratio (target ≥ 0.7), each server's
+ * CPU per request, the same with If-None-Match (304s), the server's CPU seconds per 1,000 cached
+ * previews, its peak RSS under the load, and throughput vs connections for the chart.
  *
  * On two shared cores one run of each swings by a third, so after a warm-up the two are measured in
  * PAIRS alternating runs (preview, then bare) and the pair with the median ratio is reported, with
  * every pair's ratio next to it.
  */
-import Fastify from 'fastify';
-import { DURATION_S, measured, round, runExternal, startServer, summary } from './lib.js';
+import { DURATION_S, bareProcess, measured, round, runExternal, startServer, summary } from './lib.js';
+import { cpuMs } from './server-process.js';
 
 const CONNECTIONS = 50;
 const CURVE_CONNECTIONS = [1, 10, 50, 100];
@@ -19,16 +20,16 @@ const WARM_UP_S = 3;
 export async function previewVsBare(env: Record<string, string> = {}, options: { curve?: boolean; pgSchema?: string } = {}) {
   const { curve = true, pgSchema } = options;
   const svc = await startServer(env, { pgSchema });
-  const bare = Fastify();
+  let bare: Awaited<ReturnType<typeof bareProcess>> | undefined;
   try {
     const previewUrl = `${svc.url}/api/data/preview?type=crypto-price&q=bitcoin,ethereum`;
     await fetch(previewUrl); // cold: goes upstream
     const warm = await fetch(previewUrl); // cached: its signed bytes are kept
-    const sameBody = (await warm.json()) as Record<string, unknown>;
     const etag = warm.headers.get('etag') ?? '';
-    // The bare route serves this very body, so both send the same bytes.
-    bare.get('/bare', () => Promise.resolve(sameBody));
-    const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
+    // The bare route sends these very bytes and headers, so both put the same response on the wire.
+    bare = await bareProcess(Buffer.from(await warm.arrayBuffer()), warm.headers);
+    const bareUrl = bare.url;
+    const barePid = bare.pid;
 
     // Both measured JIT-compiled and with the start-up garbage collected (a first run would pay for both).
     await runExternal(previewUrl, CONNECTIONS, WARM_UP_S);
@@ -37,12 +38,12 @@ export async function previewVsBare(env: Record<string, string> = {}, options: {
     const pairs = [];
     for (let i = 0; i < PAIRS; i++) {
       const preview = await measured(() => runExternal(previewUrl, CONNECTIONS, DURATION_S));
-      const bare = await measured(() => runExternal(bareUrl, CONNECTIONS, DURATION_S));
+      const bare = await measuredProcess(barePid, () => runExternal(bareUrl, CONNECTIONS, DURATION_S));
       pairs.push({ preview, bare, ratio: preview.result.requests.average / bare.result.requests.average });
     }
     const { preview: previews, bare: bareRun } = [...pairs].sort((a, b) => a.ratio - b.ratio)[Math.floor(PAIRS / 2)]!;
     const notModified = await runExternal(previewUrl, CONNECTIONS, DURATION_S, { headers: { 'if-none-match': etag } });
-    const cpuUs = (run: typeof bareRun) => (run.cpuS * 1e6) / run.result.requests.total;
+    const cpuUs = (run: { cpuS: number; result: { requests: { total: number } } }) => (run.cpuS * 1e6) / run.result.requests.total;
     const peakRssMb = Math.max(...pairs.map((pair) => pair.preview.peakRssMb));
     return {
       connections: CONNECTIONS,
@@ -56,15 +57,23 @@ export async function previewVsBare(env: Record<string, string> = {}, options: {
       cpu_ratio_bare_vs_preview: round(cpuUs(bareRun) / cpuUs(previews)),
       if_none_match_304: { ...summary(notModified), status_304: notModified['3xx'] },
       cpu_s_per_1000_cached_previews: round(cpuUs(previews) / 1000, 4),
-      // The server, simulator and bare route share this process; idle = before the load started.
+      // The server and simulator share this process; idle = before the load started.
       server_rss_mb: { idle: idleRssMb, peak_under_load: peakRssMb, growth_under_load: peakRssMb - idleRssMb },
       target_rss_mb: 200,
       ...(curve ? { throughput_vs_connections: await throughputCurve(previewUrl, bareUrl) } : {}),
     };
   } finally {
-    await bare.close();
+    await bare?.close();
     await svc.close();
   }
+}
+
+/** A process's CPU seconds (from /proc, 10 ms ticks) while `work` runs. */
+async function measuredProcess<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpuS: number }> {
+  const before = cpuMs(pid);
+  const result = await work();
+  const after = cpuMs(pid);
+  return { result, cpuS: (after.user - before.user + after.system - before.system) / 1000 };
 }
 
 /** Requests/s of both routes at each connection count, run back to back (shorter runs: it is a shape, not a figure). */

@@ -82,6 +82,12 @@ export const EnvSchema = Type.Object({
     default: 20_000,
     description: 'open connections the server accepts (SSE watchers included); more are refused',
   }),
+  SVC_WORKERS: Type.String({
+    pattern: '^(auto|[1-9][0-9]?)$',
+    default: '1',
+    description:
+      'processes serving the one port (node:cluster), 1–99 or auto (one per core); more than 1 needs REDIS_URL (docs/operations.md)',
+  }),
   SVC_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40, description: 'Ed25519 private key, PKCS#8 PEM or base64 DER' })),
   SVC_DEMO: Flag('1 = serve every upstream from the built-in demo world (offline demo, docs/demo.md)'),
   SVC_DEMO_SEED: Type.Integer({

@@ -2,6 +2,7 @@ import Value from 'typebox/value';
 import ipaddr from 'ipaddr.js';
 import { HOSTS, hostEnvName, type HostName } from './upstream/hosts.js';
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { legacyModel, parseModels, type ModelSpec } from './models/config.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
@@ -33,6 +34,8 @@ export interface Config {
   /** Fastify's trustProxy: false (socket address), a hop count, or a list of trusted proxy addresses/CIDRs. */
   trustProxy: false | number | string[];
   metricsToken?: string;
+  /** Processes serving the port (SVC_WORKERS, `auto` resolved to the core count). */
+  workers: number;
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   signingKey?: string;
   demo: boolean;
@@ -133,6 +136,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const fetchAllowedPorts = parsed.SVC_FETCH_ALLOWED_PORTS.split(',').map(Number);
   if (fetchAllowedPorts.some((port) => port < 1 || port > 65535))
     problems.push(`SVC_FETCH_ALLOWED_PORTS: ports are 1 to 65535 (got "${parsed.SVC_FETCH_ALLOWED_PORTS}")`);
+  const workers = parsed.SVC_WORKERS === 'auto' ? availableParallelism() : Number(parsed.SVC_WORKERS);
+  if (workers > 1 && !parsed.REDIS_URL)
+    problems.push(
+      `SVC_WORKERS: ${workers} processes need REDIS_URL: each receives the events of its own streams over the Redis bus (set REDIS_URL or SVC_WORKERS=1)`,
+    );
   if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL) {
     problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
   }
@@ -161,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: parsed.SVC_SHUTDOWN_TIMEOUT_MS,
     trustProxy: parseTrustProxy(parsed.SVC_TRUST_PROXY),
     metricsToken: parsed.SVC_METRICS_TOKEN,
+    workers,
     server: {
       headersTimeoutMs: parsed.SVC_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: parsed.SVC_REQUEST_TIMEOUT_MS,

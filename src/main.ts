@@ -3,6 +3,7 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
+import { runWorkers } from './lifecycle/workers.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 
 async function main(): Promise<void> {
@@ -25,4 +26,4 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
-await main();
+await runWorkers(loadConfigOrExit(process.env).workers, main);

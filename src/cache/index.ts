@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { MaybePromise } from '../core/maybe-promise.js';
+import { LeasedBuckets } from './leased-buckets.js';
 import { MemoryCache } from './memory.js';
 import { RedisCache } from './redis.js';
 import { ResilientCache, type Availability } from './resilient.js';
@@ -42,6 +43,10 @@ export interface Tally {
 
 export interface TakeOptions {
   tally?: Tally;
+  /** Take up to this many whole tokens at once (a lease, src/cache/leased-buckets.ts); default 1. */
+  want?: number;
+  /** Unspent tokens of an earlier lease, put back (never past the capacity) before taking. */
+  giveBack?: number;
   /** A cache key that, while it holds a future Unix ms, refuses the take (an abuse block), checked in the same step. */
   blockKey?: string;
 }
@@ -58,6 +63,8 @@ export interface SlotRef {
 
 export interface BucketState {
   allowed: boolean;
+  /** Tokens this take got: 1 or 0, up to `want` for a lease. */
+  granted: number;
   /** Tokens left after this request. */
   remaining: number;
   /** Seconds until one token is available again (0 when allowed). */
@@ -72,9 +79,11 @@ export interface OutageReporting {
   onFallback: (operation: string) => void;
 }
 
+/** In-process, or Redis (through the outage policy when `outages` is given) with rate-limit tokens leased in batches. */
 export function createCache(redis: Redis | undefined, now: () => number, outages?: OutageReporting): Cache {
   if (!redis) return new MemoryCache(now);
-  return outages
+  const shared = outages
     ? new ResilientCache(new RedisCache(redis), new MemoryCache(now), outages.availability, outages.onFallback)
     : new RedisCache(redis);
+  return new LeasedBuckets(shared);
 }

@@ -55,10 +55,16 @@ export class MemoryCache implements Cache {
     return this.add(key, ttlMs, by);
   }
 
-  take(key: string, capacity: number, ratePerS: number, nowMs: number, { tally, blockKey }: TakeOptions = {}): BucketState | Blocked {
+  take(
+    key: string,
+    capacity: number,
+    ratePerS: number,
+    nowMs: number,
+    { tally, blockKey, want, giveBack }: TakeOptions = {},
+  ): BucketState | Blocked {
     const blockedUntil = blockKey === undefined ? undefined : (this.peek(blockKey) as number | undefined);
     if (blockedUntil !== undefined && blockedUntil > nowMs) return { blockedUntil };
-    const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs);
+    const { bucket, state } = takeToken(this.peek(key) as Bucket | undefined, capacity, ratePerS, nowMs, want, giveBack);
     // A bucket unused for as long as it takes to refill is full again: it need not be kept longer.
     this.put(key, bucket, (capacity / ratePerS) * 1000 + 1000);
     if (tally) this.add(state.allowed ? tally.allowed : tally.denied, tally.ttlMs, 1);

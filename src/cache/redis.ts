@@ -1,11 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
+import { bucketState } from './token-bucket.js';
 
 /**
  * The token-bucket step of token-bucket.ts, atomically in Redis. KEYS: the bucket, then
  * optionally the allowed and denied counters (ARGV[4] their TTL; one is bumped), then optionally a
  * block key (ARGV[5] = 1): while it holds a future Unix ms nothing is taken and {-1, until} comes
- * back. Otherwise returns {allowed, tokens_left}.
+ * back. ARGV[6] unspent tokens given back, ARGV[7] how many to take at most. Returns {granted, tokens_left}.
  */
 const TAKE_TOKEN = `
 local capacity, rate, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -16,9 +17,12 @@ if ARGV[5] == '1' then
 end
 local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(state[1])
-if tokens == nil then tokens = capacity else tokens = math.min(capacity, tokens + math.max(0, now - tonumber(state[2])) / 1000 * rate) end
+if tokens == nil then tokens = capacity else tokens = tokens + math.max(0, now - tonumber(state[2])) / 1000 * rate end
+tokens = math.min(capacity, tokens + tonumber(ARGV[6]))
+local granted = math.max(0, math.min(tonumber(ARGV[7]), math.floor(tokens)))
+tokens = tokens - granted
 local allowed = 0
-if tokens >= 1 then allowed = 1; tokens = tokens - 1 end
+if granted >= 1 then allowed = 1 end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(capacity / rate * 1000) + 1000)
 if counters == 3 then
@@ -26,7 +30,7 @@ if counters == 3 then
   redis.call('INCRBY', counter, 1)
   redis.call('PEXPIRE', counter, ARGV[4], 'NX')
 end
-return {allowed, tostring(tokens)}
+return {granted, tostring(tokens)}
 `;
 
 /** Concurrency slots as a sorted set of holder → lease expiry: sweep expired, then add if below the limit. Returns 1 when held. */
@@ -91,7 +95,7 @@ export class RedisCache implements Cache {
     capacity: number,
     ratePerS: number,
     nowMs: number,
-    { tally, blockKey }: TakeOptions = {},
+    { tally, blockKey, want = 1, giveBack = 0 }: TakeOptions = {},
   ): Promise<BucketState | Blocked> {
     const keys = [
       `bucket:${key}`,
@@ -99,7 +103,7 @@ export class RedisCache implements Cache {
       ...(blockKey ? [`cache:${blockKey}`] : []),
     ];
     const counterTtlMs = Math.max(1, Math.ceil(tally?.ttlMs ?? 1));
-    const [allowed, left] = await this.scripts.svcTakeToken(
+    const [granted, left] = await this.scripts.svcTakeToken(
       keys.length,
       ...keys,
       capacity,
@@ -107,15 +111,11 @@ export class RedisCache implements Cache {
       nowMs,
       counterTtlMs,
       blockKey ? 1 : 0,
+      giveBack,
+      want,
     );
-    if (allowed === -1) return { blockedUntil: Number(left) };
-    const tokens = Number(left);
-    return {
-      allowed: allowed === 1,
-      remaining: Math.floor(tokens),
-      retryAfterS: allowed === 1 ? 0 : Math.ceil((1 - tokens) / ratePerS),
-      resetS: Math.ceil((capacity - tokens) / ratePerS),
-    };
+    if (granted === -1) return { blockedUntil: Number(left) };
+    return bucketState(granted, Number(left), capacity, ratePerS);
   }
 
   async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {

@@ -83,7 +83,8 @@ export class Protection {
 
   /**
    * Blocks first, then the identity's token bucket. A request without credentials is keyed on its
-   * IP, so block check and take are one cache step: synchronous in memory, one round trip on Redis.
+   * IP, so block check and take are one cache step: synchronous in memory and, on Redis, while a token
+   * leased from the shared bucket is left (src/cache/leased-buckets.ts), else one round trip.
    * A presented credential is looked up only once the IP is known not to be blocked.
    */
   admit(request: FastifyRequest): MaybePromise<Admission> {

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { uniqueName } from '../helpers/backends.js';
+
+it('SVC_WORKERS is 1 to 99 or auto, and more than one worker needs REDIS_URL', () => {
+  expect(loadConfig({ SVC_WORKERS: '3', REDIS_URL: 'redis://127.0.0.1:6379' }).workers).toBe(3);
+  expect(loadConfig({}).workers).toBe(1);
+  expect(() => loadConfig({ SVC_WORKERS: '0' })).toThrow(/SVC_WORKERS/);
+  expect(() => loadConfig({ SVC_WORKERS: 'many' })).toThrow(/SVC_WORKERS/);
+  expect(() => loadConfig({ SVC_WORKERS: '2' })).toThrow(/SVC_WORKERS: 2 processes need REDIS_URL/);
+});
+
+/** tsx compiles the service in each worker, and the workers start one after the other. */
+const START_UP_MS = 180_000;
+const WATCHERS = 6;
+
+describe.runIf(process.env.REDIS_URL)('SVC_WORKERS=2 on one port', () => {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const base = `http://127.0.0.1:${port}`;
+  let primary: ChildProcess;
+  let log = '';
+
+  beforeAll(async () => {
+    primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: {
+        ...process.env,
+        SVC_WORKERS: '2',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-workers-')),
+        DATABASE_URL: '',
+        SVC_REDIS_PREFIX: `${uniqueName('workers')}:`,
+        SVC_SCHEDULER: '0',
+        SVC_SESSION_WATCHERS_PER_IP: '50',
+        SVC_SESSION_WATCHERS_PER_SESSION: '50',
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    primary.stdout!.on('data', (d) => (log += d));
+    primary.stderr!.on('data', (d) => (log += d));
+    for (const until = Date.now() + START_UP_MS; !log.includes('2 workers listening');) {
+      if (Date.now() > until || primary.exitCode !== null) throw new Error(`workers did not start:\n${log}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }, START_UP_MS + 5_000);
+
+  afterAll(() => {
+    primary.kill('SIGTERM');
+  });
+
+  it('two worker processes serve requests, and an event posted to one reaches watchers on both', async () => {
+    const workers = readFileSync(`/proc/${primary.pid}/task/${primary.pid}/children`, 'utf8').trim().split(/\s+/);
+    expect(workers).toHaveLength(2);
+    for (let i = 0; i < 4; i++) expect((await fetch(`${base}/api/v1/catalog`)).status).toBe(200);
+
+    const session = (await (
+      await fetch(`${base}/api/agent-session/start`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ label: 'workers' }),
+      })
+    ).json()) as { session_id: string; session_token: string };
+    // Each open stream holds a connection of its own; the primary hands connections to the workers in turn,
+    // so the watchers are spread over both and at least one is on a worker other than the poster's.
+    const streams = await Promise.all(
+      Array.from({ length: WATCHERS }, async () => {
+        const response = await fetch(`${base}/api/agent-session/stream?session_id=${session.session_id}`);
+        expect(response.status).toBe(200);
+        return response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      }),
+    );
+    const posted = await fetch(`${base}/api/agent-session/event`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
+      body: JSON.stringify({ session_id: session.session_id, kind: 'click', text: 'heard by every worker' }),
+    });
+    expect(posted.status).toBe(200);
+    const heard = await Promise.all(
+      streams.map(async (reader) => {
+        let text = '';
+        while (!text.includes('heard by every worker')) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += value;
+        }
+        await reader.cancel();
+        return text.includes('heard by every worker');
+      }),
+    );
+    expect(heard).toEqual(Array.from({ length: WATCHERS }, () => true));
+  }, 60_000);
+});
