@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox';
 
 /**
- * Every environment variable the service reads, with its rule and default. README's configuration
- * table follows this schema. Upstream base URLs and keys (`UPSTREAM_<HOST>_URL` / `_KEY`) are
+ * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
+ * is generated from this schema (`npm run docs:config`). Upstream base URLs and keys (`UPSTREAM_<HOST>_URL` / `_KEY`) are
  * derived from `upstream/hosts.ts`.
  */
 const Flag = (description: string) => Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0', description });
@@ -217,7 +217,7 @@ export const EnvSchema = Type.Object({
     Type.String({
       minLength: 2,
       description:
-        'language models by role: a JSON array (or the path of a JSON file) of {id, vendor, model, base_url?, key_env?, price_in_per_mtok?, price_out_per_mtok?, roles?, vision?}; see README "Models"',
+        'language models by role: a JSON array (or the path of a JSON file) of {id, vendor, model, base_url?, key_env?, price_in_per_mtok?, price_out_per_mtok?, roles?, vision?}; see docs/models.md',
     }),
   ),
   SVC_MODEL_DEADLINE_MS: Type.Integer({

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { SnapshotRepo } from '../store/repos/snapshots.js';
 
-/** The market basket recorded every minute (documented in the README). */
+/** The market basket recorded every minute (documented in docs/api.md). */
 export const SNAPSHOT_BASKET = [
   { key: 'crypto', type: 'crypto-price', q: 'bitcoin,ethereum,solana' },
   { key: 'gas', type: 'gas-prices-eth', q: '' },

@@ -18,8 +18,10 @@ describe('README stays current', () => {
     expect(missing).toEqual([]);
   });
 
-  it('gives the two commands', () => {
+  it('gives the two commands and the demo, in at most 300 lines', () => {
+    expect(readme).toContain('npm ci && npm run demo');
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm test');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
   });
 });
