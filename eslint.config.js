@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
  * layout of ARCHITECTURE: a data type fits in one short file, no line needs scrolling.
  */
 export default tseslint.config(
-  // The client's OpenAPI types are generated (npm run -w svc-client gen).
+  // The client's OpenAPI types are generated (npm run -w @svc-data/client gen).
   { ignores: ['node_modules/', 'data/', 'dist/', 'packages/*/dist/', 'public/', 'packages/client/src/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

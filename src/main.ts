@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';

@@ -67,7 +67,7 @@ export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
 - Bundle (1-${MAX_BUNDLE_QUERIES} queries, x402): POST ${baseUrl}/api/data/bundle
 - Entity resolve: ${baseUrl}/api/v1/entity/resolve?q=apple
 - OpenAPI: ${baseUrl}/openapi.json · docs: ${baseUrl}/docs
-- MCP server (streamable HTTP, stateless): ${baseUrl}/mcp · stdio: \`npx svc-mcp\` · descriptor: ${baseUrl}/.well-known/mcp.json
+- MCP server (streamable HTTP, stateless): ${baseUrl}/mcp · stdio: \`npx -y --package @svc-data/server svc-mcp\` · descriptor: ${baseUrl}/.well-known/mcp.json
 - Receipt key: ${baseUrl}/.well-known/svc-receipt-pubkey.json
 - Agent rules: ${baseUrl}/AGENTS.md
 
@@ -97,7 +97,7 @@ Base URL: ${baseUrl}
 4. Batch with \`POST /api/data/bundle\` (1-${MAX_BUNDLE_QUERIES} queries). Without payment it answers HTTP 402 with an x402 challenge; pay it and retry with \`X-Payment\`. \`?free=1\` runs up to ${FREE_BUNDLE_QUERIES} queries with one row each.
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
-7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`npx svc-mcp\` (stdio); see \`/.well-known/mcp.json\`.
+7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`npx -y --package @svc-data/server svc-mcp\` (stdio); see \`/.well-known/mcp.json\`.
 8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data): do not retry a 4xx; back off on upstream_rate_limited. \`ok:true\` answers with \`skipped_items\` left out that many malformed items of a long upstream list.
 
 ## Prices
@@ -152,7 +152,7 @@ export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
     protocol_version: '2025-06-18',
     transports: [
       { type: 'streamable-http', url: `${baseUrl}/mcp`, stateless: true },
-      { type: 'stdio', command: 'npx', args: ['svc-mcp'], env: { SVC_BASE_URL: baseUrl } },
+      { type: 'stdio', command: 'npx', args: ['-y', '--package', '@svc-data/server', 'svc-mcp'], env: { SVC_BASE_URL: baseUrl } },
     ],
     authentication: {
       optional: true,

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadConfigOrExit, type Config } from '../config.js';
 import { createDeps } from '../deps.js';

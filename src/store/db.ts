@@ -56,8 +56,9 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const { error, results } = await new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
-    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours.
-    ...(engine === 'postgres' && options.schema ? { migrationTableSchema: options.schema } : {}),
+    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
+    // schema of the same database holding them would make it skip creating ours.
+    ...(engine === 'postgres' ? { migrationTableSchema: options.schema ?? (await currentSchema(db)) } : {}),
   }).migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -77,6 +78,12 @@ export async function createStore(options: StoreOptions): Promise<Store> {
     },
     close: () => db.destroy(),
   };
+}
+
+/** The schema unqualified names resolve to (the first of search_path): where svc's tables live. */
+async function currentSchema(db: Kysely<DB>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]!.schema;
 }
 
 async function ensureSchema(url: string, schema: string): Promise<void> {

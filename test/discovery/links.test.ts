@@ -88,7 +88,7 @@ describe('discovery links', () => {
     expect(mcp.version).toBe('6.8.0');
     expect(mcp.transports).toEqual([
       { type: 'streamable-http', url: `${BASE}/mcp`, stateless: true },
-      { type: 'stdio', command: 'npx', args: ['svc-mcp'], env: { SVC_BASE_URL: BASE } },
+      { type: 'stdio', command: 'npx', args: ['-y', '--package', '@svc-data/server', 'svc-mcp'], env: { SVC_BASE_URL: BASE } },
     ]);
     const listed = await t.app.inject({
       method: 'POST',

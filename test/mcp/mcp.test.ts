@@ -16,7 +16,8 @@ import { startModelFakes, type ModelFakes } from '../fakes/models.js';
 import { unixSeconds } from '../../src/core/clock.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 
-const BIN = fileURLToPath(new URL('../../bin/svc-mcp.mjs', import.meta.url));
+// The svc-mcp bin runs the compiled build of this file; .ci/packages runs the bin itself from the packed tarball.
+const STDIO_ENTRY = fileURLToPath(new URL('../../src/mcp/stdio.ts', import.meta.url));
 
 /** One valid call per tool, against the recorded fixtures. */
 const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -224,11 +225,16 @@ describe('MCP over streamable HTTP (stateless)', () => {
   });
 });
 
-describe('MCP over stdio (the svc-mcp bin)', () => {
+describe('MCP over stdio (svc-mcp)', () => {
   const spawnClient = async (env: Record<string, string>) => {
     const c = new Client({ name: 'svc-test', version: '1.0.0' });
     await c.connect(
-      new StdioClientTransport({ command: process.execPath, args: [BIN], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'pipe' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', STDIO_ENTRY],
+        env: { PATH: process.env.PATH ?? '', ...env },
+        stderr: 'pipe',
+      }),
     );
     return c;
   };
