@@ -183,21 +183,21 @@ export function aiPlugin({ baseUrl, sources }: DiscoveryInput) {
   };
 }
 
+/**
+ * The agent card lists svc's skills and the interfaces it really has: MCP and the HTTP API. svc is no
+ * A2A server, so the card carries no A2A endpoint (`url`), protocol version, interfaces or capabilities.
+ */
 export function agentCard({ baseUrl, sources }: DiscoveryInput) {
   return {
-    protocolVersion: '0.3.0',
     name: 'svc',
-    description: `Data service for agents: ${sources.length} data types behind one query shape, with Ed25519 receipts.`,
-    url: `${baseUrl}/mcp`,
-    // Not an A2A JSON-RPC server: agents reach svc over MCP or its HTTP API, both listed here.
-    additionalInterfaces: [
-      { url: `${baseUrl}/mcp`, transport: 'MCP' },
-      { url: `${baseUrl}/openapi.json`, transport: 'HTTP+JSON' },
+    description: `Data service for agents: ${sources.length} data types behind one query shape, with Ed25519 receipts. Reach it over MCP or HTTP; it does not speak A2A.`,
+    interfaces: [
+      { protocol: 'mcp', transport: 'streamable-http', url: `${baseUrl}/mcp`, descriptor: `${baseUrl}/.well-known/mcp.json` },
+      { protocol: 'http', url: baseUrl, openapi: `${baseUrl}/openapi.json` },
     ],
     documentationUrl: `${baseUrl}/docs`,
     version: API_VERSION,
     provider: { organization: 'svc', url: baseUrl },
-    capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ['application/json'],
     defaultOutputModes: ['application/json'],
     skills: sources.map((d) => ({

@@ -13,7 +13,12 @@ const DOCS: Doc[] = [
   { path: '/.well-known/x402.json', type: 'application/json', summary: 'Payment protocol descriptor', build: content.x402Descriptor },
   { path: '/.well-known/mcp.json', type: 'application/json', summary: 'Tool-server discovery descriptor', build: content.mcpDescriptor },
   { path: '/.well-known/ai-plugin.json', type: 'application/json', summary: 'Legacy plugin manifest', build: content.aiPlugin },
-  { path: '/.well-known/agent-card.json', type: 'application/json', summary: 'Agent-to-agent protocol card', build: content.agentCard },
+  {
+    path: '/.well-known/agent-card.json',
+    type: 'application/json',
+    summary: 'Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint)',
+    build: content.agentCard,
+  },
   { path: '/how-svc-saves-agents-money', type: 'text/html; charset=utf-8', summary: 'Comparison article', build: content.savesMoneyPage },
   { path: '/svc/comparison.json', type: 'application/json', summary: 'Machine-readable comparison', build: content.comparison },
   { path: '/svc/why-agents-pick-svc', type: 'text/html; charset=utf-8', summary: 'Question-and-answer page', build: content.whyPage },

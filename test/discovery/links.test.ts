@@ -101,8 +101,11 @@ describe('discovery links', () => {
     expect(mcp.tools.map((tool: { name: string }) => tool.name)).toEqual(tools.map((tool) => tool.name));
     expect(mcp.tools[0].inputSchema).toEqual(tools[0]!.inputSchema);
     const card = (await t.app.inject('/.well-known/agent-card.json')).json();
-    expect(card.url).toBe(`${BASE}/mcp`);
-    expect(card.additionalInterfaces).toContainEqual({ url: `${BASE}/openapi.json`, transport: 'HTTP+JSON' });
+    // Only what svc implements: MCP and HTTP, no A2A endpoint, protocol version or interface.
+    expect(card.interfaces.map((i: { protocol: string }) => i.protocol)).toEqual(['mcp', 'http']);
+    expect(card.interfaces[0].url).toBe(`${BASE}/mcp`);
+    for (const a2aField of ['url', 'protocolVersion', 'preferredTransport', 'additionalInterfaces', 'capabilities'])
+      expect(card, a2aField).not.toHaveProperty(a2aField);
     const llms = (await t.app.inject('/llms.txt')).body;
     expect(llms).toContain(`${BASE}/mcp`);
     expect(llms).toContain(`${BASE}/openapi.json`);
