@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Live data ticks (server-sent events)
-         * @description Each message is `id: <id>` + `data: {type, ...fields}` + a blank line; a comment heartbeat is sent every 15 s. Ticks come from a poller over the configured watch list (SVC_STREAM_WATCH: crypto-price bitcoin,ethereum,solana; gas-prices-eth ; forex EUR:USD), every instance relays every tick (Redis bus). Reconnect with `Last-Event-ID` to resume from the last 500 ticks. Anonymous clients may hold 3 concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.
+         * @description Opens with the comment `: ok`; each message is `id: <id>` + `data: {type, ...fields}` + a blank line; a comment heartbeat is sent every 15 s. Ticks come from a poller over the configured watch list (SVC_STREAM_WATCH: crypto-price bitcoin,ethereum,solana; gas-prices-eth ; forex EUR:USD), every instance relays every tick (Redis bus). Reconnect with `Last-Event-ID` to resume from the last 500 ticks. HEAD answers the headers only. Anonymous clients may hold 3 concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.
          */
         get: operations["getDataStream"];
         put?: never;
@@ -181,7 +181,7 @@ export interface paths {
         };
         /**
          * Historical OHLCV candles for backtests
-         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). crypto-price: Binance klines (q = BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles of the range, with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.
+         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). crypto-price: Binance klines (q = BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles of the range, with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.
          */
         get: operations["getBacktest"];
         put?: never;
@@ -442,7 +442,7 @@ export interface paths {
         put?: never;
         /**
          * Record a confidence-weighted claim (free, or a paid calib-pro claim)
-         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built. **calib-pro**: with `product=calib-pro` the claim costs 0.002 USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass (`X-Svc-Pass: svc-pass_…`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for 30 days. It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); a paid first claim is a 400 and its payment is released. `product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.
+         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver svc runs are resolved by svc then (see outcome_resolver; `outcome_resolver.run_by_svc` in the answer says which). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built. **calib-pro**: with `product=calib-pro` the claim costs 0.002 USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass (`X-Svc-Pass: svc-pass_…`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for 30 days. It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); a paid first claim is a 400 and its payment is released. `product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.
          */
         post: operations["postCalibRecordClaim"];
         delete?: never;
@@ -462,7 +462,7 @@ export interface paths {
         put?: never;
         /**
          * Record the outcome of a claim (once), as a self-reported outcome
-         * @description Only the claim's agent may: Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. A claim whose resolver is not manual is svc's to resolve: 409 `conflict`. 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one (nothing changes). Of concurrent outcomes exactly one wins.
+         * @description Only the claim's agent may: Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. Any unresolved claim can be resolved here, also one whose resolver svc runs: the outcome is stored as `self_reported` and svc no longer runs the resolver for it (`outcome_resolver` in the answer says so). `outcome` is the integer 0 or 1 (`"1"` or `true` is a 400 naming the field). 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one, and for nothing else (nothing changes). Of concurrent outcomes exactly one wins.
          */
         post: operations["postCalibRecordOutcome"];
         delete?: never;
@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * End a session (session token required)
-         * @description Same token rules as event; 410 when it already ended or expired. Watchers get a final `event: end`; the session stays viewable for 168 h.
+         * @description Same token rules as event; 410 when it already ended or expired. Watchers that asked for state (`?state=1`) get a final `end` event; every stream closes. The session stays viewable for 168 h.
          */
         post: operations["postAgentSessionEnd"];
         delete?: never;
@@ -797,7 +797,7 @@ export interface paths {
         };
         /**
          * Follow a session live (server-sent events, public)
-         * @description First an id-less `event: session` with the session state. Then one message per event: `id: <seq>`, `event: <kind>`, `data: {session_id, seq, kind, text, ts, screenshot_url}`, in seq order with no gaps or repeats. A fresh stream starts with the latest 200 events; with `Last-Event-ID` (or `last_event_id`) it replays every later event from the store, then continues live. A comment heartbeat and an id-less `event: watchers` ({watchers}) come every 10 s. When the session ends or expires a final `event: end` (text ended|expired) closes the stream; reconnecting after it answers 204 (EventSource then stops). At most 20 streams per IP and 10000 per session, counted across instances (429). A watcher more than 256 KiB behind is disconnected and resumes with Last-Event-ID.
+         * @description Opens with the comment `: ok`. Then one message per posted event: `id: <seq>` and `data: {session_id, kind, text, screenshot_b64, ts, seq, screenshot_url?}` (no `event:` name, so EventSource.onmessage gets every one), in seq order with no gaps or repeats. `screenshot_b64` is always null on the stream: the image is stored once and `screenshot_url` (present when the event had one) points to it, so watchers do not each receive its bytes. A fresh stream starts with the latest 200 events; with `Last-Event-ID` (or `last_event_id`) it replays every later event from the store, then continues live. A comment heartbeat comes every 10 s. When the session ends or expires the stream closes; reconnecting after that answers 204 (EventSource then stops). `state=1` adds state messages, each with a `state` field: an id-less `{state: <session state>}` first, `{state: {watchers}}` with every heartbeat, and the final event `{kind: "end", text: "ended"|"expired", state: {status}, …}` (with its seq) before the stream closes. HEAD answers the headers only. At most 20 streams per IP and 10000 per session, counted across instances (429). A watcher more than 256 KiB behind is disconnected and resumes with Last-Event-ID.
          */
         get: operations["getAgentSessionStream"];
         put?: never;
@@ -1168,7 +1168,7 @@ export interface paths {
         };
         /**
          * Olympics ticker (server-sent events)
-         * @description `event: <kind>` + `data: {kind, event_id, ts, …}` for every event opened, answer recorded, event resolved and medal awarded, on any instance; a comment heartbeat every 15 s. No replay: after a reconnect, read the events and medals routes. At most 3 streams per IP (429). Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
+         * @description Opens with the comment `: ok`; then `id: <id>` + `data: {kind, event_id, ts, …}` for every event opened, answer recorded, event resolved and medal awarded, on any instance; a comment heartbeat every 15 s. Reconnecting with `Last-Event-ID` replays what followed it among the last 500 messages. HEAD answers the headers only. At most 3 streams per IP (429). Public: no credentials needed. Answers 503 model_unavailable while no model serves the `panel` role (SVC_MODELS).
          */
         get: operations["getOlympicsTicker"];
         put?: never;
@@ -1633,7 +1633,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent-to-agent protocol card */
+        /** Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
         get: operations["getWellKnownAgentCardJson"];
         put?: never;
         post?: never;
@@ -1790,6 +1790,19 @@ export interface components {
         };
         /** @description A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows */
         Row: components["schemas"]["CryptoPriceRow"] | components["schemas"]["WeatherRow"] | components["schemas"]["EconomicIndicatorRow"] | components["schemas"]["StockQuoteRow"] | components["schemas"]["ForexRow"] | components["schemas"]["CryptoTrendingRow"] | components["schemas"]["GasPricesEthRow"] | components["schemas"]["TaIndicatorsRow"] | components["schemas"]["ScrapeRow"] | components["schemas"]["FundingRatesRow"] | components["schemas"]["OrderBookRow"] | components["schemas"]["DefiYieldRow"] | components["schemas"]["EnergyOilRow"] | components["schemas"]["CommodityMetalsRow"] | components["schemas"]["AgriculturePricesRow"] | components["schemas"]["StableDepegRow"] | components["schemas"]["CrossDexArbRow"] | components["schemas"]["TokenUnlockRow"] | components["schemas"]["SentimentTickerRow"] | components["schemas"]["CdcFluRow"] | components["schemas"]["WhoOutbreakRow"] | components["schemas"]["SecEdgarRow"] | components["schemas"]["LegalCourtlistenerRow"] | components["schemas"]["NewsRedditRow"] | components["schemas"]["RedditTrendingRow"] | components["schemas"]["GdeltEventsRow"] | components["schemas"]["AcledConflictRow"] | components["schemas"]["TokenRiskRow"] | components["schemas"]["ContractRiskRow"] | components["schemas"]["WhaleTrackerRow"] | components["schemas"]["MevExposureRow"] | components["schemas"]["EnergyGridEuRow"] | components["schemas"]["ShippingBdiRow"] | components["schemas"]["TwitchTopRow"] | components["schemas"]["SteamTopRow"] | components["schemas"]["NewsHnTopRow"] | components["schemas"]["GithubTrendingRow"] | components["schemas"]["LiquidationsRow"] | components["schemas"]["BreachRow"] | components["schemas"]["FlightsNearRow"] | components["schemas"]["AirQualityRow"] | components["schemas"]["RealEstateRssRow"] | components["schemas"]["SportsScoresRow"];
+        BundleResult: {
+            type: string;
+            q: string;
+            ok: boolean;
+            /** @description ok:true: `{count, results[], source, as_of, fetched_at, cached}`; ok:false: `{error, message, attempts[{source, error}], retry_after_s?}` */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description ok:false only: the same as data.error */
+            error?: string;
+            /** @description ok:false only: the same as data.message */
+            message?: string;
+        };
         /** @description The answers of a bundle, in query order */
         Bundle: {
             count: number;
@@ -1798,9 +1811,8 @@ export interface components {
                 type: string;
                 q: string;
             }[];
-            results: {
-                [key: string]: unknown;
-            }[];
+            /** @description every result has `data`: the rows when ok, the failure when not */
+            results: components["schemas"]["BundleResult"][];
             payment?: {
                 method: string;
                 /** @description false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off) */
@@ -1808,7 +1820,7 @@ export interface components {
             };
             _receipt: components["schemas"]["Receipt"];
         };
-        /** @description HTTP 402 body; the same JSON is in the X-Payment-Required header */
+        /** @description HTTP 402 body; the X-Payment-Required header carries `invoice` (amount, asset, chain, recipient, memo, expires) at its top level */
         PaymentChallenge: {
             /** @description payment_required */
             error: string;
@@ -1861,14 +1873,20 @@ export interface components {
         /** @description one posted event as streamed */
         SessionEvent: {
             session_id: string;
-            /** @description per-session sequence number, also the SSE id */
-            seq: number;
-            /** @description click, search, fetch, screenshot, navigate, type, scroll, thought, log, error */
+            /** @description click, search, fetch, screenshot, navigate, type, scroll, thought, log, error; end (with state=1 only) */
             kind: string;
             text: string;
+            /**
+             * @description always null on the stream: see screenshot_url
+             * @enum {object|null}
+             */
+            screenshot_b64: never | null;
             /** @description Unix ms */
             ts: number;
-            screenshot_url: string | null;
+            /** @description per-session sequence number, also the SSE id */
+            seq: number;
+            /** @description where the posted image is, when the event had one */
+            screenshot_url?: string;
         };
         ShieldFinding: {
             /** @description stable finding id, e.g. honeypot, lookalike_domain, unlimited_approval */
@@ -3785,7 +3803,7 @@ export interface components {
         "Retry-After": number;
         /** @description On a 402, `x402`: the request needs an x402 payment. On a 401, `Bearer realm="svc"`: send the credential as a bearer token. */
         "WWW-Authenticate": string;
-        /** @description The 402 challenge as JSON (same as the body). */
+        /** @description The 402 challenge as JSON: `{amount, asset, chain, recipient, memo, expires}` (the body's `invoice`). */
         "X-Payment-Required": string;
         /** @description base64 JSON settlement result `{success, transaction, network, payer}`. */
         "X-Payment-Response": string;
@@ -3924,8 +3942,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519--FtEOyipwDMVWJUzYKPGuLzCFR0_-srrOSDBh-tlJEZW4jMHvCysI3tjSMSYpoPBa1OzFyhgQDGb59Z2CdePCw"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-3jiGm91icPRYv-kF9mOFQWmcVALZMItqA6un5p1Yqu_GzQqQI1B9lo1Ratuc_74aO-shrger7dnlUckh36WmBA"
                      *       }
                      *     }
                      */
@@ -4096,8 +4114,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-6Ks5OTWpdDek__UjCsh5orj4Y2hon0n-r_TnouD1Zk_fikFNEU7sWGPCZ7ewEclHFTcwsNEevCQVJY4uMpkPAg"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-g35urNDo55i-31ArL_7INSLGnjIZRxGnadopmNUFE1sdIqH_Xon7f4HuaCisymy_bv0yFYQXgqdlgq7eTu5kAA"
                      *       }
                      *     }
                      */
@@ -4203,7 +4221,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.3UreZtHYy5v8P1qnKVcGdQX6yoCjgANvsQYslB_AcYE",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.eQMK9p8Hfwe2RYTMZbrR3pduL3ie4v50lBHUNgG7SRI",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4212,15 +4230,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-owSmFuC4C3Av_dLk77vPR4mQoSNCDAjiE0djw2iLzCw",
+                     *         "response_hash": "sha256-g911SiLATLc2dk_nxMZR3hKyf10PueGKswhycX3t0SE",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-eIP3cD7wTpQU5BGCGJDxV3q_yjEJodSeASRwjOz32dY0zaPGuzJE2X84ISKMZBAyRiwqSXudVZIAK6tzMrbGBw"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-UWJrtk8X2nqZR4yMXoFjx0Uk15q-Mvd0HzYqkryDnv0f2s9ICuumXSVAOKR6ykqp2-8epsMIH2oKXhz61ZQkBw"
                      *       }
                      *     }
                      */
@@ -4261,7 +4279,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "165711b5-e1d6-4962-9c04-f71d8b5632c9"
+                     *       "request_id": "0b04cc95-7bce-414f-abad-1b98d041b2ba"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4308,6 +4326,20 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "queries": [
+                 *         {
+                 *           "type": "crypto-price",
+                 *           "q": "bitcoin"
+                 *         },
+                 *         {
+                 *           "type": "forex",
+                 *           "q": "EUR:USD"
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description 1 to 20 queries */
                     queries: {
@@ -4410,8 +4442,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-L-4E1CXlNCr9yrli12-DpwY44pEGA3RgskINOQrXHRA02rmuF9LE6exib9oEL3oNwKsR2hU9vzAfNg6vosh1AA"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-9r8ffA0lvoYPw55JujSVM1V_4rnLv2NsIZUYFTvvoai5yJLfBT9IxOT-ojB1Mc9-zYVDtvdRhc0VFVImbtxvCg"
                      *       }
                      *     }
                      */
@@ -4453,7 +4485,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4",
+                     *         "memo": "0x9124dfdfb55756d295cf907d48449acfa3d56ba0886edc448a68374eb47a6267",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4471,11 +4503,127 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4"
+                     *             "memo": "0x9124dfdfb55756d295cf907d48449acfa3d56ba0886edc448a68374eb47a6267"
+                     *           },
+                     *           "outputSchema": {
+                     *             "input": {
+                     *               "type": "http",
+                     *               "method": "POST",
+                     *               "discoverable": true,
+                     *               "bodyType": "json",
+                     *               "bodyFields": {
+                     *                 "queries": [
+                     *                   {
+                     *                     "type": "crypto-price",
+                     *                     "q": "bitcoin"
+                     *                   },
+                     *                   {
+                     *                     "type": "forex",
+                     *                     "q": "EUR:USD"
+                     *                   }
+                     *                 ]
+                     *               }
+                     *             },
+                     *             "output": {
+                     *               "type": "object",
+                     *               "required": [
+                     *                 "count",
+                     *                 "free",
+                     *                 "queries"
+                     *               ],
+                     *               "properties": {
+                     *                 "count": {
+                     *                   "type": "integer"
+                     *                 },
+                     *                 "free": {
+                     *                   "type": "boolean"
+                     *                 },
+                     *                 "queries": {
+                     *                   "type": "array",
+                     *                   "items": {
+                     *                     "type": "object",
+                     *                     "required": [
+                     *                       "type",
+                     *                       "q"
+                     *                     ],
+                     *                     "properties": {
+                     *                       "type": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "q": {
+                     *                         "type": "string"
+                     *                       }
+                     *                     }
+                     *                   }
+                     *                 },
+                     *                 "results": {
+                     *                   "type": "array",
+                     *                   "items": {
+                     *                     "type": "object",
+                     *                     "properties": {}
+                     *                   }
+                     *                 },
+                     *                 "payment": {
+                     *                   "type": "object",
+                     *                   "required": [
+                     *                     "method",
+                     *                     "charged"
+                     *                   ],
+                     *                   "properties": {
+                     *                     "method": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "charged": {
+                     *                       "type": "boolean"
+                     *                     }
+                     *                   }
+                     *                 },
+                     *                 "_receipt": {
+                     *                   "type": "object",
+                     *                   "required": [
+                     *                     "v",
+                     *                     "request_hash",
+                     *                     "response_hash"
+                     *                   ],
+                     *                   "properties": {
+                     *                     "v": {
+                     *                       "type": "integer"
+                     *                     },
+                     *                     "request_hash": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "response_hash": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "as_of": {
+                     *                       "type": "integer"
+                     *                     },
+                     *                     "issued_at": {
+                     *                       "type": "integer"
+                     *                     },
+                     *                     "sources": {
+                     *                       "type": "array",
+                     *                       "items": {
+                     *                         "type": "string"
+                     *                       }
+                     *                     },
+                     *                     "issuer": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "kid": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "sig": {
+                     *                       "type": "string"
+                     *                     }
+                     *                   }
+                     *                 }
+                     *               }
+                     *             }
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "000a2c10-05e5-4477-bcdf-73444ded0b98"
+                     *       "request_id": "8f5671d3-9a3e-4d49-824a-dd86c083649d"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4500,13 +4648,19 @@ export interface operations {
     getAgentContext: {
         parameters: {
             query: {
-                /** @description what the agent wants to decide, in plain words */
+                /**
+                 * @description what the agent wants to decide, in plain words
+                 * @example should I buy ETH
+                 */
                 goal: string;
                 /** @description entity id (svc-ent:…); overrides the goal’s words */
                 entity?: string;
                 /** @description free preview; the only allowed value is 1 */
                 free?: "1";
-                /** @description paid: answer 402 with an x402 challenge unless the request carries a payment or a pass, so stock x402 clients pay for the full answer; free: the free tier (as free=1). Default: the paid answer only when a payment is present. */
+                /**
+                 * @description paid: answer 402 with an x402 challenge unless the request carries a payment or a pass, so stock x402 clients pay for the full answer; free: the free tier (as free=1). Default: the paid answer only when a payment is present.
+                 * @example paid
+                 */
                 tier?: "free" | "paid";
             };
             header?: never;
@@ -4670,8 +4824,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-UhtBJ5vt4F8bvwcnEv3zPhQ8D5mfeyVf_AosNgtA3-C7aCa27jWXclI6cEy6Ur9rN9xUSdyHBYA_g2xa47wuAQ"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-bvArsYecF7smXUnAQ7lREYRFKDd0iDzZoOXJ8djRiqRPvtkQ3Lg74ZK0CZfR_r8gbMdhO9aAOP7hqg927LXFCw"
                      *       }
                      *     }
                      */
@@ -4910,17 +5064,28 @@ export interface operations {
         parameters: {
             query: {
                 type: "crypto-price" | "stock-quote" | "forex";
+                /** @example BTC */
                 q: string;
-                /** @description Unix seconds (at most 4102444800, 2100-01-01) */
+                /**
+                 * @description Unix seconds (at most 4102444800, 2100-01-01)
+                 * @example 1735689600
+                 */
                 from: number;
-                /** @description Unix seconds (at most 4102444800, 2100-01-01) */
+                /**
+                 * @description Unix seconds (at most 4102444800, 2100-01-01)
+                 * @example 1738368000
+                 */
                 to: number;
+                /** @example 1d */
                 interval?: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                 /** @description continue a range (svc-bt-cur:…) with the same type, q, interval and to */
                 cursor?: string;
                 /** @description free preview; the only allowed value is 1 */
                 free?: "1";
-                /** @description paid: answer 402 with an x402 challenge unless the request carries a payment or a pass, so stock x402 clients pay for the full answer; free: the free tier (as free=1). Default: the paid answer only when a payment is present. */
+                /**
+                 * @description paid: answer 402 with an x402 challenge unless the request carries a payment or a pass, so stock x402 clients pay for the full answer; free: the free tier (as free=1). Default: the paid answer only when a payment is present.
+                 * @example paid
+                 */
                 tier?: "free" | "paid";
             };
             header?: never;
@@ -4976,19 +5141,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.fPugG4rD3jY3aZ64v2OAJeGEy9hFYecxyBLZg1YWLYw",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Ir9L05QJnpzgQj0Er6kGwH7TsGVYW_YLSYIg-YOhWGs",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-2wUn6NPkZ43RRZc9RAiFDBY9NDcqJl5_r8BrB_5Kt3o",
+                     *         "response_hash": "sha256-YrXVyKHdkt8eoxOPKexQ8seMstcAiT-AXJ7yS25kPjI",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-YszHFN8rZfqNeoCr5eelQp4FYYqkuSl6bJo-9vQ8ODqAPcW3QqiOfqUjIVcpmi1RDARUdNwSOGVAwYAInN-xBg"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-Cman5DiZlz4S7mQjVUrcz_Gbt5X--pF6DODbWZp7DNY2R4dtL7y2fUae8oRkSzwbXsnT1vLxL0MoBEpjZzwnAg"
                      *       }
                      *     }
                      */
@@ -4999,6 +5164,10 @@ export interface operations {
                         count: number;
                         paid: boolean;
                         source: string;
+                        /** @description the interval the source served; differs from `interval` when svc aggregated */
+                        source_interval: string;
+                        /** @description how svc built the candles from `source_interval` candles, when it did */
+                        aggregation?: string;
                         as_of: number;
                         data: components["schemas"]["Candle"][];
                         _cursor?: components["schemas"]["Cursor"];
@@ -5747,7 +5916,10 @@ export interface operations {
     getCalibProAlerts: {
         parameters: {
             query: {
-                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                /**
+                 * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                 * @example openai:gpt-agent-7
+                 */
                 agent_id: string;
             };
             header?: never;
@@ -5865,7 +6037,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                     /**
                      * Format: uri
@@ -5960,7 +6135,10 @@ export interface operations {
     getCalibProHistory: {
         parameters: {
             query: {
-                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                /**
+                 * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                 * @example openai:gpt-agent-7
+                 */
                 agent_id: string;
                 /** @description free-form claim category */
                 kind: string;
@@ -6062,7 +6240,10 @@ export interface operations {
     getCalibProExport: {
         parameters: {
             query: {
-                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                /**
+                 * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                 * @example openai:gpt-agent-7
+                 */
                 agent_id: string;
             };
             header?: never;
@@ -6143,7 +6324,10 @@ export interface operations {
     postCalibRecordClaim: {
         parameters: {
             query?: {
-                /** @description calib-pro: a paid claim */
+                /**
+                 * @description calib-pro: a paid claim
+                 * @example calib-pro
+                 */
                 product?: "calib-pro";
             };
             header?: never;
@@ -6153,7 +6337,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                     /** @description free-form claim category */
                     kind: string;
@@ -6163,7 +6350,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /**
-                     * @description How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.
+                     * @description How the claim's outcome is decided. The resolvers svc runs at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.
                      *
                      *     **manual**: the agent reports the outcome with record_outcome (a self-reported outcome); unreported at expected_resolution_at, the claim expires. config: `{"type":"object","properties":{},"additionalProperties":false}`
                      *
@@ -6182,11 +6369,8 @@ export interface operations {
                      *     **top_gainer**: at expected_resolution_at svc reads crypto-price for every one of config.coins (data at most 2 minutes old); each coin's gain is usd / baseline_usd − 1 (baseline_usd[i] belongs to coins[i]); outcome 1 iff config.coin has the highest gain (coins tied for the highest all count as top). A coin without a usd price is retried for an hour, then the claim expires. config: `{"type":"object","required":["coins","baseline_usd","coin"],"properties":{"coins":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"},"minItems":2,"maxItems":10,"uniqueItems":true},"baseline_usd":{"type":"array","items":{"type":"number","exclusiveMinimum":0},"minItems":2,"maxItems":10,"description":"the price of each coin when the claim was made, in coins order"},"coin":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"}},"additionalProperties":false}`
                      */
                     outcome_resolver: {
-                        /**
-                         * @description who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)
-                         * @enum {string}
-                         */
-                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred" | "shield_exploit" | "top_gainer";
+                        /** @description who decides the outcome, a free string. svc runs these types: price_above, price_below, value_above, value_below, event_occurred, shield_exploit, top_gainer (a verified outcome); manual and any other type are stored as given, not run by svc, and their outcomes are self-reported with record_outcome */
+                        type: string;
                         /** @description the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit) */
                         config: {
                             [key: string]: unknown;
@@ -6214,6 +6398,12 @@ export interface operations {
                         calibrated_p: number;
                         low_confidence: boolean;
                         expected_resolution_at: number;
+                        outcome_resolver: {
+                            type: string;
+                            /** @description true while svc will run this resolver for the claim (a verified outcome) */
+                            run_by_svc: boolean;
+                            note: string;
+                        };
                         /** @description svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key> */
                         agent_key?: string;
                         /** @description calib-pro while the agent is on the paid tier, else free */
@@ -6306,6 +6496,10 @@ export interface operations {
             content: {
                 "application/json": {
                     claim_id: string;
+                    /**
+                     * @description the integer 0 or 1 (a string or boolean is a 400)
+                     * @enum {unknown}
+                     */
                     outcome: 0 | 1;
                     /** @description free-form object */
                     evidence?: {
@@ -6332,6 +6526,12 @@ export interface operations {
                         calibrated_p: number;
                         /** @description self_reported */
                         outcome_source: string;
+                        outcome_resolver: {
+                            type: string;
+                            /** @description true while svc will run this resolver for the claim (a verified outcome) */
+                            run_by_svc: boolean;
+                            note: string;
+                        };
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
@@ -6421,7 +6621,10 @@ export interface operations {
     getCalibCurve: {
         parameters: {
             query: {
-                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                /**
+                 * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                 * @example openai:gpt-agent-7
+                 */
                 agent_id: string;
                 /** @description free-form claim category */
                 kind: string;
@@ -6510,7 +6713,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                     /** @description free-form claim category */
                     kind: string;
@@ -6543,8 +6749,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-riDniMQWCL-cnFH2H5w-6WKcFl73_gW6QPjO4v2fvEDCuXSYN93cLjpjiGCvcnmFZvzSOajruHtABSI7RgXJBg"
+                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
+                     *         "sig": "ed25519-Z54c5-BqoMVj1eRe5DHkbwQOE72Boc9pdAY3VYYrPbmhCEydGwkti17jEfjoVoAIN8sN3muHj9WJuItzQ0R8BQ"
                      *       }
                      *     }
                      */
@@ -6589,7 +6795,10 @@ export interface operations {
     getCalibAgentCard: {
         parameters: {
             query: {
-                /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                /**
+                 * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                 * @example openai:gpt-agent-7
+                 */
                 agent_id: string;
             };
             header?: never;
@@ -6678,7 +6887,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                 };
             };
@@ -6782,7 +6994,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                     /** @description an Ed25519 public key as an RFC 8037 JWK; other members are ignored */
                     public_jwk: ({
@@ -6934,7 +7149,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC */
+                    /**
+                     * @description <namespace>:<identifier>, e.g. openai:gpt-agent-7 or arena:rsi2:BTC
+                     * @example openai:gpt-agent-7
+                     */
                     agent_id: string;
                     name: string;
                     homepage?: string;
@@ -7839,6 +8057,8 @@ export interface operations {
                 session_id: string;
                 /** @description same as the Last-Event-ID header, for clients that cannot set it */
                 last_event_id?: number;
+                /** @description 1: also send state messages (session state, watcher counts, the final end event), each with a `state` field */
+                state?: number;
             };
             header?: never;
             path?: never;
@@ -11231,7 +11451,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Agent-to-agent protocol card */
+            /** @description Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
