@@ -3942,8 +3942,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-3jiGm91icPRYv-kF9mOFQWmcVALZMItqA6un5p1Yqu_GzQqQI1B9lo1Ratuc_74aO-shrger7dnlUckh36WmBA"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-PAbOTf0CJBGYXF519mY8OSM78_9c_EEJeEcRPnD5bZALiAuhsldwUDWSy4ITdsBhxoSR11oRrwGYYFd4yz-0Cg"
                      *       }
                      *     }
                      */
@@ -4114,8 +4114,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-g35urNDo55i-31ArL_7INSLGnjIZRxGnadopmNUFE1sdIqH_Xon7f4HuaCisymy_bv0yFYQXgqdlgq7eTu5kAA"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-9M_bcBlfoHIZ4NHiNUm6xeuThqaQhTkXR7ygF6gBIb8Yna99MRBkHXmFIaciyBpZsvajB6IPBaIUnDfoE7EhBw"
                      *       }
                      *     }
                      */
@@ -4221,7 +4221,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.eQMK9p8Hfwe2RYTMZbrR3pduL3ie4v50lBHUNgG7SRI",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.sagepzAapbpF_65KZoVDICFk9_WyyBt1YKNkcDcAzUw",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4230,15 +4230,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-g911SiLATLc2dk_nxMZR3hKyf10PueGKswhycX3t0SE",
+                     *         "response_hash": "sha256-v7gA0F0JibEAh0XJGugD0SPeeozcapq1aoo889VFcVQ",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-UWJrtk8X2nqZR4yMXoFjx0Uk15q-Mvd0HzYqkryDnv0f2s9ICuumXSVAOKR6ykqp2-8epsMIH2oKXhz61ZQkBw"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-5xQzcb6MWMc7RKLIEV8Mn-Pk626dIWjUVfoO1vklU9J9JhmppLeTsbQIALjNI57t5nzRJ28ZlAeHzbxZG3ugCw"
                      *       }
                      *     }
                      */
@@ -4279,7 +4279,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "0b04cc95-7bce-414f-abad-1b98d041b2ba"
+                     *       "request_id": "cc8c08a2-98d5-46e6-b8b5-6432949a24fe"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4442,8 +4442,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-9r8ffA0lvoYPw55JujSVM1V_4rnLv2NsIZUYFTvvoai5yJLfBT9IxOT-ojB1Mc9-zYVDtvdRhc0VFVImbtxvCg"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-8MVx_XQCBlGkI2QGd2azQuKMP1drKbsotKYV_KCvFBKyHijLFCQZRhwBnVManSLEgUNkyPd8_D0k20X7YuxEDA"
                      *       }
                      *     }
                      */
@@ -4485,7 +4485,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x9124dfdfb55756d295cf907d48449acfa3d56ba0886edc448a68374eb47a6267",
+                     *         "memo": "0x22811a8820497d3d30dd606c2591d571a1aa55720005506e88e8de51c0856f4b",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4503,7 +4503,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x9124dfdfb55756d295cf907d48449acfa3d56ba0886edc448a68374eb47a6267"
+                     *             "memo": "0x22811a8820497d3d30dd606c2591d571a1aa55720005506e88e8de51c0856f4b"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -4560,7 +4560,33 @@ export interface operations {
                      *                   "type": "array",
                      *                   "items": {
                      *                     "type": "object",
-                     *                     "properties": {}
+                     *                     "required": [
+                     *                       "type",
+                     *                       "q",
+                     *                       "ok"
+                     *                     ],
+                     *                     "properties": {
+                     *                       "type": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "q": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "ok": {
+                     *                         "type": "boolean"
+                     *                       },
+                     *                       "data": {
+                     *                         "type": "object",
+                     *                         "properties": {}
+                     *                       },
+                     *                       "error": {
+                     *                         "type": "string"
+                     *                       },
+                     *                       "message": {
+                     *                         "type": "string"
+                     *                       }
+                     *                     },
+                     *                     "additionalProperties": false
                      *                   }
                      *                 },
                      *                 "payment": {
@@ -4623,7 +4649,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "8f5671d3-9a3e-4d49-824a-dd86c083649d"
+                     *       "request_id": "629af876-a0d6-44c0-92bd-9c9784b030cc"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4824,8 +4850,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-bvArsYecF7smXUnAQ7lREYRFKDd0iDzZoOXJ8djRiqRPvtkQ3Lg74ZK0CZfR_r8gbMdhO9aAOP7hqg927LXFCw"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-PDy_b6KjV-6mjXDq-2wlnxBGVh2dcaA2GKR1P-mEVf06bSY106F-roWCZn2kvb8JBCmeP1k8iJqgkdSg5b7PBA"
                      *       }
                      *     }
                      */
@@ -5114,6 +5140,7 @@ export interface operations {
                      *       "count": 24,
                      *       "paid": false,
                      *       "source": "binance",
+                     *       "source_interval": "1h",
                      *       "as_of": 1795348800,
                      *       "data": [
                      *         {
@@ -5141,19 +5168,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Ir9L05QJnpzgQj0Er6kGwH7TsGVYW_YLSYIg-YOhWGs",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.cThH0kpOfGfg3gGN1VkEbRyUJOQhGjbECEz0vVoQ95A",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-YrXVyKHdkt8eoxOPKexQ8seMstcAiT-AXJ7yS25kPjI",
+                     *         "response_hash": "sha256-JQIHlMFXq75-smExwFBNRZvMywgK2oWUJ7MusrDBJ4I",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-Cman5DiZlz4S7mQjVUrcz_Gbt5X--pF6DODbWZp7DNY2R4dtL7y2fUae8oRkSzwbXsnT1vLxL0MoBEpjZzwnAg"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-v04VxtlQ0oEMwzZUJHhJoTb3WWvM9Ag2wc1MKk9ksUukByzxhTpapjHHk1iOQHscAtLxC60dcWlTiSDBIE-YCw"
                      *       }
                      *     }
                      */
@@ -6749,8 +6776,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "cZ2MLCe9ppvBzDt-34kjaZpM5y6qVxsNecE9_NDi-k0",
-                     *         "sig": "ed25519-Z54c5-BqoMVj1eRe5DHkbwQOE72Boc9pdAY3VYYrPbmhCEydGwkti17jEfjoVoAIN8sN3muHj9WJuItzQ0R8BQ"
+                     *         "kid": "bRK3bmEThz9JJP12mItX6XzyWrTTLnHNdFI2AAQ0ju8",
+                     *         "sig": "ed25519-WVGJ4mbJsKoBhp82FNQQhMvd3JoH-clwBIMdRjl4FumgrLGKKydBkstvWQnXRkMI0TPASKF1EL6zCQT3-aC9Ag"
                      *       }
                      *     }
                      */
