@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { createClient, type SvcClient } from './client.js';
+import { createClient, type BodyOf, type SvcClient } from './client.js';
 import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, formatUsd } from './errors.js';
 import { record, table, withSpinner } from './output.js';
 
@@ -66,6 +66,28 @@ function clientFor(opts: GlobalOptions): SvcClient {
     maxPaymentUsd: opts.maxPayment,
     maxSessionUsd: opts.maxSession,
   });
+}
+
+type SessionEventKind = BodyOf<'/api/agent-session/event'>['kind'];
+const SESSION_EVENT_KINDS = [
+  'click',
+  'search',
+  'fetch',
+  'screenshot',
+  'navigate',
+  'type',
+  'scroll',
+  'thought',
+  'log',
+  'error',
+] as const satisfies readonly SessionEventKind[];
+
+function readScreenshot(path: string): string {
+  try {
+    return readFileSync(path).toString('base64');
+  } catch (error) {
+    throw new CliFailure(`${path}: ${(error as Error).message}`, EXIT.usage);
+  }
 }
 
 function readJsonFile(path: string): unknown {
@@ -209,6 +231,40 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
       const body = await call('starting a session', (c) =>
         c.sessions.start({ label: o.label, agent_id: o.agentId, visibility: o.visibility, ttl_minutes: o.ttlMinutes }),
       );
+      show(body, (b) => record(b));
+    });
+  const sessionToken = () =>
+    new Option('--token <token>', 'the session_token printed by `svc session start`').env('SVC_SESSION_TOKEN').makeOptionMandatory();
+  session
+    .command('event')
+    .description('post an event to a session you started (with its session token)')
+    .argument('<session_id>')
+    .addArgument(new Argument('<kind>', 'what happened').choices(SESSION_EVENT_KINDS))
+    .argument('[text...]', 'what the watchers read')
+    .addOption(sessionToken())
+    .option('--screenshot <file>', 'PNG, JPEG or WebP image (required for kind screenshot)')
+    .action(async (sessionId: string, kind: SessionEventKind, words: string[], o: { token: string; screenshot?: string }) => {
+      const text = words.join(' ');
+      const body = await call(`posting ${kind}`, (c) =>
+        c.sessions.event(
+          {
+            session_id: sessionId,
+            kind,
+            ...(text ? { text } : {}),
+            ...(o.screenshot ? { screenshot_b64: readScreenshot(o.screenshot) } : {}),
+          },
+          o.token,
+        ),
+      );
+      show(body, (b) => `posted event ${b.seq}`);
+    });
+  session
+    .command('end')
+    .description('end a session you started (with its session token)')
+    .argument('<session_id>')
+    .addOption(sessionToken())
+    .action(async (sessionId: string, o: { token: string }) => {
+      const body = await call('ending the session', (c) => c.sessions.end(sessionId, o.token));
       show(body, (b) => record(b));
     });
   session
