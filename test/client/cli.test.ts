@@ -83,6 +83,16 @@ describe('svc CLI', { timeout: 120_000 }, () => {
     expect(JSON.parse(bad.stdout)).toEqual({ valid: false, reason: 'response_mismatch' });
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain('valid (signature)');
+
+    const asked = 'GET /api/data/preview?type=crypto-price&q=bitcoin&max_age=60';
+    const [same, other] = await Promise.all([
+      svc(['verify', saved, '--request', asked]),
+      svc(['verify', saved, '--request', asked.replace('bitcoin', 'ethereum')]),
+    ]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('valid (signature+response+request)');
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('INVALID: request_mismatch');
   });
 
   it('svc bundle pays with the wallet from SVC_WALLET_KEY; without a wallet it exits 4', async () => {

@@ -5,6 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
 import { createClient, type BodyOf, type SvcClient } from './client.js';
 import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, formatUsd } from './errors.js';
+import type { RequestDescription } from './meta.js';
 import { record, table, withSpinner } from './output.js';
 
 /** Exit codes scripts can rely on (also in the README). */
@@ -88,6 +89,19 @@ function readScreenshot(path: string): string {
   } catch (error) {
     throw new CliFailure(`${path}: ${(error as Error).message}`, EXIT.usage);
   }
+}
+
+/** "GET /api/data/preview?type=…&q=…" as the service hashes it: the path as written, the query last value wins. */
+function describeRequest(line: string, bodyFile: string | undefined): RequestDescription {
+  const match = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(line);
+  if (!match) throw new CliFailure(`--request: expected "METHOD /path?query", got ${JSON.stringify(line)}`, EXIT.usage);
+  const [path = '', search = ''] = match[2]!.split(/\?(.*)/s);
+  return {
+    method: match[1]!.toUpperCase(),
+    path,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    body: bodyFile ? readJsonFile(bodyFile) : null,
+  };
 }
 
 function readJsonFile(path: string): unknown {
@@ -197,9 +211,12 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .command('verify')
     .description('check a saved response body (with _receipt) or a bare receipt offline; exit 0 valid, 1 invalid')
     .argument('<file>', 'JSON file')
-    .action(async (file: string) => {
+    .option('--request <"METHOD /path?query">', 'the request the answer is for: its request_hash is checked too')
+    .option('--request-body <file>', 'JSON body of that request (POST)')
+    .action(async (file: string, o: { request?: string; requestBody?: string }) => {
       const saved = readJsonFile(file);
-      const verdict = await call('fetching the receipt key', (c) => c.verifyReceipt(saved));
+      const request = o.request ? describeRequest(o.request, o.requestBody) : undefined;
+      const verdict = await call('fetching the receipt key', (c) => c.verifyReceipt(saved, { request }));
       show(verdict, (v) =>
         v.valid ? `valid (${v.checked}), key ${v.kid}, issued ${new Date(v.issued_at * 1000).toISOString()}` : `INVALID: ${v.reason}`,
       );
