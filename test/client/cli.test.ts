@@ -83,6 +83,16 @@ describe('svc CLI', { timeout: 120_000 }, () => {
     expect(JSON.parse(bad.stdout)).toEqual({ valid: false, reason: 'response_mismatch' });
     expect(bare.code).toBe(0);
     expect(bare.stdout).toContain('valid (signature)');
+
+    const asked = 'GET /api/data/preview?type=crypto-price&q=bitcoin&max_age=60';
+    const [same, other] = await Promise.all([
+      svc(['verify', saved, '--request', asked]),
+      svc(['verify', saved, '--request', asked.replace('bitcoin', 'ethereum')]),
+    ]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stdout).toContain('valid (signature+response+request)');
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('INVALID: request_mismatch');
   });
 
   it('svc bundle pays with the wallet from SVC_WALLET_KEY; without a wallet it exits 4', async () => {
@@ -131,5 +141,30 @@ describe('svc CLI', { timeout: 120_000 }, () => {
     expect(cap.code).toBe(4);
     expect(cap.stderr).toContain('exceeds the per-call cap of $1');
     expect(down.code).toBe(5);
+  });
+
+  it('svc session event posts with the session token (flag or SVC_SESSION_TOKEN); svc session end ends it', async () => {
+    const started = await svc(['session', 'start', '--label', 'cli events', '--json']);
+    expect(started.code, started.stderr).toBe(0);
+    const { session_id, session_token } = JSON.parse(started.stdout);
+    const [first, second, wrong, missing] = await Promise.all([
+      svc(['session', 'event', session_id, 'thought', 'reading', 'the', 'news', '--token', session_token]),
+      svc(['session', 'event', session_id, 'log', 'second', '--json'], { SVC_SESSION_TOKEN: session_token }),
+      svc(['session', 'event', session_id, 'log', 'intruder', '--token', 'not-the-token']),
+      svc(['session', 'event', session_id, 'log', 'no token']),
+    ]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^posted event [12]\n$/);
+    expect(JSON.parse(second.stdout)).toMatchObject({ ok: true, seq: expect.any(Number) });
+    expect(wrong.code).toBe(3);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--token');
+    const session = await t.app.inject({ url: `/api/agent-session/session?session_id=${session_id}` });
+    expect(session.json()).toMatchObject({ status: 'live', events: 2 });
+
+    const ended = await svc(['session', 'end', session_id, '--token', session_token, '--json']);
+    expect(ended.code, ended.stderr).toBe(0);
+    expect(JSON.parse(ended.stdout)).toMatchObject({ ok: true, status: 'ended' });
   });
 });

@@ -15,13 +15,14 @@ afterAll(() => t.close());
 const receiptOf = (body: object) => (body as { _receipt: { request_hash: string } })._receipt;
 
 describe('receipt request_hash', () => {
-  it('matches the request the SDK sent: GET with string and number query values, encoded path parameters, POST bodies', async () => {
+  it('matches the request the SDK sent: GET with string and number query values, encoded path parameters, POST bodies and POST queries', async () => {
     const client = createClient({ baseUrl: base });
     const answers: object[] = [
       await client.query({ type: 'crypto-price', q: 'bitcoin' }),
       await client.entity.resolve({ q: 'ether', limit: 2 }),
       (await client.request('get', '/api/v1/entity/{id}', { params: { id: 'svc-ent:cr.ethereum' } })).data,
       await client.calib.calibrateP({ agent_id: 'test:receipt', kind: 'k', predicted_p: 0.3 }),
+      await client.bundle({ queries: [{ type: 'crypto-price', q: 'solana' }] }, { free: true }),
       (
         await client.request('post', '/api/v1/constitutional/classify', {
           body: { text: 'what is the weather in Paris?', direction: 'input', context: { source: 'user' } },

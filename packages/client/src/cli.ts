@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Hex } from 'viem';
-import { createClient, type SvcClient } from './client.js';
+import { createClient, type BodyOf, type SvcClient } from './client.js';
 import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, formatUsd } from './errors.js';
+import type { RequestDescription } from './meta.js';
 import { record, table, withSpinner } from './output.js';
 
 /** Exit codes scripts can rely on (also in the README). */
@@ -66,6 +67,41 @@ function clientFor(opts: GlobalOptions): SvcClient {
     maxPaymentUsd: opts.maxPayment,
     maxSessionUsd: opts.maxSession,
   });
+}
+
+type SessionEventKind = BodyOf<'/api/agent-session/event'>['kind'];
+const SESSION_EVENT_KINDS = [
+  'click',
+  'search',
+  'fetch',
+  'screenshot',
+  'navigate',
+  'type',
+  'scroll',
+  'thought',
+  'log',
+  'error',
+] as const satisfies readonly SessionEventKind[];
+
+function readScreenshot(path: string): string {
+  try {
+    return readFileSync(path).toString('base64');
+  } catch (error) {
+    throw new CliFailure(`${path}: ${(error as Error).message}`, EXIT.usage);
+  }
+}
+
+/** "GET /api/data/preview?type=…&q=…" as the service hashes it: the path as written, the query last value wins. */
+function describeRequest(line: string, bodyFile: string | undefined): RequestDescription {
+  const match = /^\s*([A-Za-z]+)\s+(\/\S*)\s*$/.exec(line);
+  if (!match) throw new CliFailure(`--request: expected "METHOD /path?query", got ${JSON.stringify(line)}`, EXIT.usage);
+  const [path = '', search = ''] = match[2]!.split(/\?(.*)/s);
+  return {
+    method: match[1]!.toUpperCase(),
+    path,
+    query: Object.fromEntries(new URLSearchParams(search)),
+    body: bodyFile ? readJsonFile(bodyFile) : null,
+  };
 }
 
 function readJsonFile(path: string): unknown {
@@ -175,9 +211,12 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .command('verify')
     .description('check a saved response body (with _receipt) or a bare receipt offline; exit 0 valid, 1 invalid')
     .argument('<file>', 'JSON file')
-    .action(async (file: string) => {
+    .option('--request <"METHOD /path?query">', 'the request the answer is for: its request_hash is checked too')
+    .option('--request-body <file>', 'JSON body of that request (POST)')
+    .action(async (file: string, o: { request?: string; requestBody?: string }) => {
       const saved = readJsonFile(file);
-      const verdict = await call('fetching the receipt key', (c) => c.verifyReceipt(saved));
+      const request = o.request ? describeRequest(o.request, o.requestBody) : undefined;
+      const verdict = await call('fetching the receipt key', (c) => c.verifyReceipt(saved, { request }));
       show(verdict, (v) =>
         v.valid ? `valid (${v.checked}), key ${v.kid}, issued ${new Date(v.issued_at * 1000).toISOString()}` : `INVALID: ${v.reason}`,
       );
@@ -209,6 +248,40 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
       const body = await call('starting a session', (c) =>
         c.sessions.start({ label: o.label, agent_id: o.agentId, visibility: o.visibility, ttl_minutes: o.ttlMinutes }),
       );
+      show(body, (b) => record(b));
+    });
+  const sessionToken = () =>
+    new Option('--token <token>', 'the session_token printed by `svc session start`').env('SVC_SESSION_TOKEN').makeOptionMandatory();
+  session
+    .command('event')
+    .description('post an event to a session you started (with its session token)')
+    .argument('<session_id>')
+    .addArgument(new Argument('<kind>', 'what happened').choices(SESSION_EVENT_KINDS))
+    .argument('[text...]', 'what the watchers read')
+    .addOption(sessionToken())
+    .option('--screenshot <file>', 'PNG, JPEG or WebP image (required for kind screenshot)')
+    .action(async (sessionId: string, kind: SessionEventKind, words: string[], o: { token: string; screenshot?: string }) => {
+      const text = words.join(' ');
+      const body = await call(`posting ${kind}`, (c) =>
+        c.sessions.event(
+          {
+            session_id: sessionId,
+            kind,
+            ...(text ? { text } : {}),
+            ...(o.screenshot ? { screenshot_b64: readScreenshot(o.screenshot) } : {}),
+          },
+          o.token,
+        ),
+      );
+      show(body, (b) => `posted event ${b.seq}`);
+    });
+  session
+    .command('end')
+    .description('end a session you started (with its session token)')
+    .argument('<session_id>')
+    .addOption(sessionToken())
+    .action(async (sessionId: string, o: { token: string }) => {
+      const body = await call('ending the session', (c) => c.sessions.end(sessionId, o.token));
       show(body, (b) => record(b));
     });
   session

@@ -1,6 +1,7 @@
 import type { paths } from './openapi.js';
-import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, SvcTimeoutError } from './errors.js';
-import { readMeta, type RequestDescription, type ResponseMeta } from './meta.js';
+import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError } from './errors.js';
+import type { ResponseMeta } from './meta.js';
+import { createTransport, sleep, type Answer, type RequestSpec } from './transport.js';
 import { fillPath, type DataOf, type HttpMethod, type PathsWith, type RequestOptions } from './typed.js';
 import {
   parseChallenge,
@@ -69,32 +70,6 @@ export interface PaymentRecord {
   status?: string;
 }
 
-interface RequestSpec {
-  method: 'GET' | 'POST' | 'DELETE';
-  path: string;
-  query?: Record<string, unknown>;
-  /** JSON, or a FormData sent as multipart. */
-  body?: unknown;
-  headers?: Record<string, string>;
-  /** A bearer token for this route (agent key, session token). */
-  bearer?: string;
-  /** A 402 may be paid (with the pass, else the wallet). */
-  payable?: boolean;
-  /** Send the pass on this payable route (default true; false when buying a pass). */
-  pass?: boolean;
-  /** A POST that changes nothing (bundle, verify): safe to send again after a network error. */
-  readOnly?: boolean;
-  timeoutMs?: number;
-  signal?: AbortSignal;
-}
-
-interface Answer<T> {
-  status: number;
-  headers: Headers;
-  body: T;
-  meta: ResponseMeta;
-}
-
 const usdToAtomic = (usd: number): bigint => BigInt(Math.round(usd * 1_000_000));
 const PASS_REJECTED = new Set(['pass_expired', 'pass_unknown']);
 /**
@@ -102,26 +77,6 @@ const PASS_REJECTED = new Set(['pass_expired', 'pass_unknown']);
  * a present but invalid `X-Payment` makes them send the challenge, which the client then pays.
  */
 const CHALLENGE_PROBE: PaymentHeader = { name: 'X-Payment', value: '{}' };
-/** Statuses whose `Retry-After` the client waits out and sends again. */
-const RETRY_AFTER_STATUSES = new Set([429, 503]);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Query values as sent: strings as they are, anything else as JSON (numbers, booleans). */
-function queryStrings(query: Record<string, unknown> | undefined): Record<string, string> {
-  const strings: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query ?? {}))
-    if (value !== undefined && value !== null) strings[key] = typeof value === 'string' ? value : JSON.stringify(value);
-  return strings;
-}
-
-/** The request as the service hashes it (a form upload is not described: its hash covers fields the SDK does not see). */
-function describeRequest(spec: RequestSpec): RequestDescription | undefined {
-  if (typeof FormData !== 'undefined' && spec.body instanceof FormData) return undefined;
-  const body: unknown = spec.body === undefined ? null : JSON.parse(JSON.stringify(spec.body));
-  return { method: spec.method, path: spec.path, query: queryStrings(spec.query), body };
-}
-
 export type SvcClient = ReturnType<typeof createClient>;
 
 /** A typed client for every svc route, paying x402 challenges under spend caps. */
@@ -129,8 +84,13 @@ export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
   const retries = options.retries ?? 2;
-  const defaultTimeoutMs = options.timeoutMs ?? 30_000;
-  const retryAfterMax = { retries: options.retryAfter?.maxRetries ?? 2, waitMs: options.retryAfter?.maxWaitMs ?? 10_000 };
+  const { url, exchange, read } = createTransport({
+    baseUrl,
+    fetch: doFetch,
+    retries,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retryAfter: { maxRetries: options.retryAfter?.maxRetries ?? 2, maxWaitMs: options.retryAfter?.maxWaitMs ?? 10_000 },
+  });
   const perCallCap = usdToAtomic(options.maxPaymentUsd ?? 1);
   const sessionCap = usdToAtomic(options.maxSessionUsd ?? 10);
   const agentKeys = new Map(Object.entries(options.agentKeys ?? {}));
@@ -143,71 +103,6 @@ export function createClient(options: ClientOptions) {
   let lastPayment: PaymentRecord | undefined;
   let receiptKey: Promise<ReceiptJwk> | undefined;
   let signer: PaymentSigner | undefined;
-
-  function url(path: string, query?: Record<string, unknown>): string {
-    const qs = new URLSearchParams(queryStrings(query)).toString();
-    return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
-  }
-
-  function requestInit(spec: RequestSpec, headers: Record<string, string>): RequestInit {
-    const all: Record<string, string> = { accept: 'application/json', ...spec.headers, ...headers };
-    if (spec.body === undefined) return { method: spec.method, headers: all };
-    if (typeof FormData !== 'undefined' && spec.body instanceof FormData) return { method: spec.method, headers: all, body: spec.body };
-    return { method: spec.method, headers: { ...all, 'content-type': 'application/json' }, body: JSON.stringify(spec.body) };
-  }
-
-  /** Milliseconds to wait before sending again, when the answer asks for it within the bounds. */
-  function retryAfterWait(answer: Answer<unknown>, waitsSoFar: number): number | undefined {
-    const { retryAfterS } = answer.meta;
-    if (!RETRY_AFTER_STATUSES.has(answer.status) || retryAfterS === undefined || waitsSoFar >= retryAfterMax.retries) return undefined;
-    return retryAfterS * 1000 <= retryAfterMax.waitMs ? retryAfterS * 1000 : undefined;
-  }
-
-  /**
-   * One HTTP exchange (request and answer body) under the timeout. Sent again unchanged when the
-   * network fails and sending twice is harmless: reads, and paid requests (the service answers a
-   * repeated payment with its first answer). Other writes (claims, session events) are not repeated:
-   * a lost response may have been applied. A 429/503 with Retry-After was not served: it is sent again.
-   */
-  async function exchange<T>(spec: RequestSpec, headers: Record<string, string>, paid = false): Promise<Answer<T>> {
-    const attempts = spec.method === 'GET' || spec.readOnly || paid ? retries : 0;
-    const init = requestInit(spec, headers);
-    const description = describeRequest(spec);
-    for (let attempt = 0, waits = 0; ;) {
-      const timeoutMs = spec.timeoutMs ?? defaultTimeoutMs;
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
-      let answer: Answer<T>;
-      try {
-        answer = await read<T>(await doFetch(url(spec.path, spec.query), { ...init, signal }), description);
-      } catch (error) {
-        if (spec.signal?.aborted) throw error;
-        if (timeout.aborted) throw new SvcTimeoutError(`${spec.method} ${spec.path}: no answer within ${timeoutMs} ms`, { cause: error });
-        if (attempt >= attempts) throw new SvcNetworkError(`${spec.method} ${spec.path}: ${(error as Error).message}`, { cause: error });
-        await sleep(200 * 2 ** attempt++);
-        continue;
-      }
-      const wait = retryAfterWait(answer, waits++);
-      if (wait === undefined) return answer;
-      await sleep(wait);
-    }
-  }
-
-  async function read<T>(response: Response, request?: RequestDescription): Promise<Answer<T>> {
-    const text = await response.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      // Not JSON: keep the text.
-    }
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: body as T,
-      meta: readMeta(response.status, response.headers, request),
-    };
-  }
 
   function httpError(answer: Answer<unknown>): SvcHttpError {
     const body = answer.body as { error?: string; message?: string } | undefined;
