@@ -76,7 +76,7 @@ export const streamRoutes =
             'Opens with the comment `: ok`; each message is `id: <id>` + `data: {type, q, ...row}` + a blank line, one per row of every fresh upstream answer ' +
             '(previews, bundles, agent-context, MCP calls and the poller alike), published once and relayed by every instance (Redis bus). ' +
             `A new client first gets the latest answer of every type and q it asked for, then live ticks; with \`Last-Event-ID\` it resumes from the last ${REPLAY} ticks instead. ` +
-            `Filters: \`types\` (comma list) and \`q\`. The poller asks for ${watched}' catalog examples, each at its own interval (SVC_STREAM_WATCH; docs/streams.md). ` +
+            `Filters: \`types\` (comma list) and \`q\`. The poller asks for the catalog examples of ${watched}, each at its own interval (SVC_STREAM_WATCH; docs/streams.md). ` +
             `A comment heartbeat every ${HEARTBEAT_MS / 1000} s; HEAD answers the headers only. ` +
             `Anonymous clients may hold ${deps.config.streamMaxPerIp} concurrent streams per IP (429 beyond), counted across every instance; pass holders are unlimited.`,
           querystring: StreamQuery,
