@@ -157,6 +157,13 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     await everything.ticksOf('crypto-price', 'bitcoin');
     await everything.ticksOf('economic-indicator', 'DGS10');
     await everything.close();
+
+    // q as the type writes it: crypto-price keys are lower case.
+    const shouted = await open(`${baseA}/api/data/stream?types=crypto-price&q=BITCOIN`);
+    await shouted.ticksOf('crypto-price', 'bitcoin');
+    await settle();
+    expect(new Set(shouted.frames.map((f) => f.data?.q))).toEqual(new Set(['bitcoin']));
+    await shouted.close();
   });
 
   it('resumes from Last-Event-ID with exactly the ticks that followed it', async () => {
