@@ -143,11 +143,19 @@ export const EnvSchema = Type.Object({
   SVC_RATE_KEY_PER_MIN: Type.Integer({ minimum: 1, default: 600, description: 'requests per minute per standard API key' }),
   SVC_RATE_PRO_PER_MIN: Type.Integer({ minimum: 1, default: 6000, description: 'requests per minute per pro API key' }),
   SVC_RATE_PASS_PER_MIN: Type.Integer({ minimum: 1, default: 1200, description: 'requests per minute per day/week pass' }),
-  SVC_STREAM_WATCH: Type.String({
-    default: 'crypto-price:bitcoin,ethereum,solana;gas-prices-eth:;forex:EUR:USD',
-    description: 'live stream watch list: `type:q` entries separated by `;`',
+  SVC_STREAM_WATCH: Type.Optional(
+    Type.String({
+      pattern: '^(off|[a-z0-9-]+(,[a-z0-9-]+)*)$',
+      description:
+        'types the live stream polls (their catalog examples, each at its own interval: docs/streams.md): unset = every type, a comma list restricts it, `off` polls none',
+    }),
+  ),
+  SVC_STREAM_POLL_S: Type.Integer({
+    minimum: 5,
+    maximum: 3600,
+    default: 15,
+    description: 'seconds between checks of the watch list for types due to be polled',
   }),
-  SVC_STREAM_POLL_S: Type.Integer({ minimum: 5, maximum: 3600, default: 15, description: 'seconds between live stream polls' }),
   SVC_STREAM_MAX_PER_IP: Type.Integer({ minimum: 1, maximum: 100, default: 3, description: 'concurrent anonymous streams per IP' }),
   SVC_SESSION_TTL_MAX_MIN: Type.Integer({
     minimum: 1,

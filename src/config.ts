@@ -6,6 +6,7 @@ import { availableParallelism } from 'node:os';
 import { legacyModel, parseModels, type ModelSpec } from './models/config.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
+import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 
 export { EnvSchema, type Env } from './config-env.js';
@@ -48,7 +49,8 @@ export interface Config {
   payTo: string;
   x402Network: 'base' | 'base-sepolia';
   x402MaxTimeoutS: number;
-  streamWatch: { type: string; q: string }[];
+  /** Types the live stream polls: every one, none, or the listed ones (checked against the registry at start). */
+  streamWatch: 'all' | 'off' | string[];
   streamPollS: number;
   streamMaxPerIp: number;
   session: {
@@ -130,6 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : []) {
     if (!isAddressOrCidr(entry.trim())) problems.push(`SVC_TRUST_PROXY: "${entry.trim()}" is neither an IP address nor a CIDR range`);
   }
+  const unknownWatched = (parsed.SVC_STREAM_WATCH ?? 'off')
+    .split(',')
+    .filter((type) => /^[a-z0-9-]+$/.test(type) && type !== 'off' && !registry.get(type));
+  if (unknownWatched.length > 0)
+    problems.push(`SVC_STREAM_WATCH: unknown data type ${unknownWatched.map((type) => `"${type}"`).join(', ')}`);
   if (parsed.SVC_HEADERS_TIMEOUT_MS > parsed.SVC_REQUEST_TIMEOUT_MS) {
     problems.push(`SVC_HEADERS_TIMEOUT_MS: must not exceed SVC_REQUEST_TIMEOUT_MS (${parsed.SVC_REQUEST_TIMEOUT_MS})`);
   }
@@ -188,7 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     payTo: parsed.SVC_PAY_TO,
     x402Network: parsed.X402_NETWORK,
     x402MaxTimeoutS: parsed.X402_MAX_TIMEOUT_S,
-    streamWatch: parseWatchList(parsed.SVC_STREAM_WATCH),
+    streamWatch:
+      parsed.SVC_STREAM_WATCH === undefined ? 'all' : parsed.SVC_STREAM_WATCH === 'off' ? 'off' : parsed.SVC_STREAM_WATCH.split(','),
     streamPollS: parsed.SVC_STREAM_POLL_S,
     streamMaxPerIp: parsed.SVC_STREAM_MAX_PER_IP,
     session: {
@@ -289,16 +297,4 @@ function readFacilitatorAuth(parsed: Env, problems: string[]): FacilitatorAuth {
         problems.push('CDP_API_KEY_ID, CDP_API_KEY_SECRET: both required by X402_FACILITATOR_AUTH=cdp');
       return { kind: 'cdp', keyId: parsed.CDP_API_KEY_ID ?? '', keySecret: parsed.CDP_API_KEY_SECRET ?? '' };
   }
-}
-
-/** `crypto-price:bitcoin,ethereum;forex:EUR:USD` → entries; the first colon splits type from q. */
-function parseWatchList(text: string): { type: string; q: string }[] {
-  return text
-    .split(';')
-    .map((entry) => entry.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      const colon = entry.indexOf(':');
-      return colon < 0 ? { type: entry, q: '' } : { type: entry.slice(0, colon), q: entry.slice(colon + 1) };
-    });
 }

@@ -6,6 +6,7 @@ import { createStore, type Store } from './store/db.js';
 import { createCache, type Cache } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
+import { publishAnswer } from './stream/hub.js';
 import { loadSigningKey, type SigningKey } from './receipts/keys.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SourceRunner } from './sources/runner.js';
@@ -115,7 +116,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     config,
     deadlineCapMs: options.deadlineCapMs,
-    onFresh: (descriptor, result) => health.recordType(descriptor.type, outcomeOf(descriptor, result)),
+    onFresh: (descriptor, result) => {
+      health.recordType(descriptor.type, outcomeOf(descriptor, result));
+      // The one place fresh answers come from (previews, bundles, agent-context, MCP, the poller): each goes on the data stream once.
+      if (result.ok) void publishAnswer(bus, result).catch(() => undefined);
+    },
   });
   const status = new StatusService({ registry, config, upstream, health, clock, redis });
   return {

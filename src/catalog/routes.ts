@@ -2,6 +2,7 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import { Availability } from '../status/schemas.js';
+import { watchPlan } from '../stream/watch.js';
 
 export const CatalogEntry = Type.Object({
   type: Type.String(),
@@ -13,7 +14,8 @@ export const CatalogEntry = Type.Object({
       'where rows come from, primary first: upstream hosts, then `curated` for a data file that cites its origin; a type with none answers ok:false (no_upstream)',
   }),
   live_stream: Type.Boolean({
-    description: 'whether /api/data/stream carries ticks of this type (the SVC_STREAM_WATCH list); false = no live feed',
+    description:
+      "whether the /api/data/stream poller asks for this type (SVC_STREAM_WATCH; docs/streams.md); every type's fresh answers are streamed either way",
   }),
   availability: Availability,
 });
@@ -21,7 +23,7 @@ export const CatalogEntry = Type.Object({
 export const catalogRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const streamed = new Set(deps.config.streamWatch.map((w) => w.type));
+    const streamed = new Set(watchPlan(deps.registry, deps.config.streamWatch).map((entry) => entry.type));
     const entries = deps.registry.all().map((d) => ({
       type: d.type,
       categories: [...d.categories],

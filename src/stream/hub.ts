@@ -21,6 +21,19 @@ export type FramedListener = (message: Framed) => void;
 
 /** The data stream's channel: ticks of every fresh upstream answer. */
 export const TICKS_CHANNEL = 'ticks';
+/** Ticks one answer publishes at most (its first rows), so a batch stays bounded. */
+export const MAX_TICKS_PER_ANSWER = 200;
+
+/**
+ * Publishes a fresh upstream answer on the data stream: one tick `{type, q, ...row}` per row, keyed
+ * by type and q so the latest answer of every key greets a new client. `type` and `q` are the
+ * answer's even if a row had fields of those names.
+ */
+export function publishAnswer(bus: Bus, answer: { type: string; q: string; rows: Record<string, unknown>[] }): Promise<void> {
+  const { type, q } = answer;
+  const ticks = answer.rows.slice(0, MAX_TICKS_PER_ANSWER).map((row) => Object.assign({ type, q }, row, { type, q }));
+  return publishBatch(bus, TICKS_CHANNEL, ticks, `${type}\n${q}`);
+}
 
 /** Ids are unique across instances without coordination: a random stem per process and a counter. */
 const INSTANCE = randomBytes(4).toString('hex');

@@ -1,33 +1,26 @@
+import type { Clock } from '../core/clock.js';
 import type { SourceRunner } from '../sources/runner.js';
-import type { Bus } from '../bus/index.js';
-import { TICKS_CHANNEL, publishBatch } from './hub.js';
+import type { WatchEntry } from './watch.js';
 
 /**
- * Polls the configured watch list and publishes a tick per row of every value that changed since
- * the last poll. Runs as a scheduled job, so with several instances only the lease holder polls.
+ * Polls the watch list, each entry once its interval has passed. It only asks the source runner:
+ * the runner publishes every fresh answer as ticks, whoever asked. Runs as a scheduled job, so with
+ * several instances only the lease holder polls.
  */
 export class StreamPoller {
-  private readonly lastHash = new Map<string, string>();
+  private readonly dueAt = new Map<string, number>();
 
   constructor(
-    private readonly watch: { type: string; q: string }[],
+    private readonly watch: WatchEntry[],
     private readonly runner: SourceRunner,
-    private readonly bus: Bus,
+    private readonly clock: Clock,
   ) {}
 
   async poll(): Promise<void> {
-    await Promise.all(this.watch.map((entry) => this.pollOne(entry.type, entry.q)));
-  }
-
-  private async pollOne(type: string, q: string): Promise<void> {
-    const result = await this.runner.run(type, q);
-    const key = `${type}:${q}`;
-    if (!result.ok || this.lastHash.get(key) === result.rows_hash) return;
-    this.lastHash.set(key, result.rows_hash);
-    await publishBatch(
-      this.bus,
-      TICKS_CHANNEL,
-      result.rows.map((row) => ({ type, ...row })),
-    );
+    const now = this.clock.now();
+    const due = this.watch.filter((entry) => (this.dueAt.get(entry.type) ?? 0) <= now);
+    for (const entry of due) this.dueAt.set(entry.type, now + entry.everyS * 1000);
+    // A value someone else fetched within its TTL is already on the stream: the cache answers that poll.
+    await Promise.all(due.map((entry) => this.runner.run(entry.type, entry.q, { maxAgeS: entry.ttlS }).catch(() => undefined)));
   }
 }

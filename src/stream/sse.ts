@@ -50,23 +50,20 @@ export function openEventStream(reply: FastifyReply): FastifyReply['raw'] {
 export interface LiveStream {
   send(frame: Buffer): void;
   end(): void;
+  /** Runs `fn` once the client has gone. */
+  onClose(fn: () => void): void;
 }
 
-/** Opens the stream; `onClose` runs once the client has gone. */
-export function openLiveStream(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  heartbeatMs: number,
-): LiveStream & { onClose(fn: () => void): void } {
+export function openLiveStream(request: FastifyRequest, reply: FastifyReply, heartbeatMs: number): LiveStream {
   const res = openEventStream(reply);
-  const stream = {
-    send(frame: Buffer) {
+  const stream: LiveStream = {
+    send(frame) {
       if (res.destroyed || res.writableEnded) return;
       res.write(frame);
       if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
     },
     end: () => res.end(),
-    onClose: (fn: () => void) => request.raw.once('close', fn),
+    onClose: (fn) => void request.raw.once('close', fn),
   };
   const heartbeat = setInterval(() => stream.send(HEARTBEAT), heartbeatMs);
   request.raw.once('close', () => clearInterval(heartbeat));

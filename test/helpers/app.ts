@@ -48,6 +48,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SVC_REDIS_PREFIX: `${options.redisPrefix ?? uniqueName('t')}:`,
     // Two shared cores: a generous Redis deadline, so only the outage suites meet the fallback.
     SVC_REDIS_TIMEOUT_MS: '2000',
+    // Suites tick the scheduler for their own jobs; the stream's poller of every type would ride along.
+    SVC_STREAM_WATCH: 'off',
     ...sim.env(),
     ...options.env,
   };
