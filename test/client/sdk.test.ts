@@ -240,14 +240,19 @@ describe('SDK credentials it keeps', () => {
     const session = await client.sessions.start({ label: 'sdk test' });
     await client.sessions.event({ session_id: session.session_id, kind: 'thought', text: 'first' });
     await client.sessions.event({ session_id: session.session_id, kind: 'log', text: 'second' });
-    const events: { event: string; id?: number; data: unknown }[] = [];
+    const events: { kind: string; id?: number; data: unknown }[] = [];
+    const plain: string[] = [];
     const watching = (async () => {
-      for await (const e of client.sessions.watch(session.session_id)) events.push(e);
+      for await (const e of client.sessions.watch(session.session_id, { state: true })) events.push(e);
+    })();
+    const watchingPlain = (async () => {
+      for await (const e of client.sessions.watch(session.session_id)) plain.push(e.kind);
     })();
     await new Promise((resolve) => setTimeout(resolve, 200));
     await client.sessions.end(session.session_id);
-    await watching;
-    expect(events.map((e) => e.event)).toEqual(['session', 'thought', 'log', 'end']);
+    await Promise.all([watching, watchingPlain]);
+    expect(events.map((e) => e.kind)).toEqual(['state', 'thought', 'log', 'end']);
+    expect(plain).toEqual(['thought', 'log']);
     expect(events[1]).toMatchObject({ id: 1, data: { text: 'first', seq: 1 } });
   });
 });

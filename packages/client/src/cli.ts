@@ -294,7 +294,7 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
         out(
           globals().json
             ? JSON.stringify(e)
-            : `${e.id ?? '-'}\t${e.event}\t${data.ts ? new Date(data.ts).toISOString() : ''}\t${data.text ?? JSON.stringify(e.data)}`,
+            : `${e.id ?? '-'}\t${e.kind}\t${data.ts ? new Date(data.ts).toISOString() : ''}\t${data.text ?? JSON.stringify(e.data)}`,
         );
       }
     });
