@@ -15,7 +15,7 @@ const NODE_FLAGS = ['--max-semi-space-size=8'];
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const freePort = () =>
+export const freePort = () =>
   new Promise<number>((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
@@ -33,10 +33,23 @@ export const cpuMs = (pid: number) => {
 export const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
+/** Every process of a server: `pid` and its children (nginx's workers, SVC_WORKERS's workers). */
+export const processTree = (pid: number): number[] => [
+  pid,
+  ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+];
+
+/**
+ * The service with `env` (SQLite, no Redis unless `env` names them). With SVC_WORKERS above 1 it is
+ * ready once its primary says every worker listens, not at the first worker's /healthz.
+ */
 export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; pid: number }> {
   const port = await freePort();
+  const inherited: NodeJS.ProcessEnv = { ...process.env };
+  delete inherited.DATABASE_URL;
+  delete inherited.REDIS_URL;
   const childEnv: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inherited,
     PORT: String(port),
     HOST: '127.0.0.1',
     SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
@@ -45,14 +58,17 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
     LOG_LEVEL: 'silent',
     ...env,
   };
-  delete childEnv.DATABASE_URL;
-  delete childEnv.REDIS_URL;
   const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-  const child = spawn(process.execPath, [...NODE_FLAGS, main], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  let workersListening = Number(env.SVC_WORKERS ?? 1) <= 1;
+  child.stderr.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    if (chunk.toString().includes('workers listening')) workersListening = true;
+  });
   const base = `http://127.0.0.1:${port}`;
   const up = () =>
     fetch(`${base}/healthz`).then(
-      (r) => r.ok,
+      (r) => r.ok && workersListening,
       () => false,
     );
   for (let i = 0; i < 600; i++) {

@@ -1,23 +1,59 @@
-/** Runs the compiled bench/session-fanout.ts (server and watchers in their own processes) with 10,000 watchers; target p99 < 50 ms. */
+/**
+ * The fan-out comparison: bench/session-fanout.ts with 10,000 watchers against nginx + nchan (when
+ * installed), svc in one process and svc with SVC_WORKERS=2 (when REDIS_URL is set), one after the
+ * other, each with the same client in a process of its own. svc's figures are also given as ratios
+ * to nchan's (≤ 1 meets the target): p99 latency, the first event's p99, CPU per delivery, RSS.
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { nchanMissing } from './nchan-process.js';
+import { round } from './lib.js';
 
 const WATCHERS = 10_000;
 const EVENTS = 10;
 
-export function sessionFanout(): Promise<Record<string, unknown>> {
+interface FanoutRun {
+  delivery_latency_ms: { p99: number };
+  first_event_latency_ms: { p99: number };
+  server_cpu_us_per_delivery: { total: number };
+  server_rss_mb: { with_watchers: number };
+}
+
+function runTarget(target: string): Promise<FanoutRun> {
   return new Promise((resolve, reject) => {
     const script = fileURLToPath(new URL('./session-fanout.js', import.meta.url));
-    const child = spawn(process.execPath, [script, String(WATCHERS), String(EVENTS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(process.execPath, [script, target, String(WATCHERS), String(EVENTS)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0
-        ? resolve({ ...(JSON.parse(out) as Record<string, unknown>), target_p99_ms: 50 })
-        : reject(new Error(`session-fanout exited with ${code}`)),
+      code === 0 ? resolve(JSON.parse(out) as FanoutRun) : reject(new Error(`session-fanout ${target} exited with ${code}`)),
     );
   });
+}
+
+const versus = (svc: FanoutRun, nchan: FanoutRun) => ({
+  p99: round(svc.delivery_latency_ms.p99 / nchan.delivery_latency_ms.p99),
+  first_event_p99: round(svc.first_event_latency_ms.p99 / nchan.first_event_latency_ms.p99),
+  cpu_per_delivery: round(svc.server_cpu_us_per_delivery.total / nchan.server_cpu_us_per_delivery.total),
+  rss: round(svc.server_rss_mb.with_watchers / nchan.server_rss_mb.with_watchers),
+});
+
+export async function sessionFanout(): Promise<Record<string, unknown>> {
+  const missing = nchanMissing();
+  const nchan = missing ? undefined : await runTarget('nchan');
+  const svc = await runTarget('svc');
+  const svc2 = process.env.REDIS_URL ? await runTarget('svc2') : undefined;
+  return {
+    nchan: nchan ?? { skipped: missing },
+    svc,
+    svc_2_workers: svc2 ?? { skipped: 'set REDIS_URL: more than one worker needs the Redis bus' },
+    ...(nchan
+      ? {
+          svc_vs_nchan: versus(svc, nchan),
+          ...(svc2 ? { svc_2_workers_vs_nchan: versus(svc2, nchan) } : {}),
+          target: '≤ 1 (p99 and CPU per delivery), RSS < 200 MB',
+        }
+      : {}),
+  };
 }

@@ -1,33 +1,94 @@
 /**
- * Session fan-out: one poster, N watchers of one agent session on one instance.
+ * Session fan-out: one publisher, N watchers of one channel, on one server in its own process.
  *
- *   npm run build && node dist/bench/session-fanout.js [watchers=1000] [events=20]
+ *   npm run build && node dist/bench/session-fanout.js <svc|svc2|nchan> [watchers=1000] [events=20]
  *
- * The server runs in its own process (compiled, SQLite, in-process bus and cache, as `npm start` runs it);
- * the watchers are raw sockets in this process: a stream counts as open at its `: ok` comment, and
- * each frame is counted by the `"seq":N` of its data line. For each event the clock
- * starts just before the POST is sent and stops when a watcher reads its frame, so a latency
- * includes storing the event. Events are posted one after another, each once every watcher has
- * the previous one (or after 10 s). Prints JSON: delivery latency p50/p99/max, the server's CPU
- * time per event (robust to other load on the machine, unlike latency), server RSS before and with
- * the watchers connected, and how many frames arrived.
+ * Targets: `svc` (one process, SQLite, in-process bus), `svc2` (SVC_WORKERS=2 on one port, the Redis
+ * bus of REDIS_URL) and `nchan` (nginx + nchan, bench/nchan-process.ts), all driven by this same
+ * client: raw sockets, a watcher is ready once its response headers arrived, and a delivery is
+ * counted when a `data:` line carrying `"seq":N` arrives (svc's messages carry their seq; nchan's
+ * publisher is sent `{"seq":N}`). For each event the clock starts just before the publish is sent
+ * and stops when a watcher reads it, so a latency includes storing the event. Events go one after
+ * another, each once every watcher has the previous one (or after 10 s). Prints JSON: delivery
+ * latency p50/p99/max (overall and of the first event, the slowest of a run), the server's CPU time
+ * (utime + stime from /proc, every process of the server) per event and per delivery, and its RSS
+ * (all processes) before and with the watchers connected.
  */
 import { connect, type Socket } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { cpuMs, rssMb, sleep, startServerProcess } from './server-process.js';
+import { startNchan } from './nchan-process.js';
+import { loadAverage, percentile } from './lib.js';
+import { cpuMs, freePort, processTree, rssMb, sleep, startServerProcess } from './server-process.js';
 
-const WATCHERS = Number(process.argv[2] ?? 1000);
-const EVENTS = Number(process.argv[3] ?? 20);
+const TARGET = process.argv[2] ?? 'svc';
+const WATCHERS = Number(process.argv[3] ?? 1000);
+const EVENTS = Number(process.argv[4] ?? 20);
 const CONNECT_BATCH = 250;
 
-/** A watcher: one socket, the highest seq seen, and when each seq arrived. */
-function watch(port: number, sessionId: string, arrivals: Map<number, number[]>): Promise<Socket> {
+/** A server under test: where watchers connect, how an event is published, and how it stops. */
+interface Target {
+  pid: number;
+  port: number;
+  watchPath: string;
+  publish: (seq: number) => Promise<void>;
+  stop: () => void;
+}
+
+async function svcTarget(workers: number): Promise<Target> {
+  const redis: Record<string, string> =
+    workers > 1 ? { REDIS_URL: process.env.REDIS_URL!, SVC_REDIS_PREFIX: `fanout_${Date.now().toString(36)}:` } : {};
+  const { child, base } = await startServerProcess({
+    SVC_SESSION_WATCHERS_PER_IP: String(WATCHERS + 10),
+    SVC_SESSION_WATCHERS_PER_SESSION: String(WATCHERS + 10),
+    SVC_WORKERS: String(workers),
+    ...redis,
+  });
+  const started = await fetch(`${base}/api/agent-session/start`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ label: 'fan-out bench' }),
+  });
+  const session = (await started.json()) as { session_id: string; session_token: string };
+  return {
+    pid: child.pid!,
+    port: Number(new URL(base).port),
+    watchPath: `/api/agent-session/stream?session_id=${session.session_id}`,
+    publish: async (seq) => {
+      const res = await fetch(`${base}/api/agent-session/event`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
+        body: JSON.stringify({ session_id: session.session_id, kind: 'click', text: `event ${seq}` }),
+      });
+      if (!res.ok) throw new Error(`post ${seq}: ${res.status} ${await res.text()}`);
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+async function nchanTarget(): Promise<Target> {
+  const port = await freePort();
+  const { child, base } = await startNchan(port);
+  return {
+    pid: child.pid!,
+    port,
+    watchPath: '/sub?id=bench',
+    publish: async (seq) => {
+      const res = await fetch(`${base}/pub?id=bench`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"seq":${seq}}`,
+      });
+      if (!res.ok) throw new Error(`publish ${seq}: ${res.status}`);
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/** A watcher: one socket, the highest seq seen, and when each seq arrived. Ready once the response headers are in. */
+function watch(target: Target, arrivals: Map<number, number[]>): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(
-        `GET /api/agent-session/stream?session_id=${sessionId} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`,
-      );
+    const socket = connect(target.port, '127.0.0.1', () => {
+      socket.write(`GET ${target.watchPath} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n`);
     });
     let tail = '';
     let lastSeq = 0;
@@ -36,111 +97,98 @@ function watch(port: number, sessionId: string, arrivals: Map<number, number[]>)
     socket.on('data', (chunk: string) => {
       const now = performance.now();
       const text = tail + chunk;
-      if (!ready && text.includes(': ok\n\n')) {
+      if (!ready && text.includes('\r\n\r\n')) {
+        if (!text.startsWith('HTTP/1.1 200')) return reject(new Error(`watch: ${text.split('\r\n')[0]}`));
         ready = true;
         resolve(socket);
       }
-      for (const match of text.matchAll(/"seq":(\d+)[,}]/g)) {
+      for (const match of text.matchAll(/"seq":(\d+)/g)) {
         const seq = Number(match[1]);
         if (seq <= lastSeq) continue;
         lastSeq = seq;
         arrivals.get(seq)?.push(now);
       }
-      tail = text.slice(-24);
+      tail = text.slice(-16);
     });
     socket.on('error', reject);
     socket.on('close', () => ready || reject(new Error('stream closed before it started')));
   });
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const cpuOf = (pids: number[]) =>
+  pids.map(cpuMs).reduce((sum, cpu) => ({ user: sum.user + cpu.user, system: sum.system + cpu.system }), { user: 0, system: 0 });
+const rssOf = (pids: number[]) => pids.reduce((sum, pid) => sum + rssMb(pid), 0);
+const round = (ms: number) => Math.round(ms * 10) / 10;
+const latencyOf = (sorted: number[]) => ({
+  p50: round(percentile(sorted, 50)),
+  p99: round(percentile(sorted, 99)),
+  max: round(sorted.at(-1) ?? NaN),
+});
 
 async function main() {
-  const { child, base } = await startServerProcess({
-    SVC_SESSION_WATCHERS_PER_IP: String(WATCHERS + 10),
-    SVC_SESSION_WATCHERS_PER_SESSION: String(WATCHERS + 10),
-  });
-  const port = Number(new URL(base).port);
+  const target = TARGET === 'nchan' ? await nchanTarget() : await svcTarget(TARGET === 'svc2' ? 2 : 1);
   try {
-    const rssIdle = rssMb(child.pid!);
-    const session = (await (
-      await fetch(`${base}/api/agent-session/start`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ label: 'fan-out bench' }),
-      })
-    ).json()) as {
-      session_id: string;
-      session_token: string;
-    };
+    const pids = processTree(target.pid);
+    const rssIdle = rssOf(pids);
     const arrivals = new Map<number, number[]>();
     const sockets: Socket[] = [];
     const connectStart = performance.now();
     for (let i = 0; i < WATCHERS; i += CONNECT_BATCH) {
       const batch = Math.min(CONNECT_BATCH, WATCHERS - i);
-      sockets.push(...(await Promise.all(Array.from({ length: batch }, () => watch(port, session.session_id, arrivals)))));
+      sockets.push(...(await Promise.all(Array.from({ length: batch }, () => watch(target, arrivals)))));
     }
     const connectMs = performance.now() - connectStart;
     await sleep(500);
-    const rssWatched = rssMb(child.pid!);
+    const rssWatched = rssOf(pids);
 
     const latencies: number[] = [];
-    const postMs: number[] = [];
-    const cpuBefore = cpuMs(child.pid!);
+    const cpuBefore = cpuOf(pids);
     let complete = 0;
+    let first: number[] = [];
     for (let seq = 1; seq <= EVENTS; seq++) {
       const seen: number[] = [];
       arrivals.set(seq, seen);
       const sent = performance.now();
-      const res = await fetch(`${base}/api/agent-session/event`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
-        body: JSON.stringify({ session_id: session.session_id, kind: 'click', text: `event ${seq}` }),
-      });
-      if (!res.ok) throw new Error(`post ${seq}: ${res.status} ${await res.text()}`);
-      postMs.push(performance.now() - sent);
+      await target.publish(seq);
       for (let waited = 0; seen.length < WATCHERS && waited < 10_000; waited += 5) await sleep(5);
       if (seen.length === WATCHERS) complete += 1;
-      latencies.push(...seen.map((at) => at - sent));
+      const eventLatencies = seen.map((at) => at - sent);
+      if (seq === 1) first = [...eventLatencies].sort((a, b) => a - b);
+      latencies.push(...eventLatencies);
     }
-    const cpuAfter = cpuMs(child.pid!);
+    const cpuAfter = cpuOf(pids);
     const cpuPerEvent = { user: (cpuAfter.user - cpuBefore.user) / EVENTS, system: (cpuAfter.system - cpuBefore.system) / EVENTS };
-    const cpuTotal = cpuPerEvent.user + cpuPerEvent.system;
     latencies.sort((a, b) => a - b);
-    const round = (ms: number) => Math.round(ms * 10) / 10;
+    const usPerDelivery = (ms: number) => round((ms * 1000) / WATCHERS);
     console.log(
-      JSON.stringify(
-        {
-          bench: 'session-fanout',
-          watchers: WATCHERS,
-          events: EVENTS,
-          frames_expected: WATCHERS * EVENTS,
-          frames_received: latencies.length,
-          events_seen_by_every_watcher: complete,
-          connect_all_ms: Math.round(connectMs),
-          post_answer_ms_p50: round(postMs.sort((a, b) => a - b)[Math.floor(postMs.length / 2)]!),
-          delivery_latency_ms: {
-            p50: round(percentile(latencies, 50)),
-            p99: round(percentile(latencies, 99)),
-            max: round(latencies.at(-1) ?? NaN),
-          },
-          server_cpu_ms_per_event: { user: Math.round(cpuPerEvent.user), system: Math.round(cpuPerEvent.system) },
-          server_cpu_us_per_delivery: Math.round((cpuTotal * 1000) / WATCHERS),
-          load_average_1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
-          server_rss_mb: {
-            idle: Math.round(rssIdle),
-            with_watchers: Math.round(rssWatched),
-            per_watcher_kb: Math.round(((rssWatched - rssIdle) * 1024) / WATCHERS),
-          },
-          client_rss_mb: Math.round(process.memoryUsage().rss / 1048576),
+      JSON.stringify({
+        target: TARGET,
+        server_processes: pids.length,
+        watchers: WATCHERS,
+        events: EVENTS,
+        frames_expected: WATCHERS * EVENTS,
+        frames_received: latencies.length,
+        events_seen_by_every_watcher: complete,
+        connect_all_ms: Math.round(connectMs),
+        delivery_latency_ms: latencyOf(latencies),
+        first_event_latency_ms: latencyOf(first),
+        server_cpu_ms_per_event: { user: Math.round(cpuPerEvent.user), system: Math.round(cpuPerEvent.system) },
+        server_cpu_us_per_delivery: {
+          user: usPerDelivery(cpuPerEvent.user),
+          system: usPerDelivery(cpuPerEvent.system),
+          total: usPerDelivery(cpuPerEvent.user + cpuPerEvent.system),
         },
-        null,
-        2,
-      ),
+        server_rss_mb: {
+          idle: Math.round(rssIdle),
+          with_watchers: Math.round(rssWatched),
+          per_watcher_kb: Math.round(((rssWatched - rssIdle) * 1024) / WATCHERS),
+        },
+        load_average: loadAverage(),
+      }),
     );
     for (const socket of sockets) socket.destroy();
   } finally {
-    child.kill('SIGTERM');
+    target.stop();
   }
 }
 

@@ -44,9 +44,9 @@ function answer(request: FastifyRequest, reply: FastifyReply, admission: Admissi
     );
     return true;
   }
-  const { bucket } = admission;
+  const { bucket, limit } = admission;
   reply
-    .header('ratelimit-limit', String(bucket.limit))
+    .header('ratelimit-limit', String(limit))
     .header('ratelimit-remaining', String(bucket.remaining))
     .header('ratelimit-reset', String(bucket.resetS));
   if (bucket.allowed) return false;
@@ -54,8 +54,8 @@ function answer(request: FastifyRequest, reply: FastifyReply, admission: Admissi
   sendError(
     reply,
     request,
-    new ApiError('rate_limited', `rate limit of ${bucket.limit} requests per minute reached`, {
-      limit: bucket.limit,
+    new ApiError('rate_limited', `rate limit of ${limit} requests per minute reached`, {
+      limit,
       retry_after_s: bucket.retryAfterS,
     }),
   );

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Cache, BucketState, TakeOptions } from '../cache/index.js';
+import type { Cache, BucketState, Tally, TakeOptions } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
@@ -17,7 +17,7 @@ export interface Identity {
 }
 
 /** A request's way in: refused by an abuse block, or its identity's bucket after taking a token. */
-export type Admission = { blockedS: number } | { bucket: BucketState & { limit: number } };
+export type Admission = { blockedS: number } | { bucket: BucketState; limit: number };
 
 /** Credentials other than an API key, each looked up only when the request presents it. */
 export interface TierLookups {
@@ -58,6 +58,8 @@ export function abuseKind(request: FastifyRequest, status: number): AbuseKind | 
  * Redis every instance shares the same buckets, counters and blocks.
  */
 export class Protection {
+  private tally?: Tally & { minute: number };
+
   constructor(
     private readonly config: Config,
     private readonly cache: Cache,
@@ -118,14 +120,17 @@ export class Protection {
   private take(identity: Identity, blockKey?: string): MaybePromise<Admission> {
     const limit = this.config.ratePerMin[identity.tier];
     const now = this.clock.now();
-    const minute = Math.floor(now / 60_000);
-    const options: TakeOptions = {
-      tally: { allowed: `stats:requests:${minute}`, denied: `stats:rate_limited:${minute}`, ttlMs: STATS_TTL_MS },
-      blockKey,
-    };
+    const options: TakeOptions = { tally: this.tallyOf(Math.floor(now / 60_000)), blockKey };
     return mapMaybe(this.cache.take(`rate:${identity.subject}`, limit, limit / 60, now, options), (state) =>
-      'blockedUntil' in state ? { blockedS: Math.ceil((state.blockedUntil - now) / 1000) } : { bucket: { ...state, limit } },
+      'blockedUntil' in state ? { blockedS: Math.ceil((state.blockedUntil - now) / 1000) } : { bucket: state, limit },
     );
+  }
+
+  /** The minute's request counters, built once a minute rather than on every request (the hot path). */
+  private tallyOf(minute: number): Tally {
+    if (this.tally?.minute !== minute)
+      this.tally = { minute, allowed: `stats:requests:${minute}`, denied: `stats:rate_limited:${minute}`, ttlMs: STATS_TTL_MS };
+    return this.tally;
   }
 
   /** Counts an abuse signal; past its threshold within the minute, the IP is blocked for BLOCK_MS. */
