@@ -10,6 +10,9 @@ import {
   usd,
 } from '../payments/pricing.js';
 import { API_VERSION } from '../plugins/openapi.js';
+import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
+import { TOOLS } from '../mcp/tools.js';
+import { DEFAULT_TOOLSETS, TOOLSETS } from '../mcp/toolset-names.js';
 
 /**
  * Discovery documents, generated from the registry and the price table so counts, prices and the
@@ -141,27 +144,39 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
   };
 }
 
-/** Describes the MCP server that runs at /mcp and as `svc-mcp`: transports, tools (as tools/list returns them), version. */
+/**
+ * Describes the MCP server that runs at /mcp and over stdio: the protocol version it negotiates,
+ * transports, toolsets and modes, and the tools (as tools/list with ?toolsets=all returns them).
+ */
 export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
+  const toolsets = Object.fromEntries(TOOLSETS.map((set) => [set, TOOLS.filter((t) => t.toolset === set).map((t) => t.name)]));
   return {
-    schema_version: '2025-06-18',
+    schema_version: MCP_PROTOCOL_VERSION,
     name: 'svc',
     title: 'svc data for agents',
     version: API_VERSION,
     description: `Data for agents: ${sources.length} data types behind one query shape, signed receipts, x402 payments.`,
-    protocol_version: '2025-06-18',
+    protocol_version: MCP_PROTOCOL_VERSION,
     transports: [
       { type: 'streamable-http', url: `${baseUrl}/mcp`, stateless: true },
-      { type: 'stdio', command: 'npx', args: ['svc-mcp'], env: { SVC_BASE_URL: baseUrl } },
+      // Not on a registry yet: run it from a built checkout.
+      { type: 'stdio', command: 'node', args: ['<svc checkout>/dist/src/mcp/stdio.js'], env: { SVC_BASE_URL: baseUrl } },
     ],
+    toolsets: {
+      default: DEFAULT_TOOLSETS,
+      sets: toolsets,
+      select: '/mcp?toolsets=data,chart (or all); stdio: --toolsets= or SVC_MCP_TOOLSETS',
+      dynamic: 'toolsets=dynamic lists three meta-tools (list_tools, describe_tool, call_tool) that reach every tool',
+      readonly: '/mcp?readonly=1; stdio: --readonly or SVC_MCP_READONLY=1: leaves out tools that record something',
+    },
     authentication: {
       optional: true,
       paid_tools:
-        'without payment they return the x402 challenge as a structured result; pay it and call again with `payment`, or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
+        'x402 MCP transport: unpaid, the result is isError with the x402 PaymentRequired as structuredContent; send the payment in params._meta["x402/payment"] (settlement in the result\'s _meta["x402/payment-response"]), or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
       agent_key: '`Authorization: Bearer svc-ak_…` (SVC_MCP_AGENT_KEY for stdio) for agent-authenticated tools',
     },
     capabilities: { tools: true, resources: true, prompts: true },
-    resources: ['svc://catalog', 'svc://types/{type}', 'svc://receipt-key', 'svc://entities'],
+    resources: ['svc://catalog', 'svc://types/{type}', 'svc://tools/{name}', 'svc://receipt-key', 'svc://entities'],
     tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
     openapi: `${baseUrl}/openapi.json`,
     license: ATTRIBUTION,
