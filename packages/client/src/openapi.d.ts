@@ -1450,6 +1450,80 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which upstreams work here: every data type and upstream host with its recent health
+         * @description Public and free of secrets: keys appear only as configured or not, errors as a reason and an HTTP status. Each data type has a state (working, degraded, failing, needs_key, not_called) from its last fresh fetch and the configuration; each upstream host its calls, success rate and latency over the window, last success and error, and circuit breaker. With Redis the figures of every instance are merged (shared every 5 s).
+         */
+        get: operations["getStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Upstream status page
+         * @description A static page over /api/v1/status, refreshed every 30 s. Strict CSP: no inline script or style.
+         */
+        get: operations["getStatusPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/status.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status page script */
+        get: operations["getAssetsStatusJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/status.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Status page styles */
+        get: operations["getAssetsStatusCss"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -1559,7 +1633,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent-to-agent protocol card */
+        /** Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
         get: operations["getWellKnownAgentCardJson"];
         put?: never;
         post?: never;
@@ -1646,13 +1720,13 @@ export interface paths {
         };
         /**
          * What the MCP endpoint is (for people and link checkers)
-         * @description Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification provides. Any other GET returns this endpoint’s description and tool names.
+         * @description Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification provides. Any other GET returns this endpoint’s description and the names of the tools a POST with the same query lists.
          */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP endpoint (streamable HTTP, stateless)
-         * @description Model Context Protocol (2025-06-18) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets its answer as JSON (`Accept: application/json, text/event-stream`). Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for record_claim), `Bearer ast_…` (a session token, for session_event), `X-API-Key` (rate-limit tier). Without a pass, paid tools return the x402 challenge as a structured result; pay it and call the tool again with its `payment` argument.
+         * @description Model Context Protocol (2025-11-25, older versions negotiated) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets its answer as JSON, or as a short event stream when the call asks for progress (`_meta.progressToken`; send `Accept: application/json, text/event-stream`). `?toolsets=` picks the tools listed (comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, `all`, `default` = data,safety, `dynamic` = three meta-tools reaching every tool); `?readonly=1` leaves out tools that record something. Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for record_claim), `Bearer ast_…` (a session token, for session_event), any other bearer token as a portfolio token, `X-API-Key` (rate-limit tier). Paid tools follow the x402 MCP transport: unpaid, the result is `isError` with the x402 `PaymentRequired` as `structuredContent`; the payment goes in `params._meta["x402/payment"]` and the settlement comes back in `_meta["x402/payment-response"]`. **Errors are JSON-RPC, not the house error body**: a request the transport refuses (bad JSON, wrong content type or Accept, too large, rate limited, unknown toolset) is answered with its HTTP status and `{jsonrpc: "2.0", id, error: {code, message, data}}`, `data` carrying the house `error` code, `details` and `request_id`; a tool that fails answers 200 with an `isError` result.
          */
         post: operations["postMcp"];
         delete?: never;
@@ -1932,6 +2006,21 @@ export interface components {
             ts: number;
         } & {
             [key: string]: unknown;
+        };
+        /** @description JSON-RPC 2.0 error response: how /mcp answers a request it refuses */
+        JsonRpcError: {
+            /** @enum {string} */
+            jsonrpc: "2.0";
+            id: string | number | (never | null);
+            error: {
+                /** @description -32700 unparsable JSON, -32600 invalid request, -32602 invalid params, -32000 other transport errors */
+                code: number;
+                message: string;
+                /** @description `{error, details?, request_id}`: the house error code, its details and the request id */
+                data?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /**
          * @description A normalized `crypto-price` row
@@ -3753,6 +3842,31 @@ export interface operations {
                             upstreams: string[];
                             /** @description whether /api/data/stream carries ticks of this type (the SVC_STREAM_WATCH list); false = no live feed */
                             live_stream: boolean;
+                            /** @description how the type fares on this deployment, from its configuration (keys) and recent upstream health */
+                            availability: {
+                                /**
+                                 * @description working: the primary upstream answered the last fresh fetch; degraded: a fallback or the curated file answered, or data was partial; failing: nothing answered; needs_key: no upstream can answer without a key; not_called: no fresh fetch since start
+                                 * @enum {unknown}
+                                 */
+                                state: "working" | "degraded" | "failing" | "needs_key" | "not_called";
+                                /** @description why, in words: which upstream answered, or what the failing one said */
+                                reason: string;
+                                /** @description the variable whose key would let the first keyed upstream answer */
+                                needs_key?: string;
+                                /** @description where to get that key */
+                                signup_url?: string;
+                                /** @description the provider's terms for commercial use */
+                                terms?: {
+                                    /**
+                                     * @description whether the provider lets a commercial deployment use this upstream: allowed, only on a paid plan, or unclear
+                                     * @enum {unknown}
+                                     */
+                                    commercial: "allowed" | "paid plan" | "unclear";
+                                    /** @description the provider page that states the terms */
+                                    url: string;
+                                    note?: string;
+                                };
+                            };
                         }[];
                         landing: string;
                     };
@@ -3825,8 +3939,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-NSryWYSHsyB6jP0aPbhk5mUJ3_K3EXe7iJi1DpHYsdii8lSj7tl2K4rJnk3GulL01-l9THj0ircMMZ6RZfDmBw"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519--FtEOyipwDMVWJUzYKPGuLzCFR0_-srrOSDBh-tlJEZW4jMHvCysI3tjSMSYpoPBa1OzFyhgQDGb59Z2CdePCw"
                      *       }
                      *     }
                      */
@@ -3997,8 +4111,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-y7Ujb8dw7AaNOvgNAxbLa9LnwYUnQEdJvPuOL7gP8JCqgY8k6J2RkjiByno7SMcSZaBfIV_UHEdHQsRoTqkFAA"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-6Ks5OTWpdDek__UjCsh5orj4Y2hon0n-r_TnouD1Zk_fikFNEU7sWGPCZ7ewEclHFTcwsNEevCQVJY4uMpkPAg"
                      *       }
                      *     }
                      */
@@ -4104,7 +4218,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.gxhfIiHWFTku0x3xt3sCWyGHaQL_twdXlUZciy8jnoY",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.3UreZtHYy5v8P1qnKVcGdQX6yoCjgANvsQYslB_AcYE",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4113,15 +4227,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-UqvwsyEA4aPTC2NwasDANQ0Ig2a3aSWw52Yaeaj_OrU",
+                     *         "response_hash": "sha256-owSmFuC4C3Av_dLk77vPR4mQoSNCDAjiE0djw2iLzCw",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-FhlacHPeChS_-n6WRZx6MWU1hve6tHYIjn7uoTg2ovoloXm1s7kNtU4WbwrTOqZMPQaZySq0fdpztwrS9877Dw"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-eIP3cD7wTpQU5BGCGJDxV3q_yjEJodSeASRwjOz32dY0zaPGuzJE2X84ISKMZBAyRiwqSXudVZIAK6tzMrbGBw"
                      *       }
                      *     }
                      */
@@ -4162,7 +4276,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "bea1051a-639f-4b6e-ab32-4a811d3b5437"
+                     *       "request_id": "165711b5-e1d6-4962-9c04-f71d8b5632c9"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4311,8 +4425,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-meH4QjTgNrlreLpKZmPFav2OLtTeT-NlV4N7Iu2dKBZk9Un6VQMuF7pg4UXPq3fbspyDEL2EqNxheCcia2nUBQ"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-L-4E1CXlNCr9yrli12-DpwY44pEGA3RgskINOQrXHRA02rmuF9LE6exib9oEL3oNwKsR2hU9vzAfNg6vosh1AA"
                      *       }
                      *     }
                      */
@@ -4354,7 +4468,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x7e79b9b79cbec5da2583b38bbb9e523c8a00dfa30fa89836f3e256a58a347825",
+                     *         "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4372,11 +4486,11 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x7e79b9b79cbec5da2583b38bbb9e523c8a00dfa30fa89836f3e256a58a347825"
+                     *             "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4"
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "0721af07-fd40-47a5-bcef-9aee59f1104b"
+                     *       "request_id": "000a2c10-05e5-4477-bcdf-73444ded0b98"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4471,6 +4585,7 @@ export interface operations {
                      *               "results": [
                      *                 {
                      *                   "symbol": "ETH",
+                     *                   "quote": "USDT",
                      *                   "interval": "1h",
                      *                   "close": 134.34,
                      *                   "rsi_14": 52.863447,
@@ -4561,7 +4676,7 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-YnQwtQzLcLQT8q3k1SMDqSFZTbxDNexpL97O_Oedqt0",
-                     *         "response_hash": "sha256-6TFHR6VYwGK3HzPL84unuWjAEmjs0c9DdYTutr0foQ4",
+                     *         "response_hash": "sha256-7nmmtTY41ikbN9kp5nyZJTlioV5nIGXxFuFwK7uuziE",
                      *         "as_of": 1795348795,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -4570,8 +4685,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-LfN9Pi2aMYWUklvoPMTsN5y7cNkoWoBhdt-Z1W-Ja_xtrApdQTzAVhfqWLNKPPu8bbpcP86ARIXlmCPRiFxrCw"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-UhtBJ5vt4F8bvwcnEv3zPhQ8D5mfeyVf_AosNgtA3-C7aCa27jWXclI6cEy6Ur9rN9xUSdyHBYA_g2xa47wuAQ"
                      *       }
                      *     }
                      */
@@ -4876,19 +4991,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.TqNDZ6HMaRlu8hxOLmLdhipzBLFmj0jEigEFQFdGED0",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.fPugG4rD3jY3aZ64v2OAJeGEy9hFYecxyBLZg1YWLYw",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-1dQ0qhCoOZOuvSonJxEbyWC6Ubi4YWmZF86s6byPvIk",
+                     *         "response_hash": "sha256-2wUn6NPkZ43RRZc9RAiFDBY9NDcqJl5_r8BrB_5Kt3o",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-xjQCStfKiKEwbrZzdLeKr_k_wdGzFZC1n9WJrw640hswTDJTlc0S66IpSe04D2U8s-Onwk2iU7ZHLPELC-fdBA"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-YszHFN8rZfqNeoCr5eelQp4FYYqkuSl6bJo-9vQ8ODqAPcW3QqiOfqUjIVcpmi1RDARUdNwSOGVAwYAInN-xBg"
                      *       }
                      *     }
                      */
@@ -6443,8 +6558,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "DPeL9knaQEPk9F9_R1eM_WUD0bfkG9D3VBCq-Mps6B8",
-                     *         "sig": "ed25519-ZQl670SA-IzN2mlM0u0u06FuvdWQPYSbGzr-_2IHVGPrcFJvNV4hQ3aKol10lApEQuhIcPjUsIw5zaW1dh-sDA"
+                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
+                     *         "sig": "ed25519-riDniMQWCL-cnFH2H5w-6WKcFl73_gW6QPjO4v2fvEDCuXSYN93cLjpjiGCvcnmFZvzSOajruHtABSI7RgXJBg"
                      *       }
                      *     }
                      */
@@ -10637,6 +10752,263 @@ export interface operations {
             };
         };
     };
+    getStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Unix s */
+                        generated_at: number;
+                        /** @description counts, rates and latencies cover this many seconds */
+                        window_s: number;
+                        /** @description service instances whose figures are merged (shared through Redis) */
+                        instances: number;
+                        /** @description data types per state */
+                        summary: {
+                            working: number;
+                            degraded: number;
+                            failing: number;
+                            needs_key: number;
+                            not_called: number;
+                        };
+                        types: {
+                            type: string;
+                            /**
+                             * @description working: the primary upstream answered the last fresh fetch; degraded: a fallback or the curated file answered, or data was partial; failing: nothing answered; needs_key: no upstream can answer without a key; not_called: no fresh fetch since start
+                             * @enum {unknown}
+                             */
+                            state: "working" | "degraded" | "failing" | "needs_key" | "not_called";
+                            /** @description why, in words: which upstream answered, or what the failing one said */
+                            reason: string;
+                            /** @description the variable whose key would let the first keyed upstream answer */
+                            needs_key?: string;
+                            /** @description where to get that key */
+                            signup_url?: string;
+                            /** @description the provider's terms for commercial use */
+                            terms?: {
+                                /**
+                                 * @description whether the provider lets a commercial deployment use this upstream: allowed, only on a paid plan, or unclear
+                                 * @enum {unknown}
+                                 */
+                                commercial: "allowed" | "paid plan" | "unclear";
+                                /** @description the provider page that states the terms */
+                                url: string;
+                                note?: string;
+                            };
+                            /** @description the upstream that answered the last fresh fetch (`curated`: the data file) */
+                            source: string | null;
+                            /** @description the upstream tried first for that fetch */
+                            primary: string | null;
+                            /** @description primary first, then fallbacks; `curated` = a data file citing its origin */
+                            upstreams: string[];
+                            /** @description Unix s of the last fresh fetch (answers from cache are not counted) */
+                            checked_at: number | null;
+                            /** @description fresh fetches in the window by outcome */
+                            results: {
+                                ok: number;
+                                degraded: number;
+                                failed: number;
+                            };
+                        }[];
+                        upstreams: {
+                            /** @description the upstream host as named in UPSTREAM_<HOST>_URL */
+                            name: string;
+                            /** @enum {unknown} */
+                            key: "required" | "optional" | "none";
+                            key_variable?: string;
+                            /** @description whether that variable is set (its value is never shown) */
+                            key_configured: boolean;
+                            signup_url?: string;
+                            /** @description the provider's terms for commercial use */
+                            terms?: {
+                                /**
+                                 * @description whether the provider lets a commercial deployment use this upstream: allowed, only on a paid plan, or unclear
+                                 * @enum {unknown}
+                                 */
+                                commercial: "allowed" | "paid plan" | "unclear";
+                                /** @description the provider page that states the terms */
+                                url: string;
+                                note?: string;
+                            };
+                            /** @description calls in the window (retries of one call count once) */
+                            calls: number;
+                            /** @description calls by outcome: ok, error, timeout, rate_limited, bad_response, circuit_open, key_missing */
+                            outcomes: {
+                                [key: string]: number;
+                            };
+                            /** @description ok ÷ calls that were attempted (a missing key sends nothing); null without calls */
+                            success_rate: number | null;
+                            /** @description wall time of attempted calls, retries included, from a histogram */
+                            latency_ms: {
+                                p50: number;
+                                p95: number;
+                            } | null;
+                            /** @description Unix s of the last successful call */
+                            last_success_at: number | null;
+                            last_error: {
+                                /** @description upstream_error, upstream_timeout, upstream_rate_limited, … */
+                                reason: string;
+                                /** @description the HTTP status the upstream answered */
+                                status?: number;
+                                /** @description the reason in words (never the upstream’s own text) */
+                                message: string;
+                                /** @description Unix s */
+                                at: number;
+                            } | null;
+                            /**
+                             * @description the circuit breaker: open = calls are refused without trying for 15 s after 5 consecutive failures
+                             * @enum {unknown}
+                             */
+                            circuit: "closed" | "half_open" | "open";
+                        }[];
+                    };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getStatusPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the status page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAssetsStatusJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAssetsStatusCss: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getRoot: {
         parameters: {
             query?: never;
@@ -10874,7 +11246,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Agent-to-agent protocol card */
+            /** @description Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11057,7 +11429,12 @@ export interface operations {
     };
     getMcp: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic; default data,safety */
+                toolsets?: string;
+                /** @description 1 or true: leave out tools that record something */
+                readonly?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11095,7 +11472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Error */
@@ -11108,9 +11485,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Rate limit reached */
@@ -11124,14 +11499,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
         };
     };
     postMcp: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic; default data,safety */
+                toolsets?: string;
+                /** @description 1 or true: leave out tools that record something */
+                readonly?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11145,7 +11525,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the JSON-RPC response */
+            /** @description the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11181,7 +11561,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Error */
+            406: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
             /** @description Rate limit reached */
@@ -11195,7 +11614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["JsonRpcError"];
                 };
             };
         };
