@@ -10,13 +10,14 @@ import {
   McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { rowComponentName } from '../plugins/openapi-rows.js';
 import type { Caller } from './caller.js';
 import { PROMPTS } from './prompts.js';
 import type { OpenApiDoc } from './schema.js';
 import type { Progress } from './progress.js';
-import { buildTools, callTool, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
+import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
 import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
 import { PAYMENT_META } from './x402.js';
 
@@ -75,7 +76,10 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
   }));
 
   /** The dynamic mode's three meta-tools, over every tool the selection reaches. */
-  const callMeta = async (name: string, args: Record<string, unknown>, extras: CallExtras): Promise<CallToolResult> => {
+  const callMeta = async (meta: Tool, args: Record<string, unknown>, extras: CallExtras): Promise<CallToolResult> => {
+    const { name } = meta;
+    const refusal = refuseUnknownArguments(meta, args);
+    if (refusal) return refusal;
     if (name === 'list_tools') return structured({ tools: toolSummaries([...anyTool.values()], args.toolset as string | undefined) });
     const target = anyTool.get(String(args.name));
     if (!target) return notFound(String(args.name), [...anyTool.keys()]);
@@ -88,7 +92,8 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
     const token = meta?.progressToken;
     const progress: Progress | undefined = token === undefined ? undefined : { token, notify: (n) => extra.sendNotification(n) };
     const extras: CallExtras = { payment: meta?.[PAYMENT_META], progress };
-    if (selection.dynamic && META_TOOLS.some((t) => t.name === name)) return callMeta(name, args, extras);
+    const metaTool = selection.dynamic ? META_TOOLS.find((t) => t.name === name) : undefined;
+    if (metaTool) return callMeta(metaTool, args, extras);
     const tool = byName.get(name);
     if (tool) return callTool(tool, args, caller, credentials, extras);
     const elsewhere = anyTool.get(name)?.spec.toolset;

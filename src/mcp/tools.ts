@@ -3,9 +3,8 @@ import type { Caller, ServiceAnswer } from './caller.js';
 import type { Operation } from '../core/openapi-doc.js';
 import { withProgress, type Progress } from './progress.js';
 import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
-import { PAYMENT_RESPONSE_META, paymentHeaderOf, paymentRequiredOf, paymentResponseOf } from './x402.js';
-
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
+import { PAYMENT_RESPONSE_META, paymentHeaderOf, paymentRequiredOf, paymentResponseOf } from './x402.js';
 
 export { recordsSomething, TOOLS, type ToolSpec };
 
@@ -198,8 +197,8 @@ export async function callTool(
   credentials: Credentials,
   { payment, progress }: CallExtras = {},
 ): Promise<CallToolResult> {
-  const unknown = Object.keys(args).filter((name) => !(name in (tool.full.inputSchema.properties ?? {})));
-  if (unknown.length) return refuseArguments(tool, unknown);
+  const refusal = refuseUnknownArguments(tool.definition, args);
+  if (refusal) return refusal;
   const present = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(args[name])));
   const query = Object.fromEntries(
@@ -217,11 +216,13 @@ export async function callTool(
 }
 
 /** Arguments the tool does not take are refused by name (a tool execution error, so the model can correct itself). */
-function refuseArguments(tool: BuiltTool, unknown: string[]): CallToolResult {
-  const allowed = Object.keys(tool.full.inputSchema.properties ?? {});
+export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>): CallToolResult | undefined {
+  const allowed = Object.keys(tool.inputSchema.properties ?? {});
+  const unknown = Object.keys(args).filter((name) => !allowed.includes(name));
+  if (!unknown.length) return undefined;
   const body = {
     error: 'bad_request',
-    message: `Input validation error: ${tool.spec.name} has no argument ${unknown.map((n) => `"${n}"`).join(', ')}; it takes ${allowed.join(', ')}`,
+    message: `Input validation error: ${tool.name} has no argument ${unknown.map((n) => `"${n}"`).join(', ')}; it takes ${allowed.join(', ')}`,
     details: { field: unknown[0], rule: 'unknown_argument', unknown, allowed },
   };
   return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };

@@ -289,6 +289,8 @@ describe('MCP that fits a context window', () => {
     expect(called.structuredContent).toMatchObject({ ok: true, type: 'crypto-price' });
     const refused = await dynamic.callTool({ name: 'call_tool', arguments: { name: 'record_claim', arguments: {} } });
     expect(refused).toMatchObject({ isError: true, structuredContent: { error: 'not_found' } });
+    const bogus = await dynamic.callTool({ name: 'list_tools', arguments: { kind: 'data' } });
+    expect(bogus).toMatchObject({ isError: true, structuredContent: { details: { field: 'kind', rule: 'unknown_argument' } } });
     await dynamic.close();
   });
 
