@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox';
+import { TOOLSETS_PATTERN } from './mcp/toolset-names.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -273,6 +274,17 @@ export const EnvSchema = Type.Object({
   SVC_MCP_API_KEY: Type.Optional(
     Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' }),
   ),
+  SVC_MCP_PORTFOLIO_TOKEN: Type.Optional(
+    Type.String({ minLength: 8, description: 'svc-mcp (stdio): portfolio token used by the portfolio tools' }),
+  ),
+  SVC_MCP_TOOLSETS: Type.Optional(
+    Type.String({
+      pattern: TOOLSETS_PATTERN,
+      description:
+        'svc-mcp (stdio): toolsets listed, comma-separated (data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic); default data,safety; --toolsets= overrides',
+    }),
+  ),
+  SVC_MCP_READONLY: Flag('svc-mcp (stdio): 1 = leave out tools that record something (--readonly does the same)'),
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',

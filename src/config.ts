@@ -82,7 +82,16 @@ export interface Config {
   adminToken?: string;
   ratePerMin: { anonymous: number; standard: number; pro: number; pass: number };
   /** What the svc-mcp stdio binary uses: a remote instance and the credentials its tools present. */
-  mcpClient?: { baseUrl?: string; pass?: string; agentKey?: string; apiKey?: string };
+  mcpClient?: {
+    baseUrl?: string;
+    pass?: string;
+    agentKey?: string;
+    apiKey?: string;
+    portfolioToken?: string;
+    /** SVC_MCP_TOOLSETS as written (validated against the toolset words). */
+    toolsets?: string;
+    readonly?: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -237,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pass: parsed.SVC_MCP_PASS,
       agentKey: parsed.SVC_MCP_AGENT_KEY,
       apiKey: parsed.SVC_MCP_API_KEY,
+      portfolioToken: parsed.SVC_MCP_PORTFOLIO_TOKEN,
+      toolsets: parsed.SVC_MCP_TOOLSETS,
+      readonly: parsed.SVC_MCP_READONLY === '1',
     },
   };
 }

@@ -10,6 +10,9 @@ import {
   usd,
 } from '../payments/pricing.js';
 import { API_VERSION } from '../plugins/openapi.js';
+import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
+import { TOOLS } from '../mcp/tools.js';
+import { DEFAULT_TOOLSETS, TOOLSETS } from '../mcp/toolset-names.js';
 
 /**
  * Discovery documents, generated from the registry and the price table so counts, prices and the
@@ -67,7 +70,7 @@ export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
 - Bundle (1-${MAX_BUNDLE_QUERIES} queries, x402): POST ${baseUrl}/api/data/bundle
 - Entity resolve: ${baseUrl}/api/v1/entity/resolve?q=apple
 - OpenAPI: ${baseUrl}/openapi.json · docs: ${baseUrl}/docs
-- MCP server (streamable HTTP, stateless): ${baseUrl}/mcp · stdio: \`npx -y --package @svc-data/server svc-mcp\` · descriptor: ${baseUrl}/.well-known/mcp.json
+- MCP server (streamable HTTP, stateless): ${baseUrl}/mcp · stdio: \`node <svc checkout>/dist/src/mcp/stdio.js\` (the \`svc-mcp\` bin of @svc-data/server, not yet on the npm registry) · descriptor: ${baseUrl}/.well-known/mcp.json
 - Receipt key: ${baseUrl}/.well-known/svc-receipt-pubkey.json
 - Agent rules: ${baseUrl}/AGENTS.md
 
@@ -97,7 +100,7 @@ Base URL: ${baseUrl}
 4. Batch with \`POST /api/data/bundle\` (1-${MAX_BUNDLE_QUERIES} queries). Without payment it answers HTTP 402 with an x402 challenge; pay it and retry with \`X-Payment\`. \`?free=1\` runs up to ${FREE_BUNDLE_QUERIES} queries with one row each.
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
-7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`npx -y --package @svc-data/server svc-mcp\` (stdio); see \`/.well-known/mcp.json\`.
+7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`node <svc checkout>/dist/src/mcp/stdio.js\` (stdio; the \`svc-mcp\` bin of @svc-data/server once it is published); see \`/.well-known/mcp.json\`.
 8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data): do not retry a 4xx; back off on upstream_rate_limited. \`ok:true\` answers with \`skipped_items\` left out that many malformed items of a long upstream list.
 
 ## Prices
@@ -141,27 +144,39 @@ export function x402Descriptor({ baseUrl }: DiscoveryInput) {
   };
 }
 
-/** Describes the MCP server that runs at /mcp and as `svc-mcp`: transports, tools (as tools/list returns them), version. */
+/**
+ * Describes the MCP server that runs at /mcp and over stdio: the protocol version it negotiates,
+ * transports, toolsets and modes, and the tools (as tools/list with ?toolsets=all returns them).
+ */
 export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
+  const toolsets = Object.fromEntries(TOOLSETS.map((set) => [set, TOOLS.filter((t) => t.toolset === set).map((t) => t.name)]));
   return {
-    schema_version: '2025-06-18',
+    schema_version: MCP_PROTOCOL_VERSION,
     name: 'svc',
     title: 'svc data for agents',
     version: API_VERSION,
     description: `Data for agents: ${sources.length} data types behind one query shape, signed receipts, x402 payments.`,
-    protocol_version: '2025-06-18',
+    protocol_version: MCP_PROTOCOL_VERSION,
     transports: [
       { type: 'streamable-http', url: `${baseUrl}/mcp`, stateless: true },
-      { type: 'stdio', command: 'npx', args: ['-y', '--package', '@svc-data/server', 'svc-mcp'], env: { SVC_BASE_URL: baseUrl } },
+      // Not on a registry yet: run it from a built checkout.
+      { type: 'stdio', command: 'node', args: ['<svc checkout>/dist/src/mcp/stdio.js'], env: { SVC_BASE_URL: baseUrl } },
     ],
+    toolsets: {
+      default: DEFAULT_TOOLSETS,
+      sets: toolsets,
+      select: '/mcp?toolsets=data,chart (or all); stdio: --toolsets= or SVC_MCP_TOOLSETS',
+      dynamic: 'toolsets=dynamic lists three meta-tools (list_tools, describe_tool, call_tool) that reach every tool',
+      readonly: '/mcp?readonly=1; stdio: --readonly or SVC_MCP_READONLY=1: leaves out tools that record something',
+    },
     authentication: {
       optional: true,
       paid_tools:
-        'without payment they return the x402 challenge as a structured result; pay it and call again with `payment`, or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
+        'x402 MCP transport: unpaid, the result is isError with the x402 PaymentRequired as structuredContent; send the payment in params._meta["x402/payment"] (settlement in the result\'s _meta["x402/payment-response"]), or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
       agent_key: '`Authorization: Bearer svc-ak_…` (SVC_MCP_AGENT_KEY for stdio) for agent-authenticated tools',
     },
     capabilities: { tools: true, resources: true, prompts: true },
-    resources: ['svc://catalog', 'svc://types/{type}', 'svc://receipt-key', 'svc://entities'],
+    resources: ['svc://catalog', 'svc://types/{type}', 'svc://tools/{name}', 'svc://receipt-key', 'svc://entities'],
     tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
     openapi: `${baseUrl}/openapi.json`,
     license: ATTRIBUTION,

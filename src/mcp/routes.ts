@@ -2,11 +2,15 @@ import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
+import { ApiError } from '../core/errors.js';
 import { importOnce } from '../core/import-once.js';
-import { FreeObject, errorResponses } from '../core/schemas.js';
+import { FreeObject } from '../core/schemas.js';
 import { injectCaller } from './caller.js';
+import { MCP_PROTOCOL_VERSION } from './protocol.js';
 import type { OpenApiDoc } from './schema.js';
 import { buildTools, type BuiltTool, type Credentials } from './tools.js';
+import { TOOLSET_WORDS } from './toolset-names.js';
+import { isOn, parseSelection, reachable, UnknownToolset, type ToolSelection } from './toolsets.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -15,13 +19,83 @@ const loadServer = importOnce(() => import('./server.js'));
 const loadTransport = importOnce(() => import('@modelcontextprotocol/sdk/server/streamableHttp.js'));
 
 const DESCRIPTION =
-  'Model Context Protocol (2025-06-18) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets ' +
-  'its answer as JSON (`Accept: application/json, text/event-stream`). Tools call this service’s own routes, so rate limits, payments and ' +
-  'receipts apply as for HTTP clients. Credentials on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid ' +
-  'tools), `Bearer svc-ak_…` (an agent key, for record_claim), `Bearer ast_…` (a session token, for session_event), `X-API-Key` (rate-limit tier). Without a pass, paid tools return the x402 ' +
-  'challenge as a structured result; pay it and call the tool again with its `payment` argument.';
+  `Model Context Protocol (${MCP_PROTOCOL_VERSION}, older versions negotiated) over streamable HTTP, **stateless**: no \`Mcp-Session-Id\`, every POST carries one ` +
+  'JSON-RPC message and gets its answer as JSON, or as a short event stream when the call asks for progress (`_meta.progressToken`; send ' +
+  '`Accept: application/json, text/event-stream`). `?toolsets=` picks the tools listed (comma-separated: data, calibration, sessions, safety, ' +
+  'arena, chart, portfolio, `all`, `default` = data,safety, `dynamic` = three meta-tools reaching every tool); `?readonly=1` leaves out tools ' +
+  'that record something. Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials ' +
+  'on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for ' +
+  'record_claim), `Bearer ast_…` (a session token, for session_event), any other bearer token as a portfolio token, `X-API-Key` (rate-limit tier). ' +
+  'Paid tools follow the x402 MCP transport: unpaid, the result is `isError` with the x402 `PaymentRequired` as `structuredContent`; the payment goes ' +
+  'in `params._meta["x402/payment"]` and the settlement comes back in `_meta["x402/payment-response"]`. **Errors are JSON-RPC, not the house error ' +
+  'body**: a request the transport refuses (bad JSON, wrong content type or Accept, too large, rate limited, unknown toolset) is answered with ' +
+  'its HTTP status and `{jsonrpc: "2.0", id, error: {code, message, data}}`, `data` carrying the house `error` code, `details` and `request_id`; ' +
+  'a tool that fails answers 200 with an `isError` result.';
 
-/** `Authorization: Bearer <token>` is a pass, an agent key or a session token by its prefix. */
+/** A transport-level refusal in the MCP format: JSON-RPC 2.0 error object, the house error code and details kept in `data`. */
+const JsonRpcErrorSchema = Type.Object(
+  {
+    jsonrpc: Type.Literal('2.0'),
+    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    error: Type.Object({
+      code: Type.Integer({
+        description: '-32700 unparsable JSON, -32600 invalid request, -32602 invalid params, -32000 other transport errors',
+      }),
+      message: Type.String(),
+      data: Type.Optional(FreeObject('`{error, details?, request_id}`: the house error code, its details and the request id')),
+    }),
+  },
+  { title: 'JsonRpcError', description: 'JSON-RPC 2.0 error response: how /mcp answers a request it refuses' },
+);
+
+const jsonRpcCode = (status: number, error: string) =>
+  error === 'invalid_json' ? -32700 : error === 'validation_failed' ? -32600 : status === 400 ? -32602 : -32000;
+
+/**
+ * The house error body of a refused /mcp request (framework, protection or the checks below) rewritten
+ * as a JSON-RPC error with the same status, keeping the house fields in `data`. Runs before
+ * serialization, so the JSON-RPC error schema of the 4xx responses is what gets serialized.
+ */
+function asJsonRpcError(request: FastifyRequest, status: number, payload: unknown): unknown {
+  const body = payload as { error?: unknown; message?: unknown; jsonrpc?: unknown } | null;
+  if (status < 400 || !body || typeof body !== 'object' || body.jsonrpc || typeof body.error !== 'string') return payload;
+  const { error, message, ...rest } = body;
+  const id = (request.body as { id?: unknown } | undefined)?.id;
+  return {
+    jsonrpc: '2.0',
+    id: typeof id === 'string' || typeof id === 'number' ? id : null,
+    error: { code: jsonRpcCode(status, error), message: String(message), data: { error, ...rest } },
+  };
+}
+
+/** `?toolsets=…&readonly=1`; an unknown toolset is a 400 naming it. */
+function selectionOf(request: FastifyRequest): ToolSelection {
+  const query = request.query as { toolsets?: string; readonly?: string };
+  try {
+    return parseSelection(query.toolsets, isOn(query.readonly));
+  } catch (e) {
+    if (!(e instanceof UnknownToolset)) throw e;
+    throw new ApiError('bad_request', e.message, { field: 'toolsets', rule: 'enum', value: e.word, allowed: [...TOOLSET_WORDS] });
+  }
+}
+
+const SelectionQuery = Type.Object({
+  toolsets: Type.Optional(
+    Type.String({ maxLength: 200, description: `comma-separated: ${TOOLSET_WORDS.join(', ')}; default data,safety` }),
+  ),
+  readonly: Type.Optional(Type.String({ maxLength: 5, description: '1 or true: leave out tools that record something' })),
+});
+
+const jsonRpcErrors = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) =>
+  done(null, asJsonRpcError(request, reply.statusCode, payload));
+
+/** A call that asks for progress gets an event stream (progress, then the answer); any other request a JSON answer. */
+const wantsProgress = (body: unknown) =>
+  (body as { params?: { _meta?: { progressToken?: unknown } } } | undefined)?.params?._meta?.progressToken !== undefined;
+
+const KNOWN_PREFIXES = ['svc-pass_', 'svc-ak_', 'ast_', 'svc_key_'];
+
+/** `Authorization: Bearer <token>` is a pass, an agent key, a session token or an API key by its prefix; any other is a portfolio token. */
 function credentialsOf(request: FastifyRequest): Credentials {
   const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
   const apiKey = request.headers['x-api-key'];
@@ -31,6 +105,7 @@ function credentialsOf(request: FastifyRequest): Credentials {
     ...(token?.startsWith('svc-ak_') ? { agentKey: token } : {}),
     ...(token?.startsWith('ast_') ? { sessionToken: token } : {}),
     ...(token?.startsWith('svc_key_') ? { apiKey: token } : {}),
+    ...(token && !KNOWN_PREFIXES.some((p) => token.startsWith(p)) ? { portfolioToken: token } : {}),
     ...(typeof apiKey === 'string' ? { apiKey } : {}),
   };
 }
@@ -51,9 +126,13 @@ export const mcpRoutes =
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { doc, tools } = toolsOnce();
+      const selection = selectionOf(request);
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([loadServer(), loadTransport()]);
-      const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request) });
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request), selection });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: !wantsProgress(request.body),
+      });
       // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
       reply.hijack();
@@ -72,13 +151,17 @@ export const mcpRoutes =
           tags: ['mcp'],
           summary: 'MCP endpoint (streamable HTTP, stateless)',
           description: DESCRIPTION,
+          querystring: SelectionQuery,
           body: FreeObject('one JSON-RPC 2.0 request or notification'),
           response: {
-            200: FreeObject('the JSON-RPC response'),
+            200: FreeObject(
+              'the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken)',
+            ),
             202: Type.Null({ description: 'accepted (a notification has no answer)' }),
-            ...errorResponses(400),
+            ...Object.fromEntries([400, 406, 413, 415, 429].map((status) => [status, JsonRpcErrorSchema])),
           },
         },
+        preSerialization: jsonRpcErrors,
       },
       handle,
     );
@@ -91,7 +174,8 @@ export const mcpRoutes =
           summary: 'What the MCP endpoint is (for people and link checkers)',
           description:
             'Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification ' +
-            'provides. Any other GET returns this endpoint’s description and tool names.',
+            'provides. Any other GET returns this endpoint’s description and the names of the tools a POST with the same query lists.',
+          querystring: SelectionQuery,
           response: {
             200: Type.Object({
               name: Type.String(),
@@ -102,10 +186,11 @@ export const mcpRoutes =
               descriptor: Type.String(),
               tools: Type.Array(Type.String()),
             }),
-            405: FreeObject('JSON-RPC error: no standalone stream in stateless mode'),
-            ...errorResponses(400),
+            405: JsonRpcErrorSchema,
+            ...Object.fromEntries([400, 429].map((status) => [status, JsonRpcErrorSchema])),
           },
         },
+        preSerialization: jsonRpcErrors,
       },
       async (request, reply) => {
         if (String(request.headers.accept ?? '').includes('text/event-stream')) {
@@ -127,7 +212,7 @@ export const mcpRoutes =
           stateless: true,
           endpoint: `${base}${MCP_PATH}`,
           descriptor: `${base}/.well-known/mcp.json`,
-          tools: tools.map((t) => t.definition.name),
+          tools: reachable(tools, selectionOf(request), 'list').map((t) => t.spec.name),
         };
       },
     );

@@ -49,3 +49,36 @@ export function findOperation(doc: OpenApiDoc, operationId: string): { method: s
   }
   throw new Error(`MCP: no operation ${operationId} in the OpenAPI document`);
 }
+
+/** The first sentence of a description, at most 120 characters: the full text stays in svc://tools/{name}. */
+export function brief(text: string): string {
+  // A sentence ends at . ! or ? followed by the end or a capital: `A-Z a-z 0-9 . _` is not an end.
+  const sentence = /^[\s\S]*?[.!?](?=\s+[A-Z(`*]|\s*$)/.exec(text)?.[0] ?? text;
+  const line = sentence.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+const NESTED = ['properties', 'items', 'additionalProperties', 'patternProperties', 'required'];
+
+/**
+ * A smaller copy of a converted schema for tools/list: descriptions cut to their first sentence (or
+ * dropped), and below `depth` levels of nesting only each value's type and description remain.
+ */
+export function compact(schema: SchemaNode, depth: number, descriptions: boolean): SchemaNode {
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description') {
+      if (descriptions || value === GENERIC_ROW.description) out.description = brief(String(value));
+    } else if (key === 'title' || (depth <= 0 && NESTED.includes(key))) continue;
+    else if (key === 'properties')
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, SchemaNode>).map(([k, v]) => [k, compact(v, depth - 1, descriptions)]),
+      );
+    else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object'))
+      out[key] = compact(value as SchemaNode, depth - 1, descriptions);
+    else if (key === 'anyOf' || key === 'oneOf' || key === 'allOf')
+      out[key] = (value as SchemaNode[]).map((v) => compact(v, depth, descriptions));
+    else out[key] = value;
+  }
+  return out;
+}

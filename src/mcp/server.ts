@@ -9,19 +9,25 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type CallToolResult,
+  type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { rowComponentName } from '../plugins/openapi-rows.js';
 import type { Caller } from './caller.js';
 import { PROMPTS } from './prompts.js';
 import type { OpenApiDoc } from './schema.js';
-import { buildTools, callTool, type BuiltTool, type Credentials } from './tools.js';
+import type { Progress } from './progress.js';
+import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
+import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
+import { PAYMENT_META } from './x402.js';
 
 export const MCP_NAME = 'svc';
 
 const INSTRUCTIONS = `svc answers with live data of many types behind one query shape (type + q), each answer signed (_receipt).
 Start with the resource svc://catalog (types, q shapes, examples) or resolve_entity for names; then query (free) or bundle.
-Paid tools (bundle without free, backtest beyond 100 candles, agent_context) return an x402 challenge until paid or a pass is configured.
-Verify any answer with verify_receipt. Cite each row's source and as_of (data under CC-BY-4.0).`;
+Paid tools (bundle without free, backtest beyond 100 candles, agent_context) return the x402 PaymentRequired until paid (_meta["x402/payment"]) or a pass is configured.
+Verify any answer with verify_receipt. Cite each row's source and as_of (data under CC-BY-4.0).
+This connection lists some toolsets; connect with ?toolsets=all (or dynamic) for every tool. Full tool definitions: svc://tools/{name}.`;
 
 export interface McpContext {
   doc: OpenApiDoc;
@@ -29,6 +35,8 @@ export interface McpContext {
   credentials: Credentials;
   /** Tools built once per document; pass them in to avoid rebuilding per request. */
   tools?: BuiltTool[];
+  /** Which of them this connection lists (toolsets, dynamic, read-only). */
+  selection?: ToolSelection;
 }
 
 interface CatalogEntry {
@@ -41,12 +49,15 @@ interface CatalogEntry {
 const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] });
 
 /** One MCP server over the service: tools, resources and prompts. Stateless: cheap to build per HTTP request. */
-export function createMcpServer({ doc, caller, credentials, tools = buildTools(doc) }: McpContext): Server {
+export function createMcpServer({ doc, caller, credentials, tools = buildTools(doc), selection = DEFAULT_SELECTION }: McpContext): Server {
   const server = new Server(
     { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
   );
-  const byName = new Map(tools.map((t) => [t.definition.name, t]));
+  const listed = reachable(tools, selection, 'list');
+  const byName = new Map(listed.map((t) => [t.spec.name, t]));
+  // Every tool the selection may reach by name: through the dynamic meta-tools and as a resource.
+  const anyTool = new Map(reachable(tools, selection, 'dynamic').map((t) => [t.spec.name, t]));
 
   const get = async (path: string, query?: Record<string, string>) => {
     const answer = await caller({
@@ -60,11 +71,38 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
   };
   const catalog = async () => (await get('/api/v1/catalog')) as { data_types: CatalogEntry[] };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map((t) => t.definition) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = byName.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; tools: ${[...byName.keys()].join(', ')}`);
-    return callTool(tool, request.params.arguments ?? {}, caller, credentials);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...listed.map((t) => t.definition), ...(selection.dynamic ? META_TOOLS : [])],
+  }));
+
+  /** The dynamic mode's three meta-tools, over every tool the selection reaches. */
+  const callMeta = async (meta: Tool, args: Record<string, unknown>, extras: CallExtras): Promise<CallToolResult> => {
+    const { name } = meta;
+    const refusal = refuseUnknownArguments(meta, args);
+    if (refusal) return refusal;
+    if (name === 'list_tools') return structured({ tools: toolSummaries([...anyTool.values()], args.toolset as string | undefined) });
+    const target = anyTool.get(String(args.name));
+    if (!target) return notFound(String(args.name), [...anyTool.keys()]);
+    if (name === 'describe_tool') return structured({ ...target.full });
+    return callTool(target, (args.arguments ?? {}) as Record<string, unknown>, caller, credentials, extras);
+  };
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {}, _meta: meta } = request.params;
+    const token = meta?.progressToken;
+    const progress: Progress | undefined = token === undefined ? undefined : { token, notify: (n) => extra.sendNotification(n) };
+    const extras: CallExtras = { payment: meta?.[PAYMENT_META], progress };
+    const metaTool = selection.dynamic ? META_TOOLS.find((t) => t.name === name) : undefined;
+    if (metaTool) return callMeta(metaTool, args, extras);
+    const tool = byName.get(name);
+    if (tool) return callTool(tool, args, caller, credentials, extras);
+    const elsewhere = anyTool.get(name)?.spec.toolset;
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      elsewhere
+        ? `tool ${name} is in the toolset ${elsewhere}, which this connection does not list: connect with ?toolsets=${elsewhere} (or all, or dynamic)`
+        : `unknown tool ${name}; tools: ${[...byName.keys()].join(', ')}`,
+    );
   });
 
   const RESOURCES = [
@@ -110,12 +148,22 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
         description: 'A data type: q shape, example and the JSON Schema of its rows',
         mimeType: 'application/json',
       },
+      {
+        uriTemplate: 'svc://tools/{name}',
+        name: 'tool',
+        title: 'One tool in full',
+        description: 'A tool’s whole definition: the operation’s description and its input and output schemas uncut',
+        mimeType: 'application/json',
+      },
     ],
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const uri = request.params.uri;
     const fixed = RESOURCES.find((r) => r.uri === uri);
     if (fixed) return json(uri, await fixed.read());
+    const toolName = /^svc:\/\/tools\/([a-z_]+)$/.exec(uri)?.[1];
+    const tool = toolName ? anyTool.get(toolName) : undefined;
+    if (tool) return json(uri, tool.full);
     const type = /^svc:\/\/types\/([a-z0-9-]+)$/.exec(uri)?.[1];
     const entry = type ? (await catalog()).data_types.find((d) => d.type === type) : undefined;
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}`);
@@ -137,6 +185,16 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
   });
   return server;
 }
+
+const structured = (value: Record<string, unknown>): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value) }],
+  structuredContent: value,
+});
+
+const notFound = (name: string, names: string[]): CallToolResult => {
+  const body = { error: 'not_found', message: `no tool ${name}; tools: ${names.join(', ')}`, details: { field: 'name' } };
+  return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };
+};
 
 /** Every entity, page by page (the list route caps a page at 200). */
 async function allEntities(get: (path: string, query?: Record<string, string>) => Promise<unknown>) {

@@ -7,11 +7,13 @@ import { startDemoSimulator } from '../demo/simulator.js';
 import { httpCaller, injectCaller, type Caller } from './caller.js';
 import { createMcpServer } from './server.js';
 import type { OpenApiDoc } from './schema.js';
+import { parseSelection, type ToolSelection } from './toolsets.js';
 
 /**
  * `svc-mcp`: the MCP server over stdio. With SVC_BASE_URL it talks to that running instance over
  * HTTP; without, it runs the service in-process (same config as `npm start`, SVC_DEMO=1 included).
- * stdout carries only JSON-RPC, so everything else goes to stderr.
+ * stdout carries only JSON-RPC, so everything else goes to stderr. `--toolsets=<list>` and `--readonly`
+ * override SVC_MCP_TOOLSETS and SVC_MCP_READONLY.
  */
 async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller: Caller; close(): Promise<void> }> {
   const baseUrl = config.mcpClient?.baseUrl;
@@ -37,11 +39,37 @@ async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller
   };
 }
 
+/** The tool selection from the flags, then the environment; a bad flag ends the process with its message. */
+function selectionOf(argv: string[], config: Config): ToolSelection {
+  let toolsets = config.mcpClient?.toolsets;
+  let readonly = config.mcpClient?.readonly ?? false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--readonly') readonly = true;
+    else if (arg.startsWith('--toolsets=')) toolsets = arg.slice('--toolsets='.length);
+    else if (arg === '--toolsets') toolsets = argv[++i];
+    else throw new Error(`unknown argument ${arg}; svc-mcp takes --toolsets=<list> and --readonly`);
+  }
+  return parseSelection(toolsets, readonly);
+}
+
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
+  let selection: ToolSelection;
+  try {
+    selection = selectionOf(process.argv.slice(2), config);
+  } catch (e) {
+    process.stderr.write(`svc-mcp: ${(e as Error).message}\n`);
+    process.exit(2);
+  }
   const service = await connectService(config);
-  const { pass, agentKey, apiKey } = config.mcpClient ?? {};
-  const server = createMcpServer({ doc: service.doc, caller: service.caller, credentials: { pass, agentKey, apiKey } });
+  const { pass, agentKey, apiKey, portfolioToken } = config.mcpClient ?? {};
+  const server = createMcpServer({
+    doc: service.doc,
+    caller: service.caller,
+    credentials: { pass, agentKey, apiKey, portfolioToken },
+    selection,
+  });
   const transport = new StdioServerTransport();
   let stopping = false;
   const stop = async () => {
@@ -55,7 +83,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop());
   process.stdin.once('end', () => void stop());
   await server.connect(transport);
-  process.stderr.write(`svc-mcp ${service.doc.info.version} ready on stdio (${config.mcpClient?.baseUrl ?? 'in-process'})\n`);
+  process.stderr.write(
+    `svc-mcp ${service.doc.info.version} ready on stdio (${config.mcpClient?.baseUrl ?? 'in-process'}; toolsets ${selection.toolsets.join(',') || 'none'}${selection.dynamic ? ' + dynamic' : ''}${selection.readonly ? ', read-only' : ''})\n`,
+  );
 }
 
 await main();

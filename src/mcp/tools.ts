@@ -1,147 +1,12 @@
-import type { CallToolResult, Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Caller } from './caller.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Caller, ServiceAnswer } from './caller.js';
 import type { Operation } from '../core/openapi-doc.js';
-import { findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
+import { withProgress, type Progress } from './progress.js';
+import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
+import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
+import { PAYMENT_RESPONSE_META, paymentHeaderOf, paymentRequiredOf, paymentResponseOf } from './x402.js';
 
-/**
- * The MCP tools. Each is one HTTP operation of the service, named by its OpenAPI operationId: the
- * input schema, output schema and description come from the OpenAPI document (so the `type` enum
- * is the registry's), and a call goes through the same route as any HTTP client.
- * Adding a tool = one line in TOOLS.
- */
-interface ToolSpec {
-  name: string;
-  operationId: string;
-  title: string;
-  /** When to use it, in front of the operation's own summary and rules. */
-  purpose: string;
-  annotations: ToolAnnotations;
-}
-
-/** Reads our own state. */
-const READ: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-/** Reads through to upstream APIs. */
-const FETCH: ToolAnnotations = { ...READ, openWorldHint: true };
-/** May spend money (x402 or a pass); a retry with the same payment returns the same answer. */
-const PAID: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
-/** Records something new. */
-const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-
-const tool = (name: string, operationId: string, title: string, annotations: ToolAnnotations, purpose: string): ToolSpec => ({
-  name,
-  operationId,
-  title,
-  annotations,
-  purpose,
-});
-
-export const TOOLS: ToolSpec[] = [
-  tool(
-    'query',
-    'getDataPreview',
-    'Query one data type',
-    FETCH,
-    'Fetch live data of one type (see the resource svc://catalog for types and q shapes); free. Re-poll with since=<_cursor> to get only changes.',
-  ),
-  tool(
-    'bundle',
-    'postDataBundle',
-    'Run several queries at once',
-    PAID,
-    'Run 1-20 queries in one call. free=true runs up to 5 at one row each at no cost; otherwise the call is paid.',
-  ),
-  tool(
-    'resolve_entity',
-    'getEntityResolve',
-    'Resolve a name to an entity id',
-    READ,
-    'Turn a company, coin, ticker or identifier into a canonical entity id (svc-ent:…) to pass as `entity` to query.',
-  ),
-  tool(
-    'backtest',
-    'getBacktest',
-    'Historical OHLCV candles',
-    PAID,
-    'Historical candles for crypto, stocks and forex. Unpaid calls get the last 100 candles of the range.',
-  ),
-  tool(
-    'agent_context',
-    'getAgentContext',
-    'Data and a decision recipe for a goal',
-    PAID,
-    'Map a free-text goal (e.g. "should I buy ETH") to the data that matters plus a decision recipe.',
-  ),
-  tool(
-    'verify_receipt',
-    'postReceiptVerify',
-    'Verify a signed receipt',
-    READ,
-    'Check that a `_receipt` was signed by this service and, given the response, that it covers exactly that response.',
-  ),
-  tool(
-    'record_claim',
-    'postCalibRecordClaim',
-    'Record a calibration claim',
-    WRITE,
-    'Record a probabilistic claim (predicted_p) so its outcome later calibrates your confidence.',
-  ),
-  tool(
-    'session_event',
-    'postAgentSessionEvent',
-    'Post to a live agent session',
-    WRITE,
-    'Post what you are doing (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token from POST /api/agent-session/start as Authorization: Bearer on the MCP connection.',
-  ),
-  tool(
-    'olympics_standings',
-    'getOlympicsMedals',
-    'Model olympics medal table and standings',
-    READ,
-    'See how well the panel models forecast the same live questions: medals, Brier, log loss, ECE and answered / failed / timed-out counts per model and discipline.',
-  ),
-  tool(
-    'calibrate_p',
-    'postCalibCalibrateP',
-    'Calibrate a probability',
-    READ,
-    'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.',
-  ),
-  tool(
-    'shield_verify',
-    'postShieldVerify',
-    'Is this safe? Verify before acting',
-    FETCH,
-    'Before approving, swapping, transferring, signing or visiting: get allow/warn/block with findings for a token, contract, address, URL or domain.',
-  ),
-  tool(
-    'tool_audit',
-    'postShieldToolAudit',
-    'Audit a tool server for poisoned tools',
-    { ...FETCH, readOnlyHint: false, idempotentHint: false },
-    'Before trusting an MCP server or API: audit its tools/list or OpenAPI (or its URL) for hidden instructions, invisible Unicode, shadowed names, broad powers and secret fields; a URL audit reports what changed since the last one.',
-  ),
-  tool(
-    'analyze_chart',
-    'postChartAnalyze',
-    'Four vision models read a chart',
-    { ...WRITE, openWorldHint: true },
-    "Send a chart image (image_b64: PNG, JPEG or WebP; over MCP under about 700 KB, as an MCP request is at most 1 MB) and get four models' verdicts side by side with a calibrated consensus; paper_trade=true with asset opens an arena paper trade.",
-  ),
-  tool(
-    'arena_compare',
-    'getArenaCompare',
-    'Rank the arena strategies',
-    READ,
-    'Rank the 15 arena strategy × asset combinations over 30d, 90d or all (live, backfill or all trades) as a signed comparative attestation you can cite later by id.',
-  ),
-  tool(
-    'classify',
-    'postConstitutionalClassify',
-    'Screen a text for prompt injection and unsafe output',
-    WRITE,
-    'Check text before you act on it (direction input: fetched pages, tool results, user messages) or before you show it (direction output): allow, flag or block, with the matched patterns.',
-  ),
-];
+export { recordsSomething, TOOLS, type ToolSpec };
 
 /** Row and text bounds of one tool result. */
 export const LIMITS = { items: 50, stringChars: 20_000, textChars: 2_000 };
@@ -153,6 +18,8 @@ export interface Credentials {
   agentKey?: string;
   /** Session token of a live agent session, presented on session_event. */
   sessionToken?: string;
+  /** Portfolio token of a linked portfolio, presented on the portfolio tools. */
+  portfolioToken?: string;
   apiKey?: string;
   /** The end client's address, so rate limits count the agent and not the MCP endpoint. */
   clientIp?: string;
@@ -160,7 +27,11 @@ export interface Credentials {
 
 export interface BuiltTool {
   spec: ToolSpec;
+  /** What tools/list shows: short description, compact schemas. */
   definition: Tool;
+  /** The whole definition (the operation's own description, schemas in full): svc://tools/{name}. */
+  full: Tool;
+  paid: boolean;
   method: string;
   path: string;
   queryNames: Set<string>;
@@ -168,6 +39,7 @@ export interface BuiltTool {
   security: Set<string>;
 }
 
+/** Deprecated: the payment as a tool argument. Kept for clients that follow the earlier docs; `_meta["x402/payment"]` replaces it. */
 const PAYMENT_ARG = 'payment';
 
 function inputSchema(
@@ -185,7 +57,8 @@ function inputSchema(
   if (paid)
     properties[PAYMENT_ARG] = {
       type: 'string',
-      description: 'x402 payment (base64 JSON) answering the challenge a previous call returned; sent as X-Payment',
+      deprecated: true,
+      description: 'Deprecated: send the x402 payment in _meta["x402/payment"] instead. An X-Payment value (base64 JSON).',
     };
   const required = [...new Set([...params.filter((p) => p.required).map((p) => p.name), ...(body.required ?? [])])];
   const bodyNames = new Set(Object.keys(body.properties ?? {}));
@@ -199,26 +72,64 @@ function inputSchema(
 const TRUNCATED: JsonSchema = {
   type: 'object',
   description:
-    'Present when arrays or strings were cut to keep the result small; the receipt then covers the full answer (fetch it over HTTP to verify)',
-  properties: {
-    paths: {
-      type: 'array',
-      items: { type: 'object', properties: { path: { type: 'string' }, total: { type: 'integer' }, kept: { type: 'integer' } } },
-    },
-    hint: { type: 'string' },
-  },
+    'Present when arrays or strings were cut to keep the result small; the receipt covers the full answer (fetch it over HTTP to verify)',
+};
+const ERROR_BODY: JsonSchema = {
+  type: 'object',
+  description: 'The error body: error code, message and details',
+  required: ['error', 'message'],
+  properties: { error: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
+};
+const PAYMENT_REQUIRED: JsonSchema = {
+  type: 'object',
+  description: 'x402 PaymentRequired: pay one of accepts and call again with the payment in _meta["x402/payment"]',
+  required: ['x402Version', 'accepts'],
+  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, resource: { type: 'object' }, accepts: { type: 'array' } },
 };
 
-/** The answer, or the error body, or (paid tools) the x402 challenge: structuredContent is always one of them. */
+/** The answer, the error body or (paid tools) the x402 PaymentRequired: structuredContent is always one of them. */
 function outputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): JsonSchema {
   const ok = toJsonSchema(op.responses['200']?.content?.['application/json']?.schema ?? {}, doc);
-  const alternatives = [
-    ok,
-    toJsonSchema({ $ref: '#/components/schemas/ErrorBody' }, doc),
-    ...(paid ? [toJsonSchema({ $ref: '#/components/schemas/PaymentChallenge' }, doc)] : []),
-  ];
-  return { type: 'object', properties: { _truncated: TRUNCATED }, anyOf: alternatives };
+  return { type: 'object', properties: { _truncated: TRUNCATED }, anyOf: [ok, ERROR_BODY, ...(paid ? [PAYMENT_REQUIRED] : [])] };
 }
+
+/**
+ * The output schema in tools/list: the answer's top-level fields and their types (rows, receipts and
+ * nested objects in full are in svc://tools/{name} and svc://types/{type}); the error body and the
+ * PaymentRequired by their required fields.
+ */
+function outputOutline(full: JsonSchema): JsonSchema {
+  const [ok, ...alternatives] = full.anyOf!;
+  const outline = compact(ok!, 1, false);
+  for (const field of Object.values(outline.properties ?? {})) delete field.enum;
+  return { type: 'object', anyOf: [outline, ...alternatives.map((a) => ({ required: a.required }))] };
+}
+
+const LONG_ENUM = 12;
+
+/** A long list of values (the data types) is spelled at the top level of a tool's arguments, not again inside items. */
+function nestedEnumsNamed(schema: JsonSchema, nested: boolean): JsonSchema {
+  if (nested && Array.isArray(schema.enum) && schema.enum.length > LONG_ENUM) {
+    const { enum: values, ...rest } = schema;
+    return { ...rest, description: `one of ${values.length} values, as in query's type (svc://catalog)` };
+  }
+  const walk = (s: JsonSchema) => nestedEnumsNamed(s, true);
+  return {
+    ...schema,
+    ...(schema.properties
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(schema.properties).map(([k, v]) => [k, nested ? walk(v) : nestedEnumsNamed(v, false)]),
+          ),
+        }
+      : {}),
+    ...(schema.items ? { items: walk(schema.items) } : {}),
+  };
+}
+
+/** In tools/list the input keeps its rules with one-sentence descriptions; long lists of values only at the top level. */
+const compactInput = (s: JsonSchema) => nestedEnumsNamed(compact(s, Infinity, true), false);
+const PAY_NOTE = ' Paid (x402): unpaid, it returns the PaymentRequired; pay via _meta["x402/payment"] or a pass.';
 
 export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltTool[] {
   return specs.map((spec) => {
@@ -226,61 +137,103 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
     const security = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
     const paid = security.has('x402');
     const input = inputSchema(op, doc, paid);
-    const payNote = paid
-      ? '\n\nWithout payment the result is the x402 challenge (isError, structured): pay it and call again with `payment`, or configure a pass.'
-      : '';
+    const payNote = paid ? PAY_NOTE : '';
+    const output = outputSchema(op, doc, paid);
+    const annotations = { title: spec.title, ...spec.annotations };
+    const definition = (description: string, input: JsonSchema, output: JsonSchema): Tool => ({
+      name: spec.name,
+      title: spec.title,
+      description,
+      inputSchema: input as Tool['inputSchema'],
+      outputSchema: output as Tool['outputSchema'],
+      annotations,
+    });
     return {
       spec,
+      paid,
       method,
       path,
       security,
       queryNames: input.queryNames,
       bodyNames: input.bodyNames,
-      definition: {
-        name: spec.name,
-        title: spec.title,
-        description: `${spec.purpose}\n\n${op.summary ?? spec.title}.${op.description ? ` ${op.description}` : ''}${payNote}`,
-        inputSchema: input.schema as Tool['inputSchema'],
-        outputSchema: outputSchema(op, doc, paid) as Tool['outputSchema'],
-        annotations: { title: spec.title, ...spec.annotations },
-      },
+      definition: definition(`${spec.purpose}${payNote}`, compactInput(input.schema), outputOutline(output)),
+      full: definition(
+        `${spec.purpose}\n\n${op.summary ?? spec.title}.${op.description ? ` ${op.description}` : ''}${payNote}`,
+        input.schema,
+        output,
+      ),
     };
   });
 }
 
-function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials: Credentials): Record<string, string> {
+function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials: Credentials, payment: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   const bearer =
     (tool.security.has('agentKey') && credentials.agentKey) ||
     (tool.security.has('sessionToken') && credentials.sessionToken) ||
+    (tool.security.has('portfolioToken') && credentials.portfolioToken) ||
     (tool.security.has('passToken') && credentials.pass) ||
     undefined;
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
   if (credentials.clientIp) headers['x-forwarded-for'] = credentials.clientIp;
-  if (typeof args[PAYMENT_ARG] === 'string') headers['x-payment'] = args[PAYMENT_ARG];
+  if (payment !== undefined) Object.assign(headers, paymentHeaderOf(payment));
+  else if (typeof args[PAYMENT_ARG] === 'string') headers['x-payment'] = args[PAYMENT_ARG];
   return headers;
 }
 
 const pathValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
+
+/** What a call brings besides its arguments: the `_meta` payment and the client's progress token. */
+export interface CallExtras {
+  payment?: unknown;
+  progress?: Progress;
+}
 
 export async function callTool(
   tool: BuiltTool,
   args: Record<string, unknown>,
   caller: Caller,
   credentials: Credentials,
+  { payment, progress }: CallExtras = {},
 ): Promise<CallToolResult> {
+  const refusal = refuseUnknownArguments(tool.definition, args);
+  if (refusal) return refusal;
   const present = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(args[name])));
   const query = Object.fromEntries(
     present.filter(([k]) => tool.queryNames.has(k) && !tool.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]),
   );
   const body = tool.bodyNames.size ? Object.fromEntries(present.filter(([k]) => tool.bodyNames.has(k))) : undefined;
-  const answer = await caller({ method: tool.method, path, query, body, headers: headersFor(tool, args, credentials) });
-  return render(tool, answer.status, answer.body);
+  const request = { method: tool.method, path, query, body, headers: headersFor(tool, args, credentials, payment) };
+  const answer = await withProgress(
+    tool.spec.long ? progress : undefined,
+    `${tool.method} ${tool.path}`,
+    () => caller(request),
+    (a) => `answered HTTP ${a.status}`,
+  );
+  return render(tool, answer);
 }
 
-function render(tool: BuiltTool, status: number, body: unknown): CallToolResult {
+/** Arguments the tool does not take are refused by name (a tool execution error, so the model can correct itself). */
+export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>): CallToolResult | undefined {
+  const allowed = Object.keys(tool.inputSchema.properties ?? {});
+  const unknown = Object.keys(args).filter((name) => !allowed.includes(name));
+  if (!unknown.length) return undefined;
+  const body = {
+    error: 'bad_request',
+    message: `Input validation error: ${tool.name} has no argument ${unknown.map((n) => `"${n}"`).join(', ')}; it takes ${allowed.join(', ')}`,
+    details: { field: unknown[0], rule: 'unknown_argument', unknown, allowed },
+  };
+  return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };
+}
+
+function render(tool: BuiltTool, answer: ServiceAnswer): CallToolResult {
+  const { status, body } = answer;
+  if (status === 402 && tool.paid) {
+    const required = paymentRequiredOf(answer);
+    return { content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required, isError: true };
+  }
   const object =
     body && typeof body === 'object' && !Array.isArray(body)
       ? (body as Record<string, unknown>)
@@ -293,10 +246,12 @@ function render(tool: BuiltTool, status: number, body: unknown): CallToolResult 
       }
     : value;
   const ok = status >= 200 && status < 300;
+  const settlement = paymentResponseOf(answer);
   return {
     content: [{ type: 'text', text: summary(tool, status, structured) }],
     structuredContent: structured,
     ...(ok ? {} : { isError: true }),
+    ...(settlement ? { _meta: { [PAYMENT_RESPONSE_META]: settlement } } : {}),
   };
 }
 
@@ -304,11 +259,9 @@ function render(tool: BuiltTool, status: number, body: unknown): CallToolResult 
 function summary(tool: BuiltTool, status: number, structured: Record<string, unknown>): string {
   const { _receipt: receipt, ...rest } = structured;
   const head =
-    status === 402
-      ? `Payment required for ${tool.spec.name}: ${JSON.stringify((structured as { invoice?: unknown }).invoice)}. Pay with x402 and call again with \`payment\`, or configure a pass.`
-      : status >= 400
-        ? `${tool.spec.name} failed (HTTP ${status}): ${String(structured.error)}: ${String(structured.message)}`
-        : `${tool.spec.name} OK${receipt ? ` (signed receipt, kid ${(receipt as { kid?: string }).kid})` : ''}`;
+    status >= 400
+      ? `${tool.spec.name} failed (HTTP ${status}): ${String(structured.error)}: ${String(structured.message)}`
+      : `${tool.spec.name} OK${receipt ? ` (signed receipt, kid ${(receipt as { kid?: string }).kid})` : ''}`;
   const json = JSON.stringify(rest);
   return `${head}\n${json.length > LIMITS.textChars ? `${json.slice(0, LIMITS.textChars)}… (full answer in structuredContent)` : json}`;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Request headers a browser agent may send: x402 clients send X-Payment / PAYMENT-SIGNATURE. */
+/** Request headers a browser agent may send: x402 clients send X-Payment / PAYMENT-SIGNATURE, MCP clients the MCP headers. */
 const ALLOWED_HEADERS = [
   'content-type',
   'authorization',
@@ -11,9 +11,11 @@ const ALLOWED_HEADERS = [
   'access-control-expose-headers',
   'last-event-id',
   'x-request-id',
+  'mcp-protocol-version',
+  'mcp-session-id',
 ].join(', ');
 
-/** Response headers a browser agent may read: the payment answers, passes, limits and the request id. */
+/** Response headers a browser agent may read: the payment answers, passes, limits, the request id and the MCP headers. */
 const EXPOSED_HEADERS = [
   'x-payment-response',
   'payment-response',
@@ -28,6 +30,8 @@ const EXPOSED_HEADERS = [
   'ratelimit-reset',
   'retry-after',
   'x-request-id',
+  'mcp-protocol-version',
+  'mcp-session-id',
 ].join(', ');
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';

@@ -86,14 +86,15 @@ describe('discovery links', () => {
   it('mcp.json describes the real server: transports, version and the tools tools/list returns', async () => {
     const mcp = (await t.app.inject('/.well-known/mcp.json')).json();
     expect(mcp.version).toBe('6.8.0');
+    // No install command for a package name svc does not own: stdio runs from a built checkout.
     expect(mcp.transports).toEqual([
       { type: 'streamable-http', url: `${BASE}/mcp`, stateless: true },
-      { type: 'stdio', command: 'npx', args: ['-y', '--package', '@svc-data/server', 'svc-mcp'], env: { SVC_BASE_URL: BASE } },
+      { type: 'stdio', command: 'node', args: ['<svc checkout>/dist/src/mcp/stdio.js'], env: { SVC_BASE_URL: BASE } },
     ]);
     const listed = await t.app.inject({
       method: 'POST',
-      url: '/mcp',
       headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-06-18' },
+      url: '/mcp?toolsets=all',
       payload: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     });
     expect(listed.statusCode).toBe(200);

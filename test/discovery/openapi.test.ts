@@ -111,11 +111,12 @@ describe('OpenAPI', () => {
       // A route that refuses a missing credential must say which one (schema.security = SECURITY.agent, …).
       if (op.responses['401']) expect(anonymous, `${where} answers 401 but declares anonymous access`).toBe(false);
       for (const [status, response] of Object.entries(op.responses)) {
-        // 402 is the x402 challenge; 405 on /mcp is the JSON-RPC error the MCP specification prescribes.
-        // Pages for people (the watch page) answer their 404 as a page; every API error is the house body.
+        // 402 is the x402 challenge; /mcp answers every error as JSON-RPC (the MCP transport's format), house fields in `data`.
+        // Pages for people (the watch page) answer their 404 as a page; every other API error is the house body.
         const page = Boolean(response.content?.['text/html']);
-        if (status.startsWith('4') && status !== '402' && status !== '405' && !page)
-          expect(response.content['application/json'].schema.$ref, `${where} ${status}`).toBe('#/components/schemas/ErrorBody');
+        const errorBody = where.endsWith(' /mcp') ? '#/components/schemas/JsonRpcError' : '#/components/schemas/ErrorBody';
+        if (status.startsWith('4') && status !== '402' && !page)
+          expect(response.content['application/json'].schema.$ref, `${where} ${status}`).toBe(errorBody);
         if (!response.content?.['text/event-stream'])
           expect(Object.keys(response.headers ?? {}), `${where} ${status}`).toContain('X-Request-Id');
       }

@@ -8,13 +8,18 @@ import { Ajv } from 'ajv';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 import { verifyReceipt } from '../../src/receipts/receipt.js';
 import { startModelFakes, type ModelFakes } from '../fakes/models.js';
 import { unixSeconds } from '../../src/core/clock.js';
 import { TOOLS } from '../../src/mcp/tools.js';
+import { DEFAULT_TOOLSETS } from '../../src/mcp/toolset-names.js';
+import { EnvSchema } from '../../src/config-env.js';
+
+/** The tools a connection without ?toolsets= lists. */
+const DEFAULT_TOOLS = TOOLS.filter((tool) => DEFAULT_TOOLSETS.includes(tool.toolset)).map((tool) => tool.name);
 
 // The svc-mcp bin runs the compiled build of this file; .ci/packages runs the bin itself from the packed tarball.
 const STDIO_ENTRY = fileURLToPath(new URL('../../src/mcp/stdio.ts', import.meta.url));
@@ -58,9 +63,9 @@ let tools: Tool[];
 let modelFakes: ModelFakes;
 const ajv = new Ajv({ strict: false, allErrors: true });
 
-const connectHttp = async (headers: Record<string, string> = {}) => {
+const connectHttp = async (headers: Record<string, string> = {}, query = '') => {
   const c = new Client({ name: 'svc-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } }));
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp${query}`), { requestInit: { headers } }));
   return c;
 };
 
@@ -84,7 +89,7 @@ afterAll(async () => {
 describe('MCP over streamable HTTP (stateless)', () => {
   it('initializes and lists the tools with input schemas from the registry, output schemas and annotations', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '6.8.0' });
-    expect(tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOLS);
     const query = tools.find((tool) => tool.name === 'query')!;
     expect((query.inputSchema.properties as any).type.enum).toEqual(t.deps.registry.types());
     expect(query.inputSchema.required).toEqual(['type']);
@@ -92,11 +97,13 @@ describe('MCP over streamable HTTP (stateless)', () => {
     for (const tool of tools) {
       expect(tool.outputSchema?.type, tool.name).toBe('object');
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
+      expect(tool.description!.length, tool.name).toBeLessThan(300);
       expect(tool.annotations, tool.name).toHaveProperty('readOnlyHint');
     }
     const bundle = tools.find((tool) => tool.name === 'bundle')!;
     expect(bundle.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: true });
-    expect(bundle.inputSchema.properties).toHaveProperty('payment');
+    // The old argument path stays for clients that follow the earlier docs, marked deprecated.
+    expect((bundle.inputSchema.properties as any).payment).toMatchObject({ type: 'string', deprecated: true });
   });
 
   it('query answers structured rows with a receipt that verifies against the structured answer', async () => {
@@ -116,21 +123,20 @@ describe('MCP over streamable HTTP (stateless)', () => {
     expect(verdict.structuredContent).toMatchObject({ valid: true, kid: t.deps.signingKey.kid });
   });
 
-  it('a paid tool without payment returns the x402 challenge as a structured error, and the paid retry succeeds', async () => {
+  it('a paid tool without payment returns the x402 PaymentRequired (structured and as text); the deprecated payment argument still pays', async () => {
     const queries = [{ type: 'crypto-price', q: 'bitcoin' }];
     const challenge = await client.callTool({ name: 'bundle', arguments: { queries } });
     expect(challenge.isError).toBe(true);
-    expect(challenge.structuredContent).toMatchObject({
-      error: 'payment_required',
-      protocol: 'x402',
-      invoice: { amount: '1000', asset: 'USDC', chain: 'base', recipient: PAY_TO },
-    });
-    expect((challenge.structuredContent as any).accepts[0]).toMatchObject({ scheme: 'exact', network: 'base', maxAmountRequired: '1000' });
+    const required = challenge.structuredContent as any;
+    expect(required).toMatchObject({ x402Version: 2, resource: { url: 'http://svc.test/api/data/bundle' } });
+    expect(required.accepts[0]).toMatchObject({ scheme: 'exact', network: 'eip155:8453', amount: '1000', payTo: PAY_TO });
+    expect(JSON.parse((challenge.content as { text: string }[])[0]!.text)).toEqual(required);
     const payment = await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n });
     const paid = await client.callTool({ name: 'bundle', arguments: { queries, payment } });
     expect(paid.isError).toBeFalsy();
-    // Nothing settles in this test (PAYMENT_SETTLE=off), so the answer must not claim a charge.
+    // Nothing settles in this test (PAYMENT_SETTLE=off), so the answer must not claim a charge, nor carry a settlement.
     expect(paid.structuredContent).toMatchObject({ count: 1, free: false, payment: { method: 'x402', charged: false } });
+    expect(paid._meta).toBeUndefined();
   });
 
   it('uses a pass presented on the MCP connection for paid tools', async () => {
@@ -150,10 +156,12 @@ describe('MCP over streamable HTTP (stateless)', () => {
   it('session_event posts with the session token presented on the MCP connection, and fails without it', async () => {
     const started = (await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'mcp' } })).json();
     const args = { session_id: started.session_id, kind: 'thought', text: 'checking prices' };
-    const anonymous = await client.callTool({ name: 'session_event', arguments: args });
+    const sessions = await connectHttp({}, '?toolsets=sessions');
+    const anonymous = await sessions.callTool({ name: 'session_event', arguments: args });
+    await sessions.close();
     expect(anonymous.isError).toBe(true);
     expect(anonymous.structuredContent).toMatchObject({ error: 'unauthorized' });
-    const agent = await connectHttp({ authorization: `Bearer ${started.session_token}` });
+    const agent = await connectHttp({ authorization: `Bearer ${started.session_token}` }, '?toolsets=sessions');
     const posted = await agent.callTool({ name: 'session_event', arguments: args });
     await agent.close();
     expect(posted.isError).toBeFalsy();
@@ -161,9 +169,12 @@ describe('MCP over streamable HTTP (stateless)', () => {
   });
 
   it('every tool answers within its output schema (validated by the SDK client and again here)', async () => {
-    // session_event needs a session token on the connection: its own test above. The model tools answer from the vendor fakes.
-    for (const tool of tools.filter((t) => t.name !== 'session_event')) {
-      const result = await client.callTool({ name: tool.name, arguments: EXAMPLE_ARGS[tool.name] });
+    // session_event needs a session token on the connection (its own test above), record_outcome a registered agent's key,
+    // the portfolio tools a linked portfolio's token. The model tools answer from the vendor fakes.
+    const all = await connectHttp({}, '?toolsets=all');
+    const untested = ['session_event', 'record_outcome', 'portfolio_insights', 'portfolio_ask'];
+    for (const tool of (await all.listTools()).tools.filter((t) => !untested.includes(t.name))) {
+      const result = await all.callTool({ name: tool.name, arguments: EXAMPLE_ARGS[tool.name] });
       // A success, so the answer's own schema (not the error alternative) is what validates.
       expect(result.isError, `${tool.name}: ${JSON.stringify(result.structuredContent).slice(0, 300)}`).toBeFalsy();
       const validate = ajv.compile(tool.outputSchema!);
@@ -174,6 +185,7 @@ describe('MCP over streamable HTTP (stateless)', () => {
       expect(result.content, tool.name).toHaveLength(1);
       expect(validate({ unexpected: true }), `${tool.name}: the schema must be able to fail`).toBe(false);
     }
+    await all.close();
   }, 60_000);
 
   it('bad arguments come back as the service’s 400, structured, never a crash', async () => {
@@ -218,20 +230,157 @@ describe('MCP over streamable HTTP (stateless)', () => {
       transport: 'streamable-http',
       stateless: true,
       endpoint: 'http://svc.test/mcp',
-      tools: TOOLS.map((tool) => tool.name),
+      tools: DEFAULT_TOOLS,
     });
+    expect((await (await fetch(`${base}/mcp?toolsets=chart`)).json()).tools).toEqual(['analyze_chart']);
     const stream = await fetch(`${base}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(stream.status).toBe(405);
   });
 });
 
-describe('MCP over stdio (svc-mcp)', () => {
-  const spawnClient = async (env: Record<string, string>) => {
+describe('MCP that fits a context window', () => {
+  const post = (body: unknown, query = '', headers: Record<string, string> = {}) =>
+    fetch(`${base}/mcp${query}`, {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+  const names = async (c: Client) => (await c.listTools()).tools.map((tool) => tool.name);
+
+  it('the default tools/list is at most 16 KB; toolsets=all lists every tool', async () => {
+    const listed = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const bytes = Buffer.byteLength(await listed.text());
+    expect(bytes).toBeLessThanOrEqual(16 * 1024);
+    const all = await connectHttp({}, '?toolsets=all');
+    expect(await names(all)).toEqual(TOOLS.map((tool) => tool.name));
+    // The full definition is a resource: record_claim's resolver configs are there, not in tools/list.
+    const full = JSON.parse(((await all.readResource({ uri: 'svc://tools/record_claim' })).contents[0] as { text: string }).text);
+    expect(JSON.stringify(full.inputSchema)).toContain('threshold_usd');
+    expect(JSON.stringify((await all.listTools()).tools.find((tool) => tool.name === 'record_claim')!.inputSchema)).not.toContain(
+      'threshold_usd',
+    );
+    await all.close();
+  });
+
+  it('toolsets pick the tools listed; a tool of another toolset is refused with the toolset to ask for', async () => {
+    const chart = await connectHttp({}, '?toolsets=chart,arena');
+    expect(await names(chart)).toEqual(['arena_compare', 'olympics_standings', 'analyze_chart']);
+    await expect(chart.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query })).rejects.toThrow(/toolset data.*toolsets=data/);
+    await chart.close();
+  });
+
+  it('read-only mode leaves out every tool that records something', async () => {
+    const readonly = await connectHttp({}, '?toolsets=all&readonly=1');
+    const listed = await names(readonly);
+    for (const writer of ['record_claim', 'record_outcome', 'session_event', 'tool_audit', 'classify', 'analyze_chart'])
+      expect(listed).not.toContain(writer);
+    expect(listed).toEqual(expect.arrayContaining(['query', 'bundle', 'calibrate_p', 'shield_verify', 'portfolio_ask']));
+    await readonly.close();
+  });
+
+  it('dynamic mode: three meta-tools list every tool, describe one in full and call it', async () => {
+    const dynamic = await connectHttp({}, '?toolsets=dynamic&readonly=1');
+    expect(await names(dynamic)).toEqual(['list_tools', 'describe_tool', 'call_tool']);
+    const listed = (await dynamic.callTool({ name: 'list_tools', arguments: {} })).structuredContent as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name)).toContain('olympics_standings');
+    expect(listed.tools.map((tool) => tool.name)).not.toContain('record_claim'); // read-only
+    const described = (await dynamic.callTool({ name: 'describe_tool', arguments: { name: 'query' } })).structuredContent as any;
+    expect(described.inputSchema.required).toEqual(['type']);
+    const called = await dynamic.callTool({ name: 'call_tool', arguments: { name: 'query', arguments: EXAMPLE_ARGS.query } });
+    expect(called.structuredContent).toMatchObject({ ok: true, type: 'crypto-price' });
+    const refused = await dynamic.callTool({ name: 'call_tool', arguments: { name: 'record_claim', arguments: {} } });
+    expect(refused).toMatchObject({ isError: true, structuredContent: { error: 'not_found' } });
+    const bogus = await dynamic.callTool({ name: 'list_tools', arguments: { kind: 'data' } });
+    expect(bogus).toMatchObject({ isError: true, structuredContent: { details: { field: 'kind', rule: 'unknown_argument' } } });
+    await dynamic.close();
+  });
+
+  it('refuses an argument the tool does not take, naming it', async () => {
+    const result = await client.callTool({ name: 'query', arguments: { ...EXAMPLE_ARGS.query, colour: 'red' } });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: 'bad_request', details: { field: 'colour', rule: 'unknown_argument' } });
+    expect((result.content as { text: string }[])[0]!.text).toContain('"colour"');
+  });
+
+  it('reports progress of a long tool when the client sends a progress token', async () => {
+    const all = await connectHttp({}, '?toolsets=all');
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    const result = await all.callTool({ name: 'analyze_chart', arguments: EXAMPLE_ARGS.analyze_chart }, undefined, {
+      onprogress: (p) => void seen.push(p),
+    });
+    await all.close();
+    expect(result.isError).toBeFalsy();
+    expect(seen[0]).toMatchObject({ progress: 1, message: 'calling POST /api/v1/chart/analyze' });
+    expect(seen.at(-1)).toMatchObject({ message: 'answered HTTP 200', total: seen.at(-1)!.progress });
+    expect(seen.map((p) => p.progress)).toEqual(seen.map((_, i) => i + 1));
+  });
+
+  it('CORS lets browser MCP clients send and read the MCP headers', async () => {
+    const preflight = await fetch(`${base}/mcp`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    for (const header of ['mcp-protocol-version', 'mcp-session-id', 'last-event-id'])
+      expect(preflight.headers.get('access-control-allow-headers')).toContain(header);
+    const answer = await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, '', { origin: 'https://agent.example' });
+    expect(answer.headers.get('access-control-expose-headers')).toContain('mcp-session-id');
+    expect(answer.headers.get('access-control-expose-headers')).toContain('mcp-protocol-version');
+  });
+
+  it('answers transport errors in JSON-RPC form, keeping the house code in data', async () => {
+    const unparsable = await post('{"jsonrpc": "2.0",');
+    expect(unparsable.status).toBe(400);
+    expect(await unparsable.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700, data: { error: 'invalid_json' } } });
+    const toolset = await post({ jsonrpc: '2.0', id: 7, method: 'tools/list' }, '?toolsets=weather');
+    expect(toolset.status).toBe(400);
+    expect(await toolset.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32602,
+        message: expect.stringContaining('"weather"'),
+        data: { error: 'bad_request', details: { field: 'toolsets' } },
+      },
+    });
+    const text = await post('<hello/>', '', { 'content-type': 'application/xml' });
+    expect(text.status).toBe(415);
+    expect(await text.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { error: 'unsupported_media_type' } } });
+  });
+
+  it('server.json (MCP Registry) matches the package version and names only variables svc reads', () => {
+    const server = JSON.parse(readFileSync(new URL('../../server.json', import.meta.url), 'utf8'));
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+    expect(server.version).toBe(pkg.version);
+    expect(server.packages[0]).toMatchObject({
+      registryType: 'npm',
+      identifier: '@svc-data/server',
+      version: pkg.version,
+      transport: { type: 'stdio' },
+    });
+    for (const variable of server.packages[0].environmentVariables) expect(Object.keys(EnvSchema.properties)).toContain(variable.name);
+    expect(server.description.length).toBeLessThanOrEqual(100);
+  });
+
+  it('/.well-known/mcp.json names the protocol version the server negotiates', async () => {
+    const descriptor = await (await fetch(`${base}/.well-known/mcp.json`)).json();
+    expect(descriptor.protocol_version).toBe(LATEST_PROTOCOL_VERSION);
+    expect((client as unknown as { transport: { protocolVersion: string } }).transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(descriptor.toolsets.default).toEqual(DEFAULT_TOOLSETS);
+  });
+});
+
+describe('MCP over stdio (the svc-mcp bin)', () => {
+  const spawnClient = async (env: Record<string, string>, flags: string[] = []) => {
     const c = new Client({ name: 'svc-test', version: '1.0.0' });
     await c.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', STDIO_ENTRY],
+        args: ['--import', 'tsx', STDIO_ENTRY, ...flags],
         env: { PATH: process.env.PATH ?? '', ...env },
         stderr: 'pipe',
       }),
@@ -243,7 +392,7 @@ describe('MCP over stdio (svc-mcp)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-mcp-stdio-'));
     const c = await spawnClient({ SVC_DEMO: '1', SVC_DATA_DIR: dataDir });
     try {
-      expect((await c.listTools()).tools.map((tool) => tool.name)).toEqual(TOOLS.map((tool) => tool.name));
+      expect((await c.listTools()).tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOLS);
       const result = await c.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
       const answer = result.structuredContent as Record<string, any>;
       // The demo world's price of the moment (a seeded walk), not a fixed figure.
@@ -251,16 +400,20 @@ describe('MCP over stdio (svc-mcp)', () => {
       const verdict = await c.callTool({ name: 'verify_receipt', arguments: { receipt: answer._receipt, response: answer } });
       expect(verdict.structuredContent).toMatchObject({ valid: true });
       const challenge = await c.callTool({ name: 'bundle', arguments: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
-      expect(challenge).toMatchObject({ isError: true, structuredContent: { error: 'payment_required', invoice: { amount: '1000' } } });
+      expect(challenge).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ amount: '1000' }] } });
     } finally {
       await c.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 90_000);
 
-  it('with SVC_BASE_URL: talks to the running instance over HTTP', async () => {
-    const c = await spawnClient({ SVC_BASE_URL: base });
+  it('with SVC_BASE_URL: talks to the running instance over HTTP; --toolsets and --readonly override SVC_MCP_TOOLSETS', async () => {
+    const c = await spawnClient({ SVC_BASE_URL: base, SVC_MCP_TOOLSETS: 'all' }, ['--toolsets=data,calibration', '--readonly']);
     try {
+      const names = (await c.listTools()).tools.map((tool) => tool.name);
+      expect(names).toContain('calibrate_p');
+      expect(names).not.toContain('record_claim'); // records something: not in read-only mode
+      expect(names).not.toContain('shield_verify'); // safety: not asked for
       const result = await c.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
       const answer = result.structuredContent as Record<string, any>;
       // Signed by the instance under test: the stdio process only relayed it.

@@ -87,7 +87,7 @@ describe('olympics backfill', () => {
     expect(claims.every((c) => c.kind === 'crypto-backfill' && c.status === 'resolved')).toBe(true);
 
     const mcp = new Client({ name: 'olympics-test', version: '1.0.0' });
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp?toolsets=arena`)));
     const tool = await mcp.callTool({ name: 'olympics_standings', arguments: { mode: 'backfill' } });
     await mcp.close();
     expect(tool.isError).toBeFalsy();

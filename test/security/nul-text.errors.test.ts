@@ -91,7 +91,12 @@ describe.each(STORE_BACKENDS)('U+0000 in any string (%s)', (backend) => {
       { accept: 'application/json, text/event-stream', authorization: `Bearer ${session.session_token}` },
     );
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ details: { field: 'params.arguments.text', rule: 'no_nul' } });
+    // /mcp answers in JSON-RPC form, the house error in `data`.
+    expect(res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32600, data: { error: 'validation_failed', details: { field: 'params.arguments.text', rule: 'no_nul' } } },
+    });
     expect(await rows()).toEqual(before);
   });
 

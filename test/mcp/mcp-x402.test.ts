@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { x402Client } from '@x402/core/client';
+import type { PaymentRequired } from '@x402/core/types';
+import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { ManualClock, unixSeconds } from '../../src/core/clock.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { FakeFacilitator } from '../helpers/facilitator.js';
+import { PAY_TO, payer, paymentHeader } from '../helpers/x402.js';
+
+/**
+ * x402 over MCP as the x402 MCP transport has it, paid by a client built on @x402/core: the unpaid
+ * call's PaymentRequired is turned into a payload by `x402Client.createPaymentPayload`, sent in
+ * `_meta["x402/payment"]`, verified like the HTTP header and settled by a loopback facilitator.
+ */
+const facilitator = new FakeFacilitator();
+let t: TestApp;
+let mcp: Client;
+const payments = new x402Client();
+registerExactEvmScheme(payments, { signer: payer });
+
+beforeAll(async () => {
+  const url = await facilitator.start();
+  // The x402 client signs with the real clock, so the service runs on the real clock too.
+  t = await startTestApp({
+    env: { SVC_PAY_TO: PAY_TO, X402_FACILITATOR_URL: url, PAYMENT_SETTLE: 'sync' },
+    clock: new ManualClock(Date.now()),
+  });
+  const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  mcp = new Client({ name: 'x402-mcp-test', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+});
+afterAll(async () => {
+  await mcp?.close();
+  await t.close();
+  await facilitator.close();
+});
+
+/** A paid bundle of one weather query: each test asks for its own place, so each is its own request. */
+const bundle = (place: string, payment?: unknown) =>
+  mcp.callTool({
+    name: 'bundle',
+    arguments: { queries: [{ type: 'weather', q: place }] },
+    ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+  }) as Promise<CallToolResult>;
+
+/** The unpaid call's PaymentRequired, paid by the x402 client. */
+async function payFor(q: string) {
+  const unpaid = await bundle(q);
+  expect(unpaid.isError).toBe(true);
+  expect(JSON.parse((unpaid.content[0] as { text: string }).text)).toEqual(unpaid.structuredContent);
+  return payments.createPaymentPayload(unpaid.structuredContent as unknown as PaymentRequired);
+}
+
+describe('x402 over MCP', () => {
+  it('pays a v2 PaymentRequired through _meta and answers with the settlement in _meta; a replay gets the stored answer', async () => {
+    const payload = await payFor('40.7,-74.0');
+    expect(payload.x402Version).toBe(2);
+    const paid = await bundle('40.7,-74.0', payload);
+    expect(paid.isError).toBeFalsy();
+    expect(paid.structuredContent).toMatchObject({ count: 1, payment: { method: 'x402', charged: true } });
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'eip155:8453', payer: payer.address });
+    const settled = facilitator.settled.length;
+    const replay = await bundle('40.7,-74.0', payload);
+    expect(replay.structuredContent).toEqual(paid.structuredContent);
+    expect(replay._meta).toEqual(paid._meta);
+    expect(facilitator.settled).toHaveLength(settled);
+  });
+
+  it('pays with a v1 payload too, settled as v1', async () => {
+    const v1 = JSON.parse(Buffer.from(await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n }), 'base64').toString('utf8'));
+    const paid = await bundle('51.5,-0.1', v1);
+    expect(paid.isError).toBeFalsy();
+    expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'base' });
+  });
+
+  it('refuses a payload that does not verify with the PaymentRequired naming the reason', async () => {
+    const forged = await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n, impostor: true });
+    const refused = await bundle('48.9,2.3', JSON.parse(Buffer.from(forged, 'base64').toString('utf8')));
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ x402Version: 2, error: 'invalid_exact_evm_payload_signature' });
+  });
+
+  it('a call that charges nothing releases the payment, which then pays for the same call', async () => {
+    const payload = await payFor('12.5,12.5');
+    for (const host of ['open-meteo', 'met-no']) t.sim.fault(host, { kind: 'status', status: 500 });
+    const failed = await bundle('12.5,12.5', payload);
+    t.sim.clearFaults();
+    t.deps.upstream.resetBreakers();
+    expect(failed.structuredContent).toMatchObject({ payment: { charged: false }, results: [{ ok: false }] });
+    expect(failed._meta).toBeUndefined();
+    const again = await bundle('12.5,12.5', payload);
+    expect(again.structuredContent).toMatchObject({ payment: { charged: true }, results: [{ ok: true }] });
+    expect(again._meta?.['x402/payment-response']).toMatchObject({ success: true });
+  });
+
+  it('a failed settlement is the PaymentRequired again, carrying the failure', async () => {
+    const payload = await payFor('35.7,139.7');
+    facilitator.succeed = false;
+    const failed = await bundle('35.7,139.7', payload);
+    facilitator.succeed = true;
+    expect(failed.isError).toBe(true);
+    expect(failed.structuredContent).toMatchObject({ x402Version: 2, error: 'settlement_failed' });
+  });
+});
