@@ -11,6 +11,7 @@ import { UNLIMITED } from '../protection/routes.js';
 import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';
 import { rowComponents } from './openapi-rows.js';
 import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
+import { differencesOf } from './differences.js';
 
 export const API_VERSION = '6.8.0';
 
@@ -87,12 +88,15 @@ function transformRoute({ schema = {}, url, route }: { schema?: RouteSchema; url
   if (schema.hide) return { schema, url };
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const signed = Boolean(route.config && (route.config as { signed?: boolean }).signed);
+  const differences = differencesOf(method, url);
+  const description = [schema.description, ...differences].filter(Boolean).join(' ');
   const response =
     schema.response && signed && schema.response[200] ? { ...schema.response, 200: withReceipt(schema.response[200]) } : schema.response;
   return {
     url,
     schema: {
       ...schema,
+      ...(description ? { description } : {}),
       operationId: schema.operationId ?? operationIdFor(method, url),
       security: schema.security ?? defaultSecurity(url, schema),
       ...(response ? { response } : {}),
