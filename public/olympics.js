@@ -64,18 +64,23 @@ function answerItem(answer) {
   return item;
 }
 
+const SHORT_TIME = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
+/** A <time> a person reads at a glance ("Nov 23, 12:00"), with the exact instant for machines and on hover. */
+function timeOf(ms) {
+  const when = el('time', 'when', SHORT_TIME.format(ms));
+  when.dateTime = new Date(ms).toISOString();
+  when.title = new Date(ms).toString();
+  return when;
+}
+
 function eventItem(event) {
   const item = el('li', 'event');
   const head = el('div', 'event-head');
   const mode = el('span', 'chip', event.mode);
   mode.dataset.mode = event.mode;
   const outcome = event.status === 'resolved' ? 'resolved: ' + (event.outcome === 1 ? 'yes' : 'no') : event.status;
-  head.append(
-    el('span', 'chip', event.discipline),
-    mode,
-    el('span', 'chip', outcome),
-    el('time', 'when', new Date(event.opened_at).toLocaleString()),
-  );
+  head.append(el('span', 'chip', event.discipline), mode, el('span', 'chip', outcome), timeOf(event.opened_at));
   const answers = el('ul', 'answers');
   for (const answer of event.answers) answers.append(answerItem(answer));
   item.append(head, el('p', 'question', event.question), answers);

@@ -13,6 +13,8 @@ import { API_VERSION } from '../plugins/openapi.js';
 import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
 import { TOOLS } from '../mcp/tools.js';
 import { DEFAULT_TOOLSETS, TOOLSETS } from '../mcp/toolset-names.js';
+import { FAVICON_LINK, FAVICON_PATH, LOGO_SVG, PAGE_CSS, siteNav } from '../core/brand.js';
+import { escapeHtml, plainDesc } from './describe.js';
 
 /**
  * Discovery documents, generated from the registry and the price table so counts, prices and the
@@ -56,8 +58,7 @@ const priceLines = () => [
   `week pass: $${usd(PRICES.weekPass)} (${PASS_HOURS.week} h, unlimited bundles)`,
 ];
 
-const typeLine = (d: SourceDescriptor) =>
-  `- ${d.type} [${d.categories.join(', ')}]: q = ${d.qShape || '(empty)'}; ${d.desc.replace(/^`[^`]*`;?\s*/, '')}`;
+const typeLine = (d: SourceDescriptor) => `- ${d.type} [${d.categories.join(', ')}]: q = ${d.qShape || '(empty)'}; ${plainDesc(d.desc)}`;
 
 export function llmsTxt({ baseUrl, sources }: DiscoveryInput): string {
   return `# svc
@@ -267,10 +268,10 @@ export function comparison({ sources }: DiscoveryInput) {
   ];
 }
 
-const page = (title: string, body: string) => `<!doctype html>
+const page = (title: string, body: string, current?: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title}</title><style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#222}code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em}</style>
-</head><body>${body}<footer><p><small>${ATTRIBUTION.replace(/`/g, '')}</small></p></footer></body></html>`;
+<title>${title}</title>${FAVICON_LINK}<style>${PAGE_CSS}</style>
+</head><body>${siteNav(current)}<main>${body}</main><footer><p><small>${ATTRIBUTION.replace(/`/g, '')}</small></p></footer></body></html>`;
 
 export function savesMoneyPage(input: DiscoveryInput): string {
   const rows = comparison(input)
@@ -288,6 +289,7 @@ export function savesMoneyPage(input: DiscoveryInput): string {
       .join('')}</ul>
 <p>Cursors make polling cheap: <code>since=&lt;cursor&gt;</code> answers <code>{"changed":false}</code> when nothing moved.</p>
 <table><tr><th>option</th><th>calls for 20 queries</th><th>cost (USD)</th><th>signed</th></tr>${rows}</table>`,
+    '/how-svc-saves-agents-money',
   );
 }
 
@@ -305,24 +307,41 @@ export function whyPage({ baseUrl, sources }: DiscoveryInput): string {
     ],
     ['Where do I start?', `${baseUrl}/api/v1/catalog and ${baseUrl}/llms.txt.`],
   ];
-  return page('Why agents pick svc', `<h1>Why agents pick svc</h1>${qa.map(([q, a]) => `<h2>${q}</h2><p>${a}</p>`).join('')}`);
+  return page(
+    'Why agents pick svc',
+    `<h1>Why agents pick svc</h1>${qa.map(([q, a]) => `<h2>${q}</h2><p>${a}</p>`).join('')}`,
+    '/svc/why-agents-pick-svc',
+  );
 }
 
 export function landingPage({ baseUrl, sources }: DiscoveryInput): string {
+  const preview = (d: SourceDescriptor) => `/api/data/preview?type=${d.type}&amp;q=${encodeURIComponent(d.example)}`;
   const list = sources
     .map(
       (d) =>
-        `<li><a href="${baseUrl}/api/data/preview?type=${d.type}&amp;q=${encodeURIComponent(d.example)}"><code>${d.type}</code></a> ${d.desc.replace(/`[^`]*`;?\s*/, '')}</li>`,
+        `<li><a href="${preview(d)}"><code>${d.type}</code></a> — ${escapeHtml(plainDesc(d.desc))} <span class="q">q: ${d.qShape ? `<code>${escapeHtml(d.qShape)}</code>` : 'none'}</span></li>`,
     )
     .join('');
   return page(
     'svc: data for AI agents',
-    `<h1>svc</h1><p>${sources.length} data types for AI agents behind one query shape, with signed receipts.</p>
-<p><a href="/docs">API reference</a> · <a href="/openapi.json">OpenAPI</a> · <a href="/mcp">MCP server</a> · <a href="/llms.txt">llms.txt</a> · <a href="/AGENTS.md">AGENTS.md</a> · <a href="/how-svc-saves-agents-money">pricing</a></p>
-<ul>${list}</ul>`,
+    `<h1><img src="${FAVICON_PATH}" alt="" width="40" height="40">svc</h1>
+<p><strong>svc is a self-hostable data service for AI agents.</strong> It answers ${sources.length} data types — crypto, markets, weather, news, security, health, filings and more — behind one query shape (<code>type</code> plus a free-text <code>q</code>), as normalized rows with an Ed25519-signed receipt an agent can verify offline. Agents reach it over HTTP, with the MCP server or the client SDK; paid calls use x402 micropayments or a pass.</p>
+<h2>Try it</h2>
+<p>No account or key is needed for a preview. Ask for the price of bitcoin:</p>
+<pre><code>curl '${baseUrl}/api/data/preview?type=crypto-price&amp;q=bitcoin'</code></pre>
+<p>Up to five queries in one free bundle, one row each:</p>
+<pre><code>curl -X POST ${baseUrl}/api/data/bundle \\
+  -H 'content-type: application/json' \\
+  -d '{"free": true,
+       "queries": [{"type": "weather", "q": "52.52,13.41"},
+                   {"type": "news-hn-top"}]}'</code></pre>
+<p>Then read the <a href="/docs">API reference</a> (try any call from the page), the <a href="/openapi.json">OpenAPI document</a>, <a href="/llms.txt">llms.txt</a> and <a href="/AGENTS.md">AGENTS.md</a> for agents, the <a href="/mcp">MCP endpoint</a>, the <a href="/status">status of each upstream</a> and the <a href="/olympics">model olympics</a>.</p>
+<h2>The ${sources.length} data types</h2>
+<p>Each name opens a free preview of its example query.</p>
+<ul class="types">${list}</ul>`,
+    '/',
   );
 }
 
 /** A small logo for manifests that want one (ai-plugin.json). */
-export const logoSvg = () =>
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" role="img" aria-label="svc"><rect width="64" height="64" rx="12" fill="#1f3a5f"/><text x="32" y="40" font-family="system-ui,sans-serif" font-size="22" fill="#fff" text-anchor="middle">svc</text></svg>';
+export const logoSvg = () => LOGO_SVG;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import * as content from './content.js';
+import { FAVICON_PATH } from '../core/brand.js';
 import { buildTools } from '../mcp/tools.js';
 import type { OpenApiDoc } from '../mcp/schema.js';
 
@@ -23,6 +24,9 @@ const DOCS: Doc[] = [
   { path: '/svc/comparison.json', type: 'application/json', summary: 'Machine-readable comparison', build: content.comparison },
   { path: '/svc/why-agents-pick-svc', type: 'text/html; charset=utf-8', summary: 'Question-and-answer page', build: content.whyPage },
   { path: '/logo.svg', type: 'image/svg+xml', summary: 'Logo', build: content.logoSvg },
+  { path: FAVICON_PATH, type: 'image/svg+xml', summary: 'Favicon (the logo)', build: content.logoSvg },
+  // Browsers ask for /favicon.ico on their own; every modern one renders the SVG it gets.
+  { path: '/favicon.ico', type: 'image/svg+xml', summary: 'Favicon for browsers that ask for /favicon.ico', build: content.logoSvg },
 ];
 
 /**

@@ -11,6 +11,9 @@ import { UNLIMITED } from '../protection/routes.js';
 import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';
 import { rowComponents } from './openapi-rows.js';
 import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
+import { differencesOf } from './differences.js';
+import { LOGO_SVG } from '../core/brand.js';
+import { DOCS_CSS } from './docs-theme.js';
 
 export const API_VERSION = '6.8.0';
 
@@ -65,10 +68,14 @@ interface RouteSchema {
   response?: Record<string, SchemaNode>;
 }
 
-/** Who may call a route that did not say: admin paths need the admin token, 402-answering routes are paid, the rest public. */
+/**
+ * Who may call a route that did not say: admin paths need the admin token, 402-answering routes are paid, the rest
+ * take no credential (`[]`, so /docs shows no lock on them; the optional X-API-Key that raises the rate-limit tier
+ * is described in the document's introduction, not listed on every free route).
+ */
 function defaultSecurity(url: string, schema: RouteSchema): Record<string, string[]>[] {
   if (url.startsWith('/api/v1/admin/')) return [{ adminToken: [] }];
-  if (!schema.response?.[402]) return [{}, { apiKey: [] }];
+  if (!schema.response?.[402]) return [];
   const paid: Record<string, string[]>[] = [{ x402: [] }, { passToken: [] }];
   if (schema.body?.properties?.session_id) paid.push({ checkoutSession: [] });
   if (schema.querystring?.properties?.free) paid.push({});
@@ -87,12 +94,15 @@ function transformRoute({ schema = {}, url, route }: { schema?: RouteSchema; url
   if (schema.hide) return { schema, url };
   const method = Array.isArray(route.method) ? route.method[0]! : route.method;
   const signed = Boolean(route.config && (route.config as { signed?: boolean }).signed);
+  const differences = differencesOf(method, url);
+  const description = [schema.description, ...differences].filter(Boolean).join(' ');
   const response =
     schema.response && signed && schema.response[200] ? { ...schema.response, 200: withReceipt(schema.response[200]) } : schema.response;
   return {
     url,
     schema: {
       ...schema,
+      ...(description ? { description } : {}),
       operationId: schema.operationId ?? operationIdFor(method, url),
       security: schema.security ?? defaultSecurity(url, schema),
       ...(response ? { response } : {}),
@@ -243,6 +253,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    logo: { type: 'image/svg+xml', content: Buffer.from(LOGO_SVG), href: '/', target: '_self' },
+    theme: {
+      title: 'svc API reference',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: 'image/svg+xml', content: Buffer.from(LOGO_SVG) }],
+      css: [{ filename: 'svc.css', content: DOCS_CSS }],
+    },
     staticCSP: true,
     // Try-it-out calls this origin, whatever name the operator serves the page under; CSP allows only 'self'.
     transformSpecification: (spec: Record<string, unknown>) => ({
@@ -251,6 +267,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
     }),
     // `upgrade-insecure-requests` would send Try-it-out calls from an http origin to https.
     transformStaticCSP: (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
+  // Swagger UI's page has no viewport meta: without one a phone renders it 980 px wide and shrinks it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !/^\/docs\/?(\?|$)/.test(request.url)) return payload;
+    if (!String(reply.getHeader('content-type')).startsWith('text/html')) return payload;
+    return payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">');
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

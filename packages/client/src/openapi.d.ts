@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Machine-readable catalog of the data types */
+        /**
+         * Machine-readable catalog of the data types
+         * @description Difference from the interface description: the catalog counts 43 data types — every row of the description’s type table, which holds 43 rows although its text says 42.
+         */
         get: operations["getCatalog"];
         put?: never;
         post?: never;
@@ -103,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Run 1–20 queries in one call (x402-paid, or free with at most 5)
-         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each.
+         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. Difference from the interface description: a single paid query is a 1-query bundle and costs what the bundle tier table asks for 1–2 queries (0.001 USD), not the general per-call price of 0.0005 USD: svc has no other paid single-query path.
          */
         post: operations["postDataBundle"];
         delete?: never;
@@ -181,7 +184,7 @@ export interface paths {
         };
         /**
          * Historical OHLCV candles for backtests
-         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). crypto-price: Binance klines (q = BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles of the range, with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.
+         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). crypto-price: Binance klines (q = BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles of the range, with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.
          */
         get: operations["getBacktest"];
         put?: never;
@@ -442,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Record a confidence-weighted claim (free, or a paid calib-pro claim)
-         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver other than manual are resolved by svc then (see outcome_resolver). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built. **calib-pro**: with `product=calib-pro` the claim costs 0.002 USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass (`X-Svc-Pass: svc-pass_…`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for 30 days. It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); a paid first claim is a 400 and its payment is released. `product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before.
+         * @description Returns the claim id, the calibrated probability for its bin and whether that bin has fewer than 30 resolved claims. A claim still unresolved at expected_resolution_at (now + ttl_hours) becomes `expired` and never enters the curves; claims with a resolver svc runs are resolved by svc then (see outcome_resolver; `outcome_resolver.run_by_svc` in the answer says which). The first write for a new agent_id creates the agent and returns its `agent_key` (shown once, stored only as a SHA-256 hash). Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Nothing is stored when the answer cannot be built. **calib-pro**: with `product=calib-pro` the claim costs 0.002 USDC through x402 (402 with the challenge until paid) or is covered by a day or week pass (`X-Svc-Pass: svc-pass_…`, since Authorization carries the agent key); each such claim keeps the agent on calib-pro for 30 days. It is for an existing agent: a new agent_id records its first claim free (the answer that carries its agent_key); a paid first claim is a 400 and its payment is released. `product` and `pro_until` in the answer say where the agent stands; without the parameter nothing is charged and the free ledger works as before. Difference from the interface description: a write to something an agent owns needs its credential — events of a session need the `session_token` that session start returned, and calibration writes for an existing agent need its `agent_key` (Authorization: Bearer) — so no one can write in another agent’s name. Difference from the interface description: a claim still unresolved after its resolution time (plus an hour of retries for a resolver svc runs) becomes `expired`, a state the description does not name; it never enters the curves, and record_outcome on it is a 409 `already_resolved` with `details.status` = `expired`.
          */
         post: operations["postCalibRecordClaim"];
         delete?: never;
@@ -462,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Record the outcome of a claim (once), as a self-reported outcome
-         * @description Only the claim's agent may: Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. A claim whose resolver is not manual is svc's to resolve: 409 `conflict`. 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one (nothing changes). Of concurrent outcomes exactly one wins.
+         * @description Only the claim's agent may: Writes for an existing agent need `Authorization: Bearer <agent_key>` (missing: 401 unauthorized; wrong: 403 forbidden) or an Ed25519 signature by the public JWK registered with POST /api/v1/calib/public_key: headers x-svc-agent-timestamp (Unix seconds, within ±300 s) and x-svc-agent-signature (base64url signature) over "svc-agent-v1\n" + METHOD + "\n" + path with query exactly as sent + "\n" + agent_id (for record_outcome the claim's agent) + "\n" + timestamp + "\n" + lower-case hex SHA-256 of the raw body bytes (of the empty string without a body); each signature is accepted once. Agent ids in the namespaces arena:, olympics:, chart:, constitutional:, shield: are written by svc only (403 forbidden). Outcomes recorded here are stored and counted as `self_reported`; those svc checks itself (its resolvers, the arena) as `verified`, and curves and agent cards show both counts. Any unresolved claim can be resolved here, also one whose resolver svc runs: the outcome is stored as `self_reported` and svc no longer runs the resolver for it (`outcome_resolver` in the answer says so). `outcome` is the integer 0 or 1 (`"1"` or `true` is a 400 naming the field). 404 `not_found` for an unknown claim; 409 `already_resolved` for a resolved or expired one, and for nothing else (nothing changes). Of concurrent outcomes exactly one wins. Difference from the interface description: a write to something an agent owns needs its credential — events of a session need the `session_token` that session start returned, and calibration writes for an existing agent need its `agent_key` (Authorization: Bearer) — so no one can write in another agent’s name. Difference from the interface description: a claim still unresolved after its resolution time (plus an hour of retries for a resolver svc runs) becomes `expired`, a state the description does not name; it never enters the curves, and record_outcome on it is a 409 `already_resolved` with `details.status` = `expired`.
          */
         post: operations["postCalibRecordOutcome"];
         delete?: never;
@@ -480,7 +483,7 @@ export interface paths {
         };
         /**
          * Reliability curve: 10 bins, ECE and Brier score
-         * @description Bins [k/10, (k+1)/10], right-closed (p = 0 in the first). ECE = Σ n_b/N·|success_rate_b − avg_p_b| over non-empty bins; Brier = mean (p − o)². Read from per-bin aggregates. verified_outcomes + self_reported_outcomes = resolved_claims tells a record svc checked from a self-graded one. Public: no credentials needed.
+         * @description Bins [k/10, (k+1)/10], right-closed (p = 0 in the first). ECE = Σ n_b/N·|success_rate_b − avg_p_b| over non-empty bins; Brier = mean (p − o)². Read from per-bin aggregates. verified_outcomes + self_reported_outcomes = resolved_claims tells a record svc checked from a self-graded one. Public: no credentials needed. Difference from the interface description: an empty reliability bin carries `null` for `success_rate` and `avg_p`, and `ece` and `brier` are `null` while no claim is resolved (the description types them as numbers): a rate over no samples is unknown, not 0.
          */
         get: operations["getCalibCurve"];
         put?: never;
@@ -520,7 +523,7 @@ export interface paths {
         };
         /**
          * Portable signed agent card
-         * @description Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. `product` is calib-pro while the agent is on the paid tier: its card then shows `outcomes: verified_only`, i.e. resolved, ece, brier and miscalibration come from outcomes svc verified alone (self_reported_outcomes still counts the ones left out); free agents' cards (`outcomes: all`) count both. Public: no credentials needed.
+         * @description Verify it offline with the key at /.well-known/svc-receipt-pubkey.json (see Receipts). Each kind counts its verified_outcomes (checked by svc) and self_reported_outcomes. `product` is calib-pro while the agent is on the paid tier: its card then shows `outcomes: verified_only`, i.e. resolved, ece, brier and miscalibration come from outcomes svc verified alone (self_reported_outcomes still counts the ones left out); free agents' cards (`outcomes: all`) count both. Public: no credentials needed. Difference from the interface description: an empty reliability bin carries `null` for `success_rate` and `avg_p`, and `ece` and `brier` are `null` while no claim is resolved (the description types them as numbers): a rate over no samples is unknown, not 0.
          */
         get: operations["getCalibAgentCard"];
         put?: never;
@@ -742,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Post what the agent did (session token required)
-         * @description `Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. Kinds: click, search, fetch, screenshot, navigate, type, scroll, thought, log, error (`end` is the service's own). `text` at most 4096 bytes; `screenshot_b64` a PNG, JPEG or WebP by its magic bytes (415 otherwise) that decodes (400 invalid_image otherwise), at most 1048576 bytes decoded (413), stored once by SHA-256 and streamed as `screenshot_url`. Stored screenshots are bounded: 16 MiB per session (413 image_quota_exceeded), 64 MiB per client address and UTC day (429 image_budget_exhausted with Retry-After), and 2048 MiB for the instance, which first evicts the images of the sessions that ended longest ago (429 only when live sessions hold it all). `ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl.
+         * @description `Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. Kinds: click, search, fetch, screenshot, navigate, type, scroll, thought, log, error (`end` is the service's own). `text` at most 4096 bytes; `screenshot_b64` a PNG, JPEG or WebP by its magic bytes (415 otherwise) that decodes (400 invalid_image otherwise), at most 1048576 bytes decoded (413), stored once by SHA-256 and streamed as `screenshot_url`. Stored screenshots are bounded: 16 MiB per session (413 image_quota_exceeded), 64 MiB per client address and UTC day (429 image_budget_exhausted with Retry-After), and 2048 MiB for the instance, which first evicts the images of the sessions that ended longest ago (429 only when live sessions hold it all). `ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl. Difference from the interface description: a write to something an agent owns needs its credential — events of a session need the `session_token` that session start returned, and calibration writes for an existing agent need its `agent_key` (Authorization: Bearer) — so no one can write in another agent’s name.
          */
         post: operations["postAgentSessionEvent"];
         delete?: never;
@@ -1633,7 +1636,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
+        /** Agent-to-agent protocol card */
         get: operations["getWellKnownAgentCardJson"];
         put?: never;
         post?: never;
@@ -1711,6 +1714,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/favicon.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Favicon (the logo) */
+        get: operations["getFaviconSvg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/favicon.ico": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Favicon for browsers that ask for /favicon.ico */
+        get: operations["getFaviconIco"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mcp": {
         parameters: {
             query?: never;
@@ -1720,13 +1757,13 @@ export interface paths {
         };
         /**
          * What the MCP endpoint is (for people and link checkers)
-         * @description Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification provides. Any other GET returns this endpoint’s description and the names of the tools a POST with the same query lists.
+         * @description Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification provides. Any other GET returns this endpoint’s description and tool names.
          */
         get: operations["getMcp"];
         put?: never;
         /**
          * MCP endpoint (streamable HTTP, stateless)
-         * @description Model Context Protocol (2025-11-25, older versions negotiated) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets its answer as JSON, or as a short event stream when the call asks for progress (`_meta.progressToken`; send `Accept: application/json, text/event-stream`). `?toolsets=` picks the tools listed (comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, `all`, `default` = data,safety, `dynamic` = three meta-tools reaching every tool); `?readonly=1` leaves out tools that record something. Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for record_claim), `Bearer ast_…` (a session token, for session_event), any other bearer token as a portfolio token, `X-API-Key` (rate-limit tier). Paid tools follow the x402 MCP transport: unpaid, the result is `isError` with the x402 `PaymentRequired` as `structuredContent`; the payment goes in `params._meta["x402/payment"]` and the settlement comes back in `_meta["x402/payment-response"]`. **Errors are JSON-RPC, not the house error body**: a request the transport refuses (bad JSON, wrong content type or Accept, too large, rate limited, unknown toolset) is answered with its HTTP status and `{jsonrpc: "2.0", id, error: {code, message, data}}`, `data` carrying the house `error` code, `details` and `request_id`; a tool that fails answers 200 with an `isError` result.
+         * @description Model Context Protocol (2025-06-18) over streamable HTTP, **stateless**: no `Mcp-Session-Id`, every POST carries one JSON-RPC message and gets its answer as JSON (`Accept: application/json, text/event-stream`). Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for record_claim), `Bearer ast_…` (a session token, for session_event), `X-API-Key` (rate-limit tier). Without a pass, paid tools return the x402 challenge as a structured result; pay it and call the tool again with its `payment` argument.
          */
         post: operations["postMcp"];
         delete?: never;
@@ -1790,6 +1827,19 @@ export interface components {
         };
         /** @description A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows */
         Row: components["schemas"]["CryptoPriceRow"] | components["schemas"]["WeatherRow"] | components["schemas"]["EconomicIndicatorRow"] | components["schemas"]["StockQuoteRow"] | components["schemas"]["ForexRow"] | components["schemas"]["CryptoTrendingRow"] | components["schemas"]["GasPricesEthRow"] | components["schemas"]["TaIndicatorsRow"] | components["schemas"]["ScrapeRow"] | components["schemas"]["FundingRatesRow"] | components["schemas"]["OrderBookRow"] | components["schemas"]["DefiYieldRow"] | components["schemas"]["EnergyOilRow"] | components["schemas"]["CommodityMetalsRow"] | components["schemas"]["AgriculturePricesRow"] | components["schemas"]["StableDepegRow"] | components["schemas"]["CrossDexArbRow"] | components["schemas"]["TokenUnlockRow"] | components["schemas"]["SentimentTickerRow"] | components["schemas"]["CdcFluRow"] | components["schemas"]["WhoOutbreakRow"] | components["schemas"]["SecEdgarRow"] | components["schemas"]["LegalCourtlistenerRow"] | components["schemas"]["NewsRedditRow"] | components["schemas"]["RedditTrendingRow"] | components["schemas"]["GdeltEventsRow"] | components["schemas"]["AcledConflictRow"] | components["schemas"]["TokenRiskRow"] | components["schemas"]["ContractRiskRow"] | components["schemas"]["WhaleTrackerRow"] | components["schemas"]["MevExposureRow"] | components["schemas"]["EnergyGridEuRow"] | components["schemas"]["ShippingBdiRow"] | components["schemas"]["TwitchTopRow"] | components["schemas"]["SteamTopRow"] | components["schemas"]["NewsHnTopRow"] | components["schemas"]["GithubTrendingRow"] | components["schemas"]["LiquidationsRow"] | components["schemas"]["BreachRow"] | components["schemas"]["FlightsNearRow"] | components["schemas"]["AirQualityRow"] | components["schemas"]["RealEstateRssRow"] | components["schemas"]["SportsScoresRow"];
+        BundleResult: {
+            type: string;
+            q: string;
+            ok: boolean;
+            /** @description ok:true: `{count, results[], source, as_of, fetched_at, cached}`; ok:false: `{error, message, attempts[{source, error}], retry_after_s?}` */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description ok:false only: the same as data.error */
+            error?: string;
+            /** @description ok:false only: the same as data.message */
+            message?: string;
+        };
         /** @description The answers of a bundle, in query order */
         Bundle: {
             count: number;
@@ -1798,9 +1848,8 @@ export interface components {
                 type: string;
                 q: string;
             }[];
-            results: {
-                [key: string]: unknown;
-            }[];
+            /** @description every result has `data`: the rows when ok, the failure when not */
+            results: components["schemas"]["BundleResult"][];
             payment?: {
                 method: string;
                 /** @description false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off) */
@@ -2006,21 +2055,6 @@ export interface components {
             ts: number;
         } & {
             [key: string]: unknown;
-        };
-        /** @description JSON-RPC 2.0 error response: how /mcp answers a request it refuses */
-        JsonRpcError: {
-            /** @enum {string} */
-            jsonrpc: "2.0";
-            id: string | number | (never | null);
-            error: {
-                /** @description -32700 unparsable JSON, -32600 invalid request, -32602 invalid params, -32000 other transport errors */
-                code: number;
-                message: string;
-                /** @description `{error, details?, request_id}`: the house error code, its details and the request id */
-                data?: {
-                    [key: string]: unknown;
-                };
-            };
         };
         /**
          * @description A normalized `crypto-price` row
@@ -3939,8 +3973,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519--FtEOyipwDMVWJUzYKPGuLzCFR0_-srrOSDBh-tlJEZW4jMHvCysI3tjSMSYpoPBa1OzFyhgQDGb59Z2CdePCw"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-II5xpZ3jL5-Lmuz9rubzarpVnlNH8RYiIco1PDl1Wvmz1DWmrzuppAr68gVyHKXGrd2bPjqaQuXDh4as0E5KAg"
                      *       }
                      *     }
                      */
@@ -4111,8 +4145,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-6Ks5OTWpdDek__UjCsh5orj4Y2hon0n-r_TnouD1Zk_fikFNEU7sWGPCZ7ewEclHFTcwsNEevCQVJY4uMpkPAg"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-QIG-I7B7qrniYycu8soVqESeyS2_xd-Gj-f4ERFOh65r9Lj9bQoEQ9nlMWTQvCHngpJe3XyjDv_dXXzgh3mmBw"
                      *       }
                      *     }
                      */
@@ -4218,7 +4252,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.3UreZtHYy5v8P1qnKVcGdQX6yoCjgANvsQYslB_AcYE",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.uSSxEFkqakKiBEXIK3BGhMcjhJXdtS0UJUUpAT70FeU",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4227,15 +4261,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-owSmFuC4C3Av_dLk77vPR4mQoSNCDAjiE0djw2iLzCw",
+                     *         "response_hash": "sha256-rvf47fvqNJjR-w2Eg9_Lmmr_3H9OTLiGUe4LKqb_IZM",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-eIP3cD7wTpQU5BGCGJDxV3q_yjEJodSeASRwjOz32dY0zaPGuzJE2X84ISKMZBAyRiwqSXudVZIAK6tzMrbGBw"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-dbsYE0cF4u-Ej6lffb5cGUrIZz4-623P4gxRu1Br1reS_xCaXaz1vTWJlsTFqC4HQqV94M_a1rQtabEFPrKgCw"
                      *       }
                      *     }
                      */
@@ -4276,7 +4310,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "165711b5-e1d6-4962-9c04-f71d8b5632c9"
+                     *       "request_id": "8b470069-163a-4a07-93c3-5442aeb1a88a"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4425,8 +4459,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-L-4E1CXlNCr9yrli12-DpwY44pEGA3RgskINOQrXHRA02rmuF9LE6exib9oEL3oNwKsR2hU9vzAfNg6vosh1AA"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-o956oLo9clvmQEdeJDRohTEGU-tfUnYCJL3-wmIoV2rikDZMkGRsOVHlJIlBtkL1OiC4q2_AzaA-Dz2S3CcnDg"
                      *       }
                      *     }
                      */
@@ -4468,7 +4502,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4",
+                     *         "memo": "0x4112427684b9271fa95ccb6cdd472eef3e3c170ed4cda5d0bd8140b2a8119b6f",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4486,11 +4520,11 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x6780465cbf3b227f0f952025ef4a2005c7ef3a7686fa884ee7df411aeec9a1e4"
+                     *             "memo": "0x4112427684b9271fa95ccb6cdd472eef3e3c170ed4cda5d0bd8140b2a8119b6f"
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "000a2c10-05e5-4477-bcdf-73444ded0b98"
+                     *       "request_id": "5052551b-e6bb-4f00-bbd8-1aaa5d21168a"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4685,8 +4719,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-UhtBJ5vt4F8bvwcnEv3zPhQ8D5mfeyVf_AosNgtA3-C7aCa27jWXclI6cEy6Ur9rN9xUSdyHBYA_g2xa47wuAQ"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-5mrgxIeSQ-JDA2gQIZqNYWLllnOA59j0ZAiz0bNEWmeg6qd51mXULbkHDuzLJnMxLrS4fPC_XXEINoPyYIpNCA"
                      *       }
                      *     }
                      */
@@ -4964,6 +4998,7 @@ export interface operations {
                      *       "count": 24,
                      *       "paid": false,
                      *       "source": "binance",
+                     *       "source_interval": "1h",
                      *       "as_of": 1795348800,
                      *       "data": [
                      *         {
@@ -4991,19 +5026,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.fPugG4rD3jY3aZ64v2OAJeGEy9hFYecxyBLZg1YWLYw",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Pbes69iWd8Ffi1sOOCfOLvZh-4Hb6yy60PBWXUhWL1g",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-2wUn6NPkZ43RRZc9RAiFDBY9NDcqJl5_r8BrB_5Kt3o",
+                     *         "response_hash": "sha256-_S_VJa9ROUFX1iCaA8nmajPnI024r9dCJufQinfKrR0",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-YszHFN8rZfqNeoCr5eelQp4FYYqkuSl6bJo-9vQ8ODqAPcW3QqiOfqUjIVcpmi1RDARUdNwSOGVAwYAInN-xBg"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-ru-8ShklXmF47MGgvw3BSM3nLsDxMQOo06GVnOLgx-0dLr-b6pcPZ-I-ZhiF1GfogjjdpP8l6gn51puLflwyBA"
                      *       }
                      *     }
                      */
@@ -5014,6 +5049,10 @@ export interface operations {
                         count: number;
                         paid: boolean;
                         source: string;
+                        /** @description the interval the source served; differs from `interval` when svc aggregated */
+                        source_interval: string;
+                        /** @description how svc built the candles from `source_interval` candles, when it did */
+                        aggregation?: string;
                         as_of: number;
                         data: components["schemas"]["Candle"][];
                         _cursor?: components["schemas"]["Cursor"];
@@ -6178,7 +6217,7 @@ export interface operations {
                         [key: string]: unknown;
                     };
                     /**
-                     * @description How the claim's outcome is decided. Resolvers other than manual run at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.
+                     * @description How the claim's outcome is decided. The resolvers svc runs at expected_resolution_at; when their data is unavailable they retry for an hour, then the claim expires.
                      *
                      *     **manual**: the agent reports the outcome with record_outcome (a self-reported outcome); unreported at expected_resolution_at, the claim expires. config: `{"type":"object","properties":{},"additionalProperties":false}`
                      *
@@ -6197,11 +6236,8 @@ export interface operations {
                      *     **top_gainer**: at expected_resolution_at svc reads crypto-price for every one of config.coins (data at most 2 minutes old); each coin's gain is usd / baseline_usd − 1 (baseline_usd[i] belongs to coins[i]); outcome 1 iff config.coin has the highest gain (coins tied for the highest all count as top). A coin without a usd price is retried for an hour, then the claim expires. config: `{"type":"object","required":["coins","baseline_usd","coin"],"properties":{"coins":{"type":"array","items":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"},"minItems":2,"maxItems":10,"uniqueItems":true},"baseline_usd":{"type":"array","items":{"type":"number","exclusiveMinimum":0},"minItems":2,"maxItems":10,"description":"the price of each coin when the claim was made, in coins order"},"coin":{"type":"string","pattern":"^[a-z0-9-]{1,64}$","description":"a CoinGecko id such as bitcoin"}},"additionalProperties":false}`
                      */
                     outcome_resolver: {
-                        /**
-                         * @description who decides the outcome: manual (the agent, self-reported) or one of svc's resolvers (verified)
-                         * @enum {string}
-                         */
-                        type: "manual" | "price_above" | "price_below" | "value_above" | "value_below" | "event_occurred" | "shield_exploit" | "top_gainer";
+                        /** @description who decides the outcome, a free string. svc runs these types: price_above, price_below, value_above, value_below, event_occurred, shield_exploit, top_gainer (a verified outcome); manual and any other type are stored as given, not run by svc, and their outcomes are self-reported with record_outcome */
+                        type: string;
                         /** @description the resolver's settings; its schema is listed per type in outcome_resolver's description (400 naming the field when it does not fit) */
                         config: {
                             [key: string]: unknown;
@@ -6229,6 +6265,12 @@ export interface operations {
                         calibrated_p: number;
                         low_confidence: boolean;
                         expected_resolution_at: number;
+                        outcome_resolver: {
+                            type: string;
+                            /** @description true while svc will run this resolver for the claim (a verified outcome) */
+                            run_by_svc: boolean;
+                            note: string;
+                        };
                         /** @description svc-ak_ + 192 random bits (base64url); shown once, send it as Authorization: Bearer <agent_key> */
                         agent_key?: string;
                         /** @description calib-pro while the agent is on the paid tier, else free */
@@ -6321,6 +6363,10 @@ export interface operations {
             content: {
                 "application/json": {
                     claim_id: string;
+                    /**
+                     * @description the integer 0 or 1 (a string or boolean is a 400)
+                     * @enum {unknown}
+                     */
                     outcome: 0 | 1;
                     /** @description free-form object */
                     evidence?: {
@@ -6347,6 +6393,12 @@ export interface operations {
                         calibrated_p: number;
                         /** @description self_reported */
                         outcome_source: string;
+                        outcome_resolver: {
+                            type: string;
+                            /** @description true while svc will run this resolver for the claim (a verified outcome) */
+                            run_by_svc: boolean;
+                            note: string;
+                        };
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
@@ -6558,8 +6610,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "ku_aAfV-T1dwEAevVdxu10F3is7QBGmcwVQTqJiOSkE",
-                     *         "sig": "ed25519-riDniMQWCL-cnFH2H5w-6WKcFl73_gW6QPjO4v2fvEDCuXSYN93cLjpjiGCvcnmFZvzSOajruHtABSI7RgXJBg"
+                     *         "kid": "jDZDdM5Jtl_xNNndsTIT1IWh34fe40ajH9ksxjWpHDQ",
+                     *         "sig": "ed25519-zTyFBDKBtj2MwxMGWMPyDfhcNAWRJeInSKYhudyrJWdVjMifgAyK-w7Iw5RVPaESqCgHfRMwMQg6yWJqoOQFCw"
                      *       }
                      *     }
                      */
@@ -11246,7 +11298,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint) */
+            /** @description Agent-to-agent protocol card */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11427,14 +11479,85 @@ export interface operations {
             };
         };
     };
+    getFaviconSvg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Favicon (the logo) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFaviconIco: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Favicon for browsers that ask for /favicon.ico */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getMcp: {
         parameters: {
-            query?: {
-                /** @description comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic; default data,safety */
-                toolsets?: string;
-                /** @description 1 or true: leave out tools that record something */
-                readonly?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -11472,7 +11595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error */
@@ -11485,7 +11608,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Rate limit reached */
@@ -11499,19 +11624,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
     };
     postMcp: {
         parameters: {
-            query?: {
-                /** @description comma-separated: data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic; default data,safety */
-                toolsets?: string;
-                /** @description 1 or true: leave out tools that record something */
-                readonly?: string;
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
@@ -11525,7 +11645,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken) */
+            /** @description the JSON-RPC response */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11561,46 +11681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Error */
-            406: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Payload too large */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
-                };
-            };
-            /** @description Error */
-            415: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit reached */
@@ -11614,7 +11695,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["JsonRpcError"];
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
