@@ -299,6 +299,10 @@ export const EnvSchema = Type.Object({
       description: 'pino log level',
     },
   ),
+  LOG_FORMAT: Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
+    default: 'json',
+    description: 'json: one JSON object per line, for log collectors; pretty: one readable line per event, for a terminal',
+  }),
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -43,6 +43,7 @@ export interface Config {
   demoSeed: number;
   userAgent: string;
   logLevel: string;
+  logFormat: 'json' | 'pretty';
   /** OpenTelemetry export; undefined = tracing off. */
   tracing?: TracingSettings;
   upstreams: Record<HostName, UpstreamSetting>;
@@ -197,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoSeed: parsed.SVC_DEMO_SEED,
     userAgent: parsed.SVC_USER_AGENT,
     logLevel: parsed.LOG_LEVEL,
+    logFormat: parsed.LOG_FORMAT,
     ...(parsed.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { tracing: { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } }
       : {}),

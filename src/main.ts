@@ -6,6 +6,7 @@ import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
 import { runWorkers } from './lifecycle/workers.js';
 import { userAgentWarning } from './upstream/user-agent.js';
+import { prettyLogStream } from './plugins/pretty-log.js';
 
 async function main(): Promise<void> {
   const loaded = loadConfigOrExit(process.env);
@@ -13,7 +14,8 @@ async function main(): Promise<void> {
   const config = demo?.config ?? loaded;
 
   const deps = await createDeps(config);
-  const app = await buildApp(deps, { logger: { level: config.logLevel } });
+  const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : undefined;
+  const app = await buildApp(deps, { logger: { level: config.logLevel, stream } });
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
   await demo?.prepare(app, deps);

@@ -41,7 +41,8 @@ export function shBlocks(page: string, text: string): Block[] {
   return blocks;
 }
 
-const BLOCKS = PAGES.flatMap((page) => shBlocks(page, readFileSync(new URL(page, ROOT), 'utf8')));
+const TEXTS = PAGES.map((page) => ({ page, text: readFileSync(new URL(page, ROOT), 'utf8') }));
+const BLOCKS = TEXTS.flatMap(({ page, text }) => shBlocks(page, text));
 
 const PRELUDE = `set -eo pipefail
 curl() {
@@ -125,8 +126,10 @@ describe('every shell example in README.md and docs/ runs against the demo', () 
     await server?.close();
   });
 
-  it('finds the examples, and jq to read their answers', () => {
+  it('finds the examples, and jq to read their answers; shell is fenced as sh (run) or text/console (not run)', () => {
     expect(BLOCKS.length).toBeGreaterThan(10);
+    const unrun = TEXTS.flatMap(({ page, text }) => [...text.matchAll(/^```(bash|shell|zsh)$/gm)].map((m) => `${page}: ${m[0]}`));
+    expect(unrun).toEqual([]);
     expect(spawnSync('jq', ['--version']).status, 'the examples read JSON with jq: install it').toBe(0);
   });
 
