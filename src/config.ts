@@ -70,6 +70,7 @@ export interface Config {
   /** Plaid credentials; undefined = account linking off (manual holdings still work). */
   plaid?: { clientId: string; secret: string; baseUrl: string };
   paymentSettle: 'sync' | 'async' | 'off';
+  paymentVerify: 'local' | 'facilitator' | 'both';
   facilitatorUrl?: string;
   facilitatorAuth: FacilitatorAuth;
   stripeSecretKey?: string;
@@ -135,6 +136,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_FETCH_ALLOWED_PORTS: ports are 1 to 65535 (got "${parsed.SVC_FETCH_ALLOWED_PORTS}")`);
   if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL) {
     problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
+  }
+  if (parsed.PAYMENT_VERIFY !== 'local' && !parsed.X402_FACILITATOR_URL) {
+    problems.push(`PAYMENT_VERIFY: "${parsed.PAYMENT_VERIFY}" needs X402_FACILITATOR_URL`);
   }
   const models = readModels(parsed, env, upstreams.llm, problems);
   const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) =>
@@ -204,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKeys,
     plaid,
     paymentSettle: parsed.PAYMENT_SETTLE,
+    paymentVerify: parsed.PAYMENT_VERIFY,
     facilitatorUrl: parsed.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
     facilitatorAuth,
     stripeSecretKey: parsed.STRIPE_SECRET_KEY,
