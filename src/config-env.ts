@@ -114,7 +114,8 @@ export const EnvSchema = Type.Object({
   X402_FACILITATOR_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'x402 facilitator base URL (GET /supported at start-up, POST /verify, POST /settle); required by sync and async settlement and by PAYMENT_VERIFY=facilitator|both',
+      description:
+        'x402 facilitator base URL (GET /supported at start-up, POST /verify, POST /settle); required by sync and async settlement and by PAYMENT_VERIFY=facilitator|both',
     }),
   ),
   X402_FACILITATOR_AUTH: Type.Union([Type.Literal('none'), Type.Literal('bearer'), Type.Literal('cdp')], {
