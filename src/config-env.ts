@@ -113,10 +113,16 @@ export const EnvSchema = Type.Object({
     default: 'off',
     description: 'x402 settlement: sync (before answering), async (durable queue), off (record as unsettled)',
   }),
+  PAYMENT_VERIFY: Type.Union([Type.Literal('local'), Type.Literal('facilitator'), Type.Literal('both')], {
+    default: 'local',
+    description:
+      'who checks x402 signatures: local (svc, offline; smart-wallet signatures go to the facilitator), facilitator (its POST /verify), both; facilitator and both need X402_FACILITATOR_URL',
+  }),
   X402_FACILITATOR_URL: Type.Optional(
     Type.String({
       pattern: '^https?://',
-      description: 'x402 facilitator base URL (GET /supported at start-up, POST /settle); required by sync and async',
+      description:
+        'x402 facilitator base URL (GET /supported at start-up, POST /verify, POST /settle); required by sync and async settlement and by PAYMENT_VERIFY=facilitator|both',
     }),
   ),
   X402_FACILITATOR_AUTH: Type.Union([Type.Literal('none'), Type.Literal('bearer'), Type.Literal('cdp')], {

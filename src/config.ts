@@ -76,6 +76,7 @@ export interface Config {
   /** Plaid credentials; undefined = account linking off (manual holdings still work). */
   plaid?: { clientId: string; secret: string; baseUrl: string };
   paymentSettle: 'sync' | 'async' | 'off';
+  paymentVerify: 'local' | 'facilitator' | 'both';
   facilitatorUrl?: string;
   facilitatorAuth: FacilitatorAuth;
   stripeSecretKey?: string;
@@ -161,6 +162,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL) {
     problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
   }
+  if (parsed.PAYMENT_VERIFY !== 'local' && !parsed.X402_FACILITATOR_URL) {
+    problems.push(`PAYMENT_VERIFY: "${parsed.PAYMENT_VERIFY}" needs X402_FACILITATOR_URL`);
+  }
   const models = readModels(parsed, env, upstreams.llm, problems);
   const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) =>
     k?.trim() ? [readSecretKey(k.trim(), problems)] : [],
@@ -232,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKeys,
     plaid,
     paymentSettle: parsed.PAYMENT_SETTLE,
+    paymentVerify: parsed.PAYMENT_VERIFY,
     facilitatorUrl: parsed.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
     facilitatorAuth,
     stripeSecretKey: parsed.STRIPE_SECRET_KEY,

@@ -1,4 +1,6 @@
+import type { OpenApiDoc } from '../core/openapi-doc.js';
 import type { SourceDescriptor } from '../sources/define.js';
+import type { X402Network } from '../payments/networks.js';
 import {
   BUNDLE_TIERS,
   FREE_BUNDLE_QUERIES,
@@ -25,6 +27,10 @@ export interface DiscoveryInput {
   sources: SourceDescriptor[];
   /** The MCP server's tools as tools/list returns them. */
   tools: McpToolInfo[];
+  /** The app's OpenAPI document (paid operations are those answering 402). */
+  openapi: OpenApiDoc;
+  /** Where x402 payments go: the configured network and recipient. */
+  x402: { network: X402Network; payTo: string };
 }
 
 export interface McpToolInfo {
@@ -112,37 +118,6 @@ ${priceLines()
 ## Licence
 ${ATTRIBUTION}
 `;
-}
-
-export function x402Descriptor({ baseUrl }: DiscoveryInput) {
-  return {
-    x402Version: 1,
-    protocol: 'x402',
-    scheme: 'exact',
-    networks: ['base'],
-    asset: { symbol: 'USDC', decimals: 6 },
-    endpoints: [
-      {
-        method: 'POST',
-        resource: `${baseUrl}/api/data/bundle`,
-        tiers: BUNDLE_TIERS.map((t) => ({ max_queries: t.maxQueries, amount: t.price.toString() })),
-      },
-      { method: 'GET', resource: `${baseUrl}/api/v1/backtest`, amount: PRICES.backtest.toString() },
-      { method: 'GET', resource: `${baseUrl}/api/v1/agent-context`, amount: PRICES.agentContext.toString() },
-      {
-        method: 'POST',
-        resource: `${baseUrl}/api/v1/calib/record_claim`,
-        query: { product: 'calib-pro' },
-        amount: PRICES.calibProClaim.toString(),
-      },
-      { method: 'POST', resource: `${baseUrl}/api/v1/pass/day`, amount: PRICES.dayPass.toString() },
-      { method: 'POST', resource: `${baseUrl}/api/v1/pass/week`, amount: PRICES.weekPass.toString() },
-    ],
-    per_call_amount: singleQueryPrice().toString(),
-    payment_header: 'X-Payment',
-    response_header: 'X-Payment-Response',
-    license: ATTRIBUTION,
-  };
 }
 
 /**

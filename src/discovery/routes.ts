@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import * as content from './content.js';
 import { FAVICON_PATH } from '../core/brand.js';
+import { x402Descriptor, x402WellKnown } from './x402.js';
 import { buildTools } from '../mcp/tools.js';
 import type { OpenApiDoc } from '../mcp/schema.js';
 
@@ -11,7 +12,8 @@ const DOCS: Doc[] = [
   { path: '/', type: 'text/html; charset=utf-8', summary: 'Landing page', build: content.landingPage },
   { path: '/llms.txt', type: 'text/plain; charset=utf-8', summary: 'Site overview for language models', build: content.llmsTxt },
   { path: '/AGENTS.md', type: 'text/markdown; charset=utf-8', summary: 'Agent interaction rules', build: content.agentsMd },
-  { path: '/.well-known/x402.json', type: 'application/json', summary: 'Payment protocol descriptor', build: content.x402Descriptor },
+  { path: '/.well-known/x402.json', type: 'application/json', summary: 'Payment protocol descriptor', build: x402Descriptor },
+  { path: '/.well-known/x402', type: 'application/json', summary: 'x402 resource list for indexers', build: x402WellKnown },
   { path: '/.well-known/mcp.json', type: 'application/json', summary: 'Tool-server discovery descriptor', build: content.mcpDescriptor },
   { path: '/.well-known/ai-plugin.json', type: 'application/json', summary: 'Legacy plugin manifest', build: content.aiPlugin },
   {
@@ -37,11 +39,16 @@ export const discoveryRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     const built = new Map<string, string>();
-    const input = () => ({
-      baseUrl: deps.config.publicUrl,
-      sources: deps.registry.all(),
-      tools: buildTools(app.swagger() as unknown as OpenApiDoc).map((t) => t.definition),
-    });
+    const input = (): content.DiscoveryInput => {
+      const openapi = app.swagger() as unknown as OpenApiDoc;
+      return {
+        baseUrl: deps.config.publicUrl,
+        sources: deps.registry.all(),
+        tools: buildTools(openapi).map((t) => t.definition),
+        openapi,
+        x402: { network: deps.config.x402Network, payTo: deps.config.payTo },
+      };
+    };
     const textOf = (doc: Doc) => {
       if (!built.size) {
         const shared = input();

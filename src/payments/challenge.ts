@@ -131,6 +131,17 @@ export class PaymentRequiredError extends ApiError {
   }
 }
 
+/**
+ * The settlement result in the header of the version paid: `PAYMENT-RESPONSE` (v2) or
+ * `X-PAYMENT-RESPONSE` (v1), base64 JSON `{success, transaction, network, payer, errorReason?}`.
+ */
+export function settlementResponseHeader(
+  version: 1 | 2,
+  result: { success: boolean; transaction: string; network: string; payer: string; errorReason?: string },
+): Record<string, string> {
+  return { [version === 2 ? 'payment-response' : 'x-payment-response']: Buffer.from(JSON.stringify(result)).toString('base64') };
+}
+
 /** The 402 sent when a synchronous settlement fails after verification: the answer is withheld. */
 export function settlementFailed(
   requirements: ReturnType<typeof paymentRequirements>,

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
 import { PASS_PREFIX } from './passes.js';
-import { PAYMENT_HEADERS } from './x402.js';
+import { HeaderNotJson, PAYMENT_HEADERS, decodePaymentHeader, type Payment, type Reason } from './x402.js';
 
 // The payment credentials a request presents: an x402 payment header or a pass token.
 
@@ -45,4 +45,30 @@ export function presentedPayment(request: FastifyRequest): { version: 1 | 2; hea
   const version = sent[0];
   const header = version && request.headers[PAYMENT_HEADERS[version].toLowerCase()];
   return version && typeof header === 'string' && header.trim() ? { version, header } : undefined;
+}
+
+/**
+ * The payment in a presented header, or why it is refused with a 402 (a version the header does not
+ * carry). A malformed payment is a 400 naming the header (x402's HTTP transport: "Invalid Payment"):
+ * neither JSON nor base64 JSON (`rule: json`), or JSON that is not a payment payload (`rule: x402_payload`).
+ */
+export function decodePresentedPayment(presented: {
+  version: 1 | 2;
+  header: string;
+}): { ok: true; payment: Payment } | { ok: false; reason: Reason } {
+  const field = PAYMENT_HEADERS[presented.version];
+  let decoded;
+  try {
+    decoded = decodePaymentHeader(presented.header, presented.version);
+  } catch (e) {
+    if (e instanceof HeaderNotJson) throw new ApiError('bad_request', e.message, { field, rule: 'json' });
+    throw e;
+  }
+  if (!decoded.ok && decoded.reason === 'invalid_payload')
+    throw new ApiError('bad_request', `${field} is not an x402 v${presented.version} payment payload (exact scheme)`, {
+      field,
+      rule: 'x402_payload',
+      reason: 'invalid_payload',
+    });
+  return decoded;
 }

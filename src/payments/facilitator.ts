@@ -9,6 +9,13 @@ export interface SettleResult {
   errorReason?: string;
 }
 
+/** The facilitator's verdict on a payment (`POST /verify`). */
+export interface VerifyResult {
+  isValid: boolean;
+  invalidReason?: string;
+  payer?: string;
+}
+
 /** One `{x402Version, scheme, network}` a facilitator can verify and settle (`GET /supported`). */
 export interface SupportedKind {
   x402Version: number;
@@ -21,7 +28,7 @@ export type FacilitatorAuth = { kind: 'none' } | { kind: 'bearer'; token: string
 
 export class FacilitatorUnavailable extends Error {}
 
-/** The x402 facilitator's HTTP API: `POST {url}/settle` and `GET {url}/supported`. */
+/** The x402 facilitator's HTTP API: `POST {url}/verify`, `POST {url}/settle` and `GET {url}/supported`. */
 export class Facilitator {
   constructor(
     readonly baseUrl: string,
@@ -39,6 +46,23 @@ export class Facilitator {
     } catch (e) {
       return { success: false, errorReason: `unexpected_settle_error: ${(e as Error).message}` };
     }
+  }
+
+  /**
+   * Verifies a payment of either x402 version against the requirements of that version: signatures
+   * of any wallet (EIP-1271, EIP-6492), balance and nonce. FacilitatorUnavailable when it gives no verdict.
+   */
+  async verify(paymentPayload: { x402Version: number }, paymentRequirements: unknown): Promise<VerifyResult> {
+    let res;
+    try {
+      res = await this.call('POST', '/verify', { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements });
+    } catch (e) {
+      throw new FacilitatorUnavailable(`POST ${this.baseUrl}/verify failed: ${(e as Error).message}`);
+    }
+    const body = (await res.body.json().catch(() => ({}))) as Partial<VerifyResult>;
+    if (typeof body.isValid !== 'boolean')
+      throw new FacilitatorUnavailable(`POST ${this.baseUrl}/verify answered HTTP ${res.statusCode} without a verdict`);
+    return body as VerifyResult;
   }
 
   /** The kinds the facilitator settles; FacilitatorUnavailable names what went wrong. */

@@ -15,15 +15,17 @@ import {
   paymentRequirements,
   paymentRequirementsV2,
   settlementFailed,
+  settlementResponseHeader,
   type ChallengeContext,
   type Requirement,
 } from './challenge.js';
 import { FacilitatorUnavailable } from './facilitator.js';
-import { passToken, presentedPayment } from './credentials.js';
+import { decodePresentedPayment, passToken, presentedPayment } from './credentials.js';
 import { hashToken, type PassKind } from './passes.js';
 import type { Tier } from './tier.js';
 import { USDC_NETWORKS } from './networks.js';
-import { HeaderNotJson, PAYMENT_HEADERS, authorizationKey, decodePaymentHeader, verifyPayment } from './x402.js';
+import { PaymentVerifier } from './verification.js';
+import { authorizationKey } from './x402.js';
 import type { Claim, FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
 
 export type { FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
@@ -49,6 +51,7 @@ export class X402Gate implements PaymentGate {
   /** PAYMENT_SETTLE, unless nothing can settle: no facilitator, or the zero address as recipient. */
   readonly settleMode: Config['paymentSettle'];
   private readonly canSettle: boolean;
+  private readonly verifier: PaymentVerifier;
   /** The x402 versions offered and accepted: both, or what the facilitator settles (read at start-up). */
   private versions = new Set<1 | 2>([1, 2]);
   /** What each paid operation's 402 tells x402 discovery, from the app's OpenAPI document. */
@@ -57,6 +60,7 @@ export class X402Gate implements PaymentGate {
   constructor(private readonly deps: GateDeps) {
     this.canSettle = Boolean(deps.facilitator) && !ZERO_ADDRESS.test(deps.config.payTo);
     this.settleMode = this.canSettle ? deps.config.paymentSettle : 'off';
+    this.verifier = new PaymentVerifier(deps.config.paymentVerify, deps.facilitator);
   }
 
   /**
@@ -105,12 +109,13 @@ export class X402Gate implements PaymentGate {
     requirement: Requirement,
     body: (ctx: ChallengeContext) => Record<string, unknown>,
     reason?: string,
+    extraHeaders: Record<string, string> = {},
   ) {
     const ctx = this.challengeContext(request);
     const v1 = body(ctx);
     const headers: Record<string, string> = this.versions.has(2)
-      ? { 'payment-required': paymentRequiredHeader(ctx, requirement, reason) }
-      : {};
+      ? { 'payment-required': paymentRequiredHeader(ctx, requirement, reason), ...extraHeaders }
+      : extraHeaders;
     return new PaymentRequiredError(this.versions.has(1) ? v1 : { ...v1, accepts: [] }, headers);
   }
 
@@ -208,7 +213,10 @@ export class X402Gate implements PaymentGate {
     }
   }
 
-  /** Settles one claimed authorization; sync failures become a 402. Answers in the header of the version paid. */
+  /**
+   * Settles one claimed authorization; a sync failure is a 402 whose payment-response header says
+   * `{success: false, errorReason}`. Answers in the header of the version paid.
+   */
   private async settle(
     request: FastifyRequest,
     { authKey, requirement, version }: Claim,
@@ -230,19 +238,25 @@ export class X402Gate implements PaymentGate {
       settle_attempts: row.settle_attempts + 1,
       facilitator_json: JSON.stringify(result),
     });
+    const network = version === 2 ? USDC_NETWORKS[config.x402Network].caip2 : config.x402Network;
+    const { success, transaction = '', errorReason } = result;
+    const header = settlementResponseHeader(version, {
+      success,
+      transaction,
+      network,
+      payer: row.payer,
+      ...(errorReason ? { errorReason } : {}),
+    });
     if (!result.success) {
       throw this.paymentRequired(
         request,
         requirement,
         (ctx) => settlementFailed(paymentRequirements(ctx, requirement), ctx.nowS, result.errorReason),
         'settlement_failed',
+        header,
       );
     }
-    const network = version === 2 ? USDC_NETWORKS[config.x402Network].caip2 : config.x402Network;
-    const response = Buffer.from(
-      JSON.stringify({ success: true, transaction: result.transaction ?? '', network, payer: row.payer }),
-    ).toString('base64');
-    return { [version === 2 ? 'payment-response' : 'x-payment-response']: response };
+    return header;
   }
 
   private async fromX402(
@@ -251,30 +265,28 @@ export class X402Gate implements PaymentGate {
     presented: { version: 1 | 2; header: string },
   ): Promise<PaymentGrant> {
     const { config, clock, repo, memoSecret } = this.deps;
-    let decoded;
-    try {
-      decoded = decodePaymentHeader(presented.header, presented.version);
-    } catch (e) {
-      if (e instanceof HeaderNotJson)
-        throw new ApiError('bad_request', e.message, { field: PAYMENT_HEADERS[presented.version], rule: 'json' });
-      throw e;
-    }
+    const decoded = decodePresentedPayment(presented);
     if (!decoded.ok) throw this.challenge(request, requirement, decoded.reason);
     const { payment } = decoded;
     if (!this.versions.has(payment.version)) throw this.challenge(request, requirement, 'invalid_x402_version');
     const ctx = this.challengeContext(request);
-    const verdict = await verifyPayment(payment, {
+    // The facilitator verifies and settles against the requirements of the version paid; a v2 payer must echo them unchanged.
+    const requirements = payment.version === 2 ? paymentRequirementsV2(ctx, requirement) : paymentRequirements(ctx, requirement);
+    if (payment.accepted && canonicalJson(payment.accepted) !== canonicalJson(requirements))
+      throw this.challenge(request, requirement, 'invalid_payment_requirements');
+    const expectation = {
       network: config.x402Network,
       payTo: config.payTo,
       amount: requirement.amount,
       maxTimeoutSeconds: config.x402MaxTimeoutS,
       nowS: ctx.nowS,
+    };
+    const verdict = await this.verifier.verify(payment, expectation, requirements).catch((e: unknown) => {
+      if (!(e instanceof FacilitatorUnavailable)) throw e;
+      request.log.warn({ err: e }, 'x402 facilitator gave no verdict');
+      throw new ApiError('service_unavailable', 'the x402 facilitator could not verify the payment; try again', { retry_after_s: 5 });
     });
     if (!verdict.ok) throw this.challenge(request, requirement, verdict.reason);
-    // The facilitator settles against the requirements of the version paid; a v2 payer echoes them and must echo them unchanged.
-    const requirements = payment.version === 2 ? paymentRequirementsV2(ctx, requirement) : paymentRequirements(ctx, requirement);
-    if (payment.accepted && canonicalJson(payment.accepted) !== canonicalJson(requirements))
-      throw this.challenge(request, requirement, 'invalid_payment_requirements');
 
     const authKey = authorizationKey(payment, config.x402Network);
     const authorization = payment.payload.authorization;

@@ -36,11 +36,13 @@ export const domainSeparator = async (network: X402Network): Promise<Hex> =>
     types: { EIP712Domain: EIP712_DOMAIN },
   });
 
+/** Longest payment header read (base64 JSON); a smart wallet's signature (EIP-6492) takes most of it. */
+const MAX_HEADER = 8192;
 const Address = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$' });
 const Uint = Type.String({ pattern: '^[0-9]{1,30}$' });
 /** The `exact` EVM payload: an EIP-3009 authorization and its signature (the same in v1 and v2). */
 const ExactPayload = Type.Object({
-  signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: 4096 }),
+  signature: Type.String({ pattern: '^0x[0-9a-fA-F]+$', maxLength: MAX_HEADER }),
   authorization: Type.Object({
     from: Address,
     to: Address,
@@ -93,7 +95,6 @@ export interface Payment {
 /** The request header that carries each version's payment. */
 export const PAYMENT_HEADERS = { 1: 'X-Payment', 2: 'PAYMENT-SIGNATURE' } as const;
 
-const MAX_HEADER = 8192;
 /** secp256k1 n / 2: USDC's ecrecover rejects signatures with a larger s, so they could never settle. */
 const HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n;
 /** Tolerated clock difference between the payer and svc, in seconds. */
@@ -159,13 +160,14 @@ export interface Expectation {
   nowS: number;
 }
 
-/** Local, RPC-free verification of an EOA-signed `exact` payment; every failure names its reason. */
-export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
+const fail = (reason: Reason) => ({ ok: false as const, reason });
+
+/** The terms of an `exact` payment (scheme, network, recipient, amount, time window), checked locally whoever checks the signature. */
+export async function checkTerms(p: Payment, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
   const a = p.payload.authorization;
-  const fail = (reason: Reason) => ({ ok: false as const, reason });
   if (p.scheme !== 'exact') return fail('invalid_scheme');
   if (p.network !== expect.network) return fail('invalid_network');
-  const { getAddress, parseSignature, verifyTypedData } = await loadViem();
+  const { getAddress } = await loadViem();
   if (getAddress(a.to) !== getAddress(expect.payTo)) return fail('invalid_exact_evm_payload_recipient_mismatch');
   if (BigInt(a.value) !== expect.amount) return fail('invalid_exact_evm_payload_authorization_value');
   if (BigInt(a.validAfter) > BigInt(expect.nowS)) return fail('invalid_exact_evm_payload_authorization_valid_after');
@@ -173,15 +175,25 @@ export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ 
   if (validBefore < BigInt(expect.nowS + 6) || validBefore > BigInt(expect.nowS + expect.maxTimeoutSeconds + CLOCK_SKEW_S)) {
     return fail('invalid_exact_evm_payload_authorization_valid_before');
   }
+  return { ok: true, payer: getAddress(a.from) };
+}
+
+/** 65 bytes: an EOA's ECDSA signature. Smart wallets sign otherwise (EIP-1271 bytes, EIP-6492 wrappers): checking those needs an RPC. */
+export const isEoaSignature = (signature: string): boolean => signature.length === 132;
+
+/** Checks an EOA signature offline (ECDSA recovery); false for any other signature. */
+export async function checkEoaSignature(p: Payment, network: X402Network): Promise<boolean> {
+  const a = p.payload.authorization;
   const signature = p.payload.signature as Hex;
-  if (signature.length !== 132) return fail('invalid_exact_evm_payload_signature'); // 65-byte EOA signatures only; smart wallets need an RPC
+  if (!isEoaSignature(signature)) return false;
+  const { parseSignature, verifyTypedData } = await loadViem();
   try {
     // USDC's ecrecover accepts only v ∈ {27, 28} and low s; anything else could never settle.
     const v = Number.parseInt(signature.slice(130), 16);
-    if ((v !== 27 && v !== 28) || BigInt(parseSignature(signature).s) > HALF_N) return fail('invalid_exact_evm_payload_signature');
-    const valid = await verifyTypedData({
+    if ((v !== 27 && v !== 28) || BigInt(parseSignature(signature).s) > HALF_N) return false;
+    return await verifyTypedData({
       address: a.from as Hex,
-      domain: usdcDomain(expect.network),
+      domain: usdcDomain(network),
       types: AUTHORIZATION_TYPES,
       primaryType: 'TransferWithAuthorization',
       message: {
@@ -189,15 +201,21 @@ export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ 
         to: a.to as Hex,
         value: BigInt(a.value),
         validAfter: BigInt(a.validAfter),
-        validBefore,
+        validBefore: BigInt(a.validBefore),
         nonce: a.nonce as Hex,
       },
       signature,
     });
-    return valid ? { ok: true, payer: getAddress(a.from) } : fail('invalid_exact_evm_payload_signature');
   } catch {
-    return fail('invalid_exact_evm_payload_signature');
+    return false;
   }
+}
+
+/** Local, RPC-free verification of an EOA-signed `exact` payment (terms and signature); every failure names its reason. */
+export async function verifyPayment(p: Payment, expect: Expectation): Promise<{ ok: true; payer: string } | { ok: false; reason: Reason }> {
+  const terms = await checkTerms(p, expect);
+  if (!terms.ok) return terms;
+  return (await checkEoaSignature(p, expect.network)) ? terms : fail('invalid_exact_evm_payload_signature');
 }
 
 /** The single-use key of an authorization: `chainId:asset:from:nonce`, lower-case. */

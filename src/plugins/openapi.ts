@@ -33,7 +33,11 @@ const HEADERS = {
     'On a 402, `x402`: the request needs an x402 payment. On a 401, `Bearer realm="svc"`: send the credential as a bearer token.',
   ),
   'X-Payment-Required': header("The 402 challenge as JSON: `{amount, asset, chain, recipient, memo, expires}` (the body's `invoice`)."),
-  'X-Payment-Response': header('base64 JSON settlement result `{success, transaction, network, payer}`.'),
+  'X-Payment-Response': header(
+    'x402 v1: base64 JSON settlement result `{success, transaction, network, payer}`; on a 402 after a failed settlement `{success: false, errorReason}`.',
+  ),
+  'PAYMENT-REQUIRED': header('x402 v2: base64 JSON PaymentRequired `{x402Version: 2, error, resource, accepts[], extensions: {bazaar}}`.'),
+  'PAYMENT-RESPONSE': header('x402 v2: base64 JSON settlement result, as X-Payment-Response with the CAIP-2 network.'),
   'X-Payment-Status': header('`pending` (settled later) or `released` (nothing charged).'),
 };
 const headerRefs = (...names: (keyof typeof HEADERS)[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
@@ -189,8 +193,9 @@ function finishOperation(path: string, op: Operation, components: Components, ex
     if (metered) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
     if (status === '429' || status === '503') names.push('Retry-After');
     if (status === '401') names.push('WWW-Authenticate');
-    if (status === '402') names.push('WWW-Authenticate', 'X-Payment-Required');
-    if (status === '200' && op.responses['402']) names.push('X-Payment-Response', 'X-Payment-Status');
+    if (status === '402')
+      names.push('WWW-Authenticate', 'X-Payment-Required', 'PAYMENT-REQUIRED', 'X-Payment-Response', 'PAYMENT-RESPONSE');
+    if (status === '200' && op.responses['402']) names.push('X-Payment-Response', 'PAYMENT-RESPONSE', 'X-Payment-Status');
     response.headers = { ...headerRefs(...names), ...response.headers };
   }
 }

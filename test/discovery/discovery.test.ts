@@ -15,6 +15,7 @@ describe('discovery files', () => {
     ['/llms.txt', 'text/plain'],
     ['/AGENTS.md', 'text/markdown'],
     ['/.well-known/x402.json', 'application/json'],
+    ['/.well-known/x402', 'application/json'],
     ['/.well-known/mcp.json', 'application/json'],
     ['/.well-known/ai-plugin.json', 'application/json'],
     ['/.well-known/agent-card.json', 'application/json'],

@@ -6,16 +6,22 @@ export const SUPPORTS_BASE = [
   { x402Version: 2, scheme: 'exact', network: 'eip155:8453' },
 ];
 
+/** A call of `POST /verify` or `POST /settle` as svc makes it. */
+export interface FacilitatorCall {
+  x402Version: number;
+  paymentPayload: { payload: { signature: string; authorization: { from: string; nonce: string } } };
+  paymentRequirements: Record<string, unknown>;
+}
+
 /**
- * A loopback x402 facilitator: `GET /supported` lists `kinds`, `POST /settle` succeeds (or fails,
- * when told to); it records every settle call and the headers of every request.
+ * A loopback x402 facilitator: `GET /supported` lists `kinds`, `POST /verify` answers `verdict`
+ * (valid by default), `POST /settle` succeeds (or fails, when told to); it records every verify and
+ * settle call and the headers of every request.
  */
 export class FakeFacilitator {
-  settled: {
-    x402Version: number;
-    paymentPayload: { payload: { authorization: { from: string; nonce: string } } };
-    paymentRequirements: Record<string, unknown>;
-  }[] = [];
+  settled: FacilitatorCall[] = [];
+  verified: FacilitatorCall[] = [];
+  verdict: { isValid: boolean; invalidReason?: string } = { isValid: true };
   requests: { method: string; url: string; headers: IncomingHttpHeaders }[] = [];
   succeed = true;
   kinds: object[] = SUPPORTS_BASE;
@@ -26,6 +32,11 @@ export class FakeFacilitator {
       this.requests.push({ method: req.method!, url: req.url!, headers: req.headers });
       res.setHeader('content-type', 'application/json');
       if (req.method === 'GET' && req.url === '/supported') return void res.end(JSON.stringify({ kinds: this.kinds }));
+      if (req.method === 'POST' && req.url === '/verify') {
+        const call = JSON.parse(body) as FacilitatorCall;
+        this.verified.push(call);
+        return void res.end(JSON.stringify({ ...this.verdict, payer: call.paymentPayload.payload.authorization.from }));
+      }
       if (req.method !== 'POST' || req.url !== '/settle') return void res.writeHead(404).end('{}');
       const call = JSON.parse(body);
       this.settled.push(call);

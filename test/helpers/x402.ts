@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
-import { parseSignature, serializeSignature, type Hex } from 'viem';
+import { parseSignature, serializeErc6492Signature, serializeSignature, type Hex } from 'viem';
 import { AUTHORIZATION_TYPES, usdcDomain } from '../../src/payments/x402.js';
 import type { X402Network } from '../../src/payments/networks.js';
 
@@ -23,7 +23,13 @@ export interface PaymentOptions {
   encoding?: 'base64' | 'raw';
   /** Build an x402 v2 payload (for PAYMENT-SIGNATURE) echoing this requirement from a PAYMENT-REQUIRED header. */
   accepted?: Record<string, unknown>;
+  /** Pay from a not-yet-deployed smart wallet: `from` is the wallet, the signature its owner's wrapped in EIP-6492. */
+  smartWallet?: boolean;
 }
+
+/** A counterfactual smart wallet and the factory that would deploy it (EIP-6492). */
+export const SMART_WALLET = '0x5a11e7000000000000000000000000000000c0de';
+const WALLET_FACTORY = '0x0ba5ed0c6aa8c49038f819e587e2633c4a9f428a';
 
 export const payer = privateKeyToAccount(generatePrivateKey());
 const other = privateKeyToAccount(generatePrivateKey());
@@ -32,7 +38,7 @@ const other = privateKeyToAccount(generatePrivateKey());
 export async function paymentHeader(o: PaymentOptions): Promise<string> {
   const network = o.network ?? 'base';
   const authorization = {
-    from: payer.address,
+    from: o.smartWallet ? (SMART_WALLET as Hex) : payer.address,
     to: (o.to ?? PAY_TO) as Hex,
     value: BigInt(o.amount),
     validAfter: BigInt(o.validAfter ?? o.nowS - 600),
@@ -49,6 +55,10 @@ export async function paymentHeader(o: PaymentOptions): Promise<string> {
   if (o.highS) {
     const { r, s, yParity } = parseSignature(signature);
     signature = serializeSignature({ r, s: `0x${(N - BigInt(s)).toString(16).padStart(64, '0')}`, yParity: yParity === 0 ? 1 : 0 });
+  }
+  if (o.smartWallet) {
+    const deploy = `0x5fbfb9cf${payer.address.slice(2).padStart(64, '0')}${'0'.repeat(64)}` as Hex; // createAccount(owner, salt)
+    signature = serializeErc6492Signature({ address: WALLET_FACTORY, data: deploy, signature });
   }
   const exact = {
     signature,

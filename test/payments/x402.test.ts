@@ -87,14 +87,16 @@ describe('x402 verification', () => {
     expect((await pay(threeQueries, { amount: 3500n })).statusCode).toBe(200);
   });
 
-  it('answers a header that is not JSON with 400 and JSON of the wrong shape with 402 invalid_payload', async () => {
+  it('answers a malformed payment with 400 naming the header: not JSON, JSON of the wrong shape, too long (x402 v2 HTTP transport)', async () => {
     const notJson = await pay(oneQuery, {}, '%%%not-base64-or-json%%%');
     expect(notJson.statusCode).toBe(400);
     expect(notJson.json().details).toMatchObject({ field: 'X-Payment' });
     const wrongShape = await pay(oneQuery, {}, Buffer.from(JSON.stringify({ x402Version: 1, scheme: 'exact' })).toString('base64'));
-    expect(wrongShape.statusCode).toBe(402);
-    expect(wrongShape.json().reason).toBe('invalid_payload');
-    expect((await pay(oneQuery, {}, 'x'.repeat(10_000))).json().reason).toBe('invalid_payload');
+    expect(wrongShape.statusCode).toBe(400);
+    expect(wrongShape.json().details).toMatchObject({ field: 'X-Payment', rule: 'x402_payload', reason: 'invalid_payload' });
+    const tooLong = await pay(oneQuery, {}, 'x'.repeat(10_000));
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.json().details).toMatchObject({ field: 'X-Payment', rule: 'x402_payload' });
   });
 
   it('charges nothing when every query failed: the authorization is released and can pay again', async () => {
