@@ -1595,6 +1595,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/x402": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** x402 resource list for indexers */
+        get: operations["getWellKnownX402"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/mcp.json": {
         parameters: {
             query?: never;
@@ -3859,8 +3876,12 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description The 402 challenge as JSON: `{amount, asset, chain, recipient, memo, expires}` (the body's `invoice`). */
         "X-Payment-Required": string;
-        /** @description base64 JSON settlement result `{success, transaction, network, payer}`. */
+        /** @description x402 v1: base64 JSON settlement result `{success, transaction, network, payer}`; on a 402 after a failed settlement `{success: false, errorReason}`. */
         "X-Payment-Response": string;
+        /** @description x402 v2: base64 JSON PaymentRequired `{x402Version: 2, error, resource, accepts[], extensions: {bazaar}}`. */
+        "PAYMENT-REQUIRED": string;
+        /** @description x402 v2: base64 JSON settlement result, as X-Payment-Response with the CAIP-2 network. */
+        "PAYMENT-RESPONSE": string;
         /** @description `pending` (settled later) or `released` (nothing charged). */
         "X-Payment-Status": string;
     };
@@ -3996,8 +4017,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-SIyifVph3kKWZY-4Zb62su9MDy2cNHauieOZ7nc1nue5L_TJpVb-gBClqRJCt8KQOOV20WCcAf_D9xGoMMHSBg"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-3Mk_wKFPmpXyKzt-JjjROlMLHRAP8vCwEerNn-JbT1ifTY1_h7JE2ebmVx8_noVh0PC-Iu-ar49SNBOKWQNJAw"
                      *       }
                      *     }
                      */
@@ -4168,8 +4189,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-3h9W9T3Nz14RRuU5kGPIipZ0YdJdv73Wm4YMP7IGiD9bZGD6r6mLkn-uTAxYWiM51tLbM2UdZTxtPZHPnoyUBA"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-2Qutw_DASPDNYV104EqMbQZ4RuBLs0x1-AV3kkRCNPebziVOCZqKXKatOognQOuwEXKstTBoHoQfhIKPn6AeCQ"
                      *       }
                      *     }
                      */
@@ -4275,7 +4296,7 @@ export interface operations {
                      *         "as_of": 1711356300,
                      *         "source": "coingecko"
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.dBN6aZNU9e_v9aze8cHf0wEndF-HFxuRUhbvkK-lQvQ",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.7TVCP5kPaqXSJW9h0ySC1eHo0UAbNCyKqkldXP9eHQc",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4284,15 +4305,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-zWblueAUfgLeNu8-j7yklheodww0sBN4ucdsfUH5vP0",
+                     *         "response_hash": "sha256-iXrxpQmBqt9a4yfzFQ551DksyptYLPZF0PUKCdqF218",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519--jk9kRyySMirwDx7qqx2gwtGvE5a4RwyQD7fUCCcAqXq-53R1uiT-z20O_isK1AEG9uBE5qNEKeazbkWk_lSCg"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-pqpwy7AQZP3dTDMEo1Pa8K2aEmsBSMV6X-pVVqQrAWUaBg4etaYJKuF5odlGFx7uQpBExeV701qSpY7vO7mXAA"
                      *       }
                      *     }
                      */
@@ -4333,7 +4354,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "69627f55-d455-4bb1-843c-16b5b9654233"
+                     *       "request_id": "87bd8f13-cd39-4312-92ba-0e7ce009bb61"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -4417,6 +4438,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -4496,8 +4518,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-Ghx6o7RAiAq6el5bmM1nhi-BfXxRisDtRqh0FzkF81dLG2uXiIelWrLfjfY4TeOU7rT19U1M6sbpJWI0tHEFAw"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-VgCFRqExzrXS-KHDngmP_onzR3-87Qy3kIskDCfDrPyGTstqzbCRdOkPs4yt6-03HaMwFE7vx5Pg47c8kbh_CA"
                      *       }
                      *     }
                      */
@@ -4526,6 +4548,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4539,7 +4564,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xede4ea3b365bbe3939989695435737c8a165fbcbca76f9092e73a58d7b7f2503",
+                     *         "memo": "0xf54225e6ec3d7a40ba8b46c5e99cb2c681e6bb0d72f26b795a15501bfde023c6",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -4557,7 +4582,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xede4ea3b365bbe3939989695435737c8a165fbcbca76f9092e73a58d7b7f2503"
+                     *             "memo": "0xf54225e6ec3d7a40ba8b46c5e99cb2c681e6bb0d72f26b795a15501bfde023c6"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -4703,7 +4728,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "request_id": "719801e9-a944-49cc-8ee2-1d3804c46eee"
+                     *       "request_id": "f8116b71-4217-41ae-8321-e584cd656d97"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -4757,6 +4782,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -4904,8 +4930,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-WhNacLo_11F0BuVEw1i1VyNJj8ykCDxKxt3VyabGXB0hj0wl10vfA1-yukWac6etzesbg1BS6dtEbmVuu7OgDQ"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-_QTtWQepCBhfy_KEabWnN8nHeaVXw22pct1Awhm2rQ17igMmWuJYv7K3ccTcResKqAxcxXZP4VNc2NzJdIZcDQ"
                      *       }
                      *     }
                      */
@@ -4966,6 +4992,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5200,6 +5229,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -5240,19 +5270,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.pH-FHtdD5tVvg3Zm7Gz00gRbj1H0XnkBrWgTZFfaPRA",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.D_Nv8MpUSYSaA1lHDV3--JLpC821tXhdFbE1RAFp7is",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-wrvwChsc_gqX6N2w-gTLB05Hfme-_sRA1BEzcWyFzY8",
+                     *         "response_hash": "sha256-8jZRz_uvtqWsN4QCAfuVDT9FkLxgIPCb_YUWjlckw-A",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-p9wK2CFUyaY0r0SAZJCqmwLpVnVdYrAp8pnAFuMiqoHMnc0WPO-If45LMimzgxJYEJ9ubrhLSUjtIaOPwpqhCA"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-jeVpyRgK06g-fDg0HKhe3ScJWU4fCgGlcIzs-xNHLs8BAalYi8W3f2mm3hlaL6ypgOIjJVDun1uetVS_iSSYCw"
                      *       }
                      *     }
                      */
@@ -5296,6 +5326,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5626,6 +5659,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -5660,6 +5694,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5699,6 +5736,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -5733,6 +5771,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6488,6 +6529,7 @@ export interface operations {
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     "X-Payment-Status": components["headers"]["X-Payment-Status"];
                     [name: string]: unknown;
                 };
@@ -6549,6 +6591,9 @@ export interface operations {
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     "X-Payment-Required": components["headers"]["X-Payment-Required"];
+                    "PAYMENT-REQUIRED": components["headers"]["PAYMENT-REQUIRED"];
+                    "X-Payment-Response": components["headers"]["X-Payment-Response"];
+                    "PAYMENT-RESPONSE": components["headers"]["PAYMENT-RESPONSE"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6848,8 +6893,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "-i7pQmcIH1ZRBylusf24h3cpQODJ5B82H-wLS1CO8Cw",
-                     *         "sig": "ed25519-aLJuSEpBp-K442SoqVJVHGoFOIr1oL7NCLf_YDWzB5tMr9eo6TlHeo8yVVatmAL-B14Mb7ePdVcWHi9QUTzNAA"
+                     *         "kid": "Pr873Nu9txkQv7GHeZaPawpE1WNAUE6oBd_kszcqE3o",
+                     *         "sig": "ed25519-5Pye72XjmyZdVlZO5roDqJB9nPhpRSG4FNQ6Gqr_tK8IGb_uAmL5fehjvTTfYhtRx0XLcntxkZKbTSCI_d42CQ"
                      *       }
                      *     }
                      */
@@ -11437,6 +11482,44 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Payment protocol descriptor */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWellKnownX402: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description x402 resource list for indexers */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
