@@ -1,13 +1,11 @@
 import Type, { type Static } from 'typebox';
-import { TOOLSETS_PATTERN } from './mcp/toolset-names.js';
+import { Flag, MCP_STDIO_ENV } from './config-env-stdio.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
  * is generated from this schema (`npm run docs:config`). Upstream base URLs and keys (`UPSTREAM_<HOST>_URL` / `_KEY`) are
  * derived from `upstream/hosts.ts`.
  */
-const Flag = (description: string) => Type.Union([Type.Literal('0'), Type.Literal('1')], { default: '0', description });
-
 export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
@@ -265,32 +263,7 @@ export const EnvSchema = Type.Object({
     }),
   ),
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
-  SVC_BASE_URL: Type.Optional(
-    Type.String({
-      pattern: '^https?://[^\\s]+$',
-      description: 'svc-mcp (stdio): a running svc to talk to over HTTP; unset = run the service in-process',
-    }),
-  ),
-  SVC_MCP_PASS: Type.Optional(
-    Type.String({ pattern: '^svc-pass_', description: 'svc-mcp (stdio): day/week pass used for paid tool calls' }),
-  ),
-  SVC_MCP_AGENT_KEY: Type.Optional(
-    Type.String({ pattern: '^svc-ak_', description: 'svc-mcp (stdio): agent key used for agent-authenticated tools (record_claim)' }),
-  ),
-  SVC_MCP_API_KEY: Type.Optional(
-    Type.String({ minLength: 8, description: 'svc-mcp (stdio): API key sent as X-API-Key (higher rate-limit tier)' }),
-  ),
-  SVC_MCP_PORTFOLIO_TOKEN: Type.Optional(
-    Type.String({ minLength: 8, description: 'svc-mcp (stdio): portfolio token used by the portfolio tools' }),
-  ),
-  SVC_MCP_TOOLSETS: Type.Optional(
-    Type.String({
-      pattern: TOOLSETS_PATTERN,
-      description:
-        'svc-mcp (stdio): toolsets listed, comma-separated (data, calibration, sessions, safety, arena, chart, portfolio, all, default, dynamic); default data,safety; --toolsets= overrides',
-    }),
-  ),
-  SVC_MCP_READONLY: Flag('svc-mcp (stdio): 1 = leave out tools that record something (--readonly does the same)'),
+  ...MCP_STDIO_ENV,
   OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
     Type.String({
       pattern: '^https?://[^\\s]+$',
