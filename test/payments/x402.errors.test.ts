@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request as send } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FakeFacilitator } from '../helpers/facilitator.js';
@@ -18,8 +19,11 @@ async function appWithLog(env: Record<string, string>) {
 
 describe('two X-Payment headers', () => {
   let t: TestApp;
+  let base: string;
   beforeAll(async () => {
     t = await startTestApp({ env: { SVC_PAY_TO: PAY_TO } });
+    // Over a real socket: the header is sent twice on the wire, as a client would (inject may join them).
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(() => t.close());
 
@@ -32,9 +36,13 @@ describe('two X-Payment headers', () => {
     const second = await paymentHeader({ nowS: nowS(t), amount });
     const claims = () => t.deps.store.db.selectFrom('payment_authorizations').selectAll().execute();
     const before = (await claims()).length;
-    const res = await t.app.inject({ ...request, headers: { 'x-payment': [first, second] } });
+    const res = await send(base + request.url, {
+      method: request.method,
+      headers: [...('payload' in request ? ['content-type', 'application/json'] : []), 'x-payment', first, 'x-payment', second],
+      body: 'payload' in request ? JSON.stringify(request.payload) : undefined,
+    });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({
+    expect(await res.body.json()).toMatchObject({
       error: 'bad_request',
       message: 'send one payment header (X-Payment), not 2',
       details: { field: 'X-Payment', rule: 'single' },
