@@ -4,10 +4,12 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
+import { checkStartupOrExit } from './lifecycle/startup-errors.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 
 async function main(): Promise<void> {
   const loaded = loadConfigOrExit(process.env);
+  await checkStartupOrExit(loaded);
   const demo = loaded.demo ? await startDemo(loaded) : undefined;
   const config = demo?.config ?? loaded;
 
