@@ -5,11 +5,13 @@ import { buildApp } from './app.js';
 import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
 import { runWorkers } from './lifecycle/workers.js';
+import { checkStartupOrExit } from './lifecycle/startup-errors.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
 
 async function main(): Promise<void> {
   const loaded = loadConfigOrExit(process.env);
+  await checkStartupOrExit(loaded);
   const demo = loaded.demo ? await startDemo(loaded) : undefined;
   const config = demo?.config ?? loaded;
 

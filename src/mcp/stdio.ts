@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { loadConfigOrExit, type Config } from '../config.js';
 import { createDeps } from '../deps.js';
 import { buildApp } from '../app.js';
+import { checkStartupOrExit } from '../lifecycle/startup-errors.js';
 import { startDemoSimulator } from '../demo/simulator.js';
 import { httpCaller, injectCaller, type Caller } from './caller.js';
 import { createMcpServer } from './server.js';
@@ -62,6 +63,8 @@ async function main(): Promise<void> {
     process.stderr.write(`svc-mcp: ${(e as Error).message}\n`);
     process.exit(2);
   }
+  // Relaying to SVC_BASE_URL needs none of the local resources.
+  if (!config.mcpClient?.baseUrl) await checkStartupOrExit(config);
   const service = await connectService(config);
   const { pass, agentKey, apiKey, portfolioToken } = config.mcpClient ?? {};
   const server = createMcpServer({

@@ -1,0 +1,150 @@
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Config } from '../config.js';
+import { loadPg } from '../store/db.js';
+import { loadSigningKey } from '../receipts/keys.js';
+
+/**
+ * Exit codes of the start-up problems svc can name (docs/operations.md, "Start-up errors"). 2 is a
+ * bad configuration value (config.ts); 1 stays Node's own for anything unexpected. Codes below 15
+ * are avoided: Node uses them for its own failures.
+ */
+export const STARTUP_EXIT = { database: 20, redis: 21, signingKey: 22, dataDir: 23 } as const;
+
+/** A start-up problem an operator can fix: the variable, what is wrong and what to do, in one line. */
+export class StartupError extends Error {
+  constructor(
+    readonly variable: string,
+    readonly exitCode: number,
+    problem: string,
+  ) {
+    super(`${variable}: ${problem}`);
+  }
+}
+
+/** A database or Redis starting next to svc (compose, systemd) gets a few seconds before start-up gives up. */
+const RETRY_DELAYS_MS = [250, 500, 1000, 2000];
+const CONNECT_TIMEOUT_MS = 3000;
+
+async function withRetry(probe: () => Promise<void>): Promise<void> {
+  for (const delay of [...RETRY_DELAYS_MS, undefined]) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (delay === undefined) throw error;
+      await sleep(delay);
+    }
+  }
+}
+
+/** The URL as it may appear in a log: without its password. */
+function redacted(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+const reason = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
+
+async function probePostgres(url: string): Promise<void> {
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function probeRedis(url: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The socket's own error (ECONNREFUSED, ENOTFOUND) says more than the "Connection is closed" connect() rejects with.
+  let socketError: Error | undefined;
+  redis.on('error', (error: Error) => (socketError ??= error));
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (error) {
+    throw socketError ?? error;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function checkReachable(variable: string, exitCode: number, url: string, probe: (url: string) => Promise<void>, fix: string) {
+  try {
+    await withRetry(() => probe(url));
+  } catch (error) {
+    const tries = RETRY_DELAYS_MS.length + 1;
+    throw new StartupError(variable, exitCode, `cannot connect to ${redacted(url)} (${reason(error)}; ${tries} tries): ${fix}`);
+  }
+}
+
+function checkDataDir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? reason(error);
+    throw new StartupError(
+      'SVC_DATA_DIR',
+      STARTUP_EXIT.dataDir,
+      `cannot write to "${dir}" (${code}): create it and give the user svc runs as write access, or set SVC_DATA_DIR to a writable directory`,
+    );
+  }
+}
+
+function checkSigningKey(configured: string | undefined, dataDir: string): void {
+  try {
+    loadSigningKey(configured, dataDir);
+  } catch (error) {
+    throw new StartupError(
+      'SVC_SIGNING_KEY',
+      STARTUP_EXIT.signingKey,
+      configured
+        ? `not an Ed25519 private key (${reason(error)}): give a PKCS#8 PEM or its base64 DER (openssl genpkey -algorithm ed25519), or unset it to keep a key in SVC_DATA_DIR`
+        : `unset, and ${join(dataDir, 'signing-key.pem')} is not an Ed25519 private key (${reason(error)}): restore that file, or set SVC_SIGNING_KEY`,
+    );
+  }
+}
+
+/**
+ * What start-up needs from outside the process, checked before anything starts: a writable data
+ * directory (SQLite or the signing key file live there), a signing key that parses, and a database
+ * and Redis that answer.
+ */
+export async function checkStartup(config: Config): Promise<void> {
+  if (!config.databaseUrl || !config.signingKey) checkDataDir(config.dataDir);
+  checkSigningKey(config.signingKey, config.dataDir);
+  if (config.databaseUrl)
+    await checkReachable('DATABASE_URL', STARTUP_EXIT.database, config.databaseUrl, probePostgres, 'start PostgreSQL or correct the URL');
+  if (config.redisUrl)
+    await checkReachable(
+      'REDIS_URL',
+      STARTUP_EXIT.redis,
+      config.redisUrl,
+      probeRedis,
+      'start Redis, correct the URL, or unset it to run one instance without Redis',
+    );
+}
+
+/** checkStartup for the entry points: a named problem is one line on stderr and its exit code, not a stack trace. */
+export async function checkStartupOrExit(config: Config): Promise<void> {
+  try {
+    await checkStartup(config);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    process.stderr.write(`svc cannot start: ${error.message}\n`);
+    process.exit(error.exitCode);
+  }
+}

@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { STARTUP_EXIT } from '../../src/lifecycle/startup-errors.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'svc-startup-'));
+const aFile = join(scratch, 'not-a-directory');
+writeFileSync(aFile, 'x');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs an entry point to its exit with only these resources configured; nothing listens on port 1. */
+function start(entry: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', SVC_DATA_DIR: mkdtempSync(join(scratch, 'data-')), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
+}
+
+const CASES: { variable: string; code: number; env: Record<string, string> }[] = [
+  { variable: 'DATABASE_URL', code: STARTUP_EXIT.database, env: { DATABASE_URL: 'postgres://svc:hunter2secret@127.0.0.1:1/svc' } },
+  { variable: 'REDIS_URL', code: STARTUP_EXIT.redis, env: { REDIS_URL: 'redis://127.0.0.1:1' } },
+  {
+    variable: 'SVC_SIGNING_KEY',
+    code: STARTUP_EXIT.signingKey,
+    env: { SVC_SIGNING_KEY: 'bm90IGEga2V5IGF0IGFsbCwganVzdCBzb21lIHRleHQgaW4gYmFzZTY0' },
+  },
+  { variable: 'SVC_DATA_DIR', code: STARTUP_EXIT.dataDir, env: { SVC_DATA_DIR: aFile } },
+];
+
+describe('start-up errors', () => {
+  it('give each named problem its own exit code', () => {
+    expect(new Set(CASES.map((c) => c.code)).size).toBe(CASES.length);
+    expect(CASES.map((c) => c.code)).not.toContain(2); // a bad configuration value (config.ts)
+  });
+
+  it.concurrent.each(CASES)(
+    'src/main.ts: $variable is one line naming it and what to do, exit $code, no stack trace',
+    async ({ variable, code, env }) => {
+      const run = await start('src/main.ts', env);
+      expect(run.status).toBe(code);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^svc cannot start: ${variable}: .+: .+`));
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(run.stderr).not.toContain('hunter2secret');
+      expect(run.stdout).toBe('');
+    },
+    60_000,
+  );
+
+  it.concurrent(
+    'src/mcp/stdio.ts (in-process) checks the same before speaking MCP; stdout stays empty',
+    async () => {
+      const run = await start('src/mcp/stdio.ts', { REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(run.status).toBe(STARTUP_EXIT.redis);
+      expect(run.stderr.trim()).toMatch(
+        /^svc cannot start: REDIS_URL: cannot connect to redis:\/\/127\.0\.0\.1:1 \(.+; 5 tries\): start Redis/,
+      );
+      expect(run.stdout).toBe('');
+    },
+    60_000,
+  );
+});
