@@ -85,16 +85,25 @@ async function checkUpload(request: FastifyRequest, reply: FastifyReply): Promis
     throw refuseUnread(reply, tooLarge());
 }
 
-/** Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413 and nothing more is read. */
+/** Bytes past the limit still drained (and dropped) until the 413 is written and the connection closes. */
+const LINGER_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413. Until the
+ * connection closes, a bounded tail is drained rather than left unread: a socket closed with unread
+ * bytes sends a reset, and the client can lose the 413 that was already on its way.
+ */
 function limitForm(request: FastifyRequest): void {
   let received = 0;
   const count = (chunk: Buffer) => {
     received += chunk.length;
     if (received <= FORM_BODY_LIMIT) return;
-    request.raw.off('data', count);
-    request.raw.pause();
-    // @fastify/multipart ends its parts() iteration with the error the request emits.
-    request.raw.emit('error', tooLarge());
+    if (received > FORM_BODY_LIMIT + LINGER_BYTES) {
+      request.raw.off('data', count);
+      request.raw.pause();
+    }
+    // @fastify/multipart ends its parts() iteration with the error the request emits (once).
+    if (received - chunk.length <= FORM_BODY_LIMIT) request.raw.emit('error', tooLarge());
   };
   request.raw.on('data', count);
 }
