@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../app-context.js';
@@ -57,10 +58,36 @@ const MULTIPART_LIMITS: Record<string, () => ApiError> = {
   FST_PROTO_VIOLATION: formRule('field_name'),
 };
 
-/** A refusal sent before the body was read to its end: the connection closes, so the rest is never read. */
+/** How long, and how many bytes, a refused upload's tail is drained after the answer (nginx's lingering close). */
+const LINGER_MS = 1000;
+const LINGER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A refusal sent before the body was read to its end: the connection closes, so the rest is never
+ * read. Closing a socket with unread bytes sends a reset, which can destroy the answer before the
+ * client reads it; so the close is a half-close, then a bounded drain until the client hangs up.
+ */
 function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
   reply.header('connection', 'close');
+  const socket = reply.raw.socket;
+  if (socket)
+    socket.destroySoon = () => {
+      reply.request.raw.resume();
+      lingerThenClose(socket);
+    };
   return error;
+}
+
+function lingerThenClose(socket: Socket): void {
+  let drained = 0;
+  const close = () => socket.destroy();
+  socket.end();
+  socket.on('end', close).on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) close();
+  });
+  socket.resume();
+  setTimeout(close, LINGER_MS).unref();
 }
 
 /**
@@ -85,25 +112,16 @@ async function checkUpload(request: FastifyRequest, reply: FastifyReply): Promis
     throw refuseUnread(reply, tooLarge());
 }
 
-/** Bytes past the limit still drained (and dropped) until the 413 is written and the connection closes. */
-const LINGER_BYTES = 16 * 1024 * 1024;
-
-/**
- * Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413. Until the
- * connection closes, a bounded tail is drained rather than left unread: a socket closed with unread
- * bytes sends a reset, and the client can lose the 413 that was already on its way.
- */
+/** Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413 and nothing more is read. */
 function limitForm(request: FastifyRequest): void {
   let received = 0;
   const count = (chunk: Buffer) => {
     received += chunk.length;
     if (received <= FORM_BODY_LIMIT) return;
-    if (received > FORM_BODY_LIMIT + LINGER_BYTES) {
-      request.raw.off('data', count);
-      request.raw.pause();
-    }
-    // @fastify/multipart ends its parts() iteration with the error the request emits (once).
-    if (received - chunk.length <= FORM_BODY_LIMIT) request.raw.emit('error', tooLarge());
+    request.raw.off('data', count);
+    request.raw.pause();
+    // @fastify/multipart ends its parts() iteration with the error the request emits.
+    request.raw.emit('error', tooLarge());
   };
   request.raw.on('data', count);
 }

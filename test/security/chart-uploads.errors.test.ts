@@ -89,4 +89,12 @@ describe('chart analyze uploads', () => {
     expect(res.status, res.body).toBe(413);
     expect(res.sent).toBeLessThan(64 * 1024 * 1024);
   });
+
+  it('the 413 reaches the client every time: the close drains a bounded tail instead of resetting the connection', async () => {
+    // Closed with unread bytes, the socket sent a reset that lost the answer in about 3 % of uploads.
+    const head = `POST ${URL_PATH} HTTP/1.1\r\nhost: x\r\ncontent-type: multipart/form-data; boundary=${BOUNDARY}\r\ntransfer-encoding: chunked\r\n\r\n`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await upload(port, head, 800 * 1024 * 1024)).status);
+    expect(statuses).toEqual(statuses.map(() => 413));
+  });
 });
