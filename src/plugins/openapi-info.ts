@@ -42,14 +42,14 @@ Signed responses carry \`_receipt\` = \`{v, request_hash, response_hash, as_of, 
 \`as_of\` and \`issued_at\` are Unix seconds. \`POST /api/v1/receipt/verify\` does the same server-side.
 
 ## Errors
-Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(
+Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`; \`/mcp\` answers JSON-RPC errors carrying the same fields in \`error.data\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(
   ERROR_CODES,
 )
   .map(([code, status]) => `\`${code}\` (${status})`)
   .join(', ')}. An address that keeps sending invalid requests is blocked for a while: 403 \`blocked\` with \`Retry-After\`.
 
 ## Payments and credentials
-Paid operations list their accepted credentials under \`security\`: an x402 payment (\`X-Payment\`), a day or week pass (\`Authorization: Bearer svc-pass_…\`), or a checkout session. Without one they answer 402 with the challenge in the body and in \`X-Payment-Required\`. An API key (\`X-API-Key: svc_key_…\`) is optional everywhere and only raises the rate-limit tier.
+Paid operations list their accepted credentials under \`security\`: an x402 payment (\`X-Payment\` for v1, \`PAYMENT-SIGNATURE\` for v2), a day or week pass (\`Authorization: Bearer svc-pass_…\`), or a checkout session. Without one they answer 402 with the challenge in the body (v1), the invoice's \`amount, asset, chain, recipient, memo, expires\` in \`X-Payment-Required\` and the v2 challenge in \`PAYMENT-REQUIRED\` (see docs/payments.md). An API key (\`X-API-Key: svc_key_…\`) is optional everywhere and only raises the rate-limit tier.
 
 ## Agents
 The same operations are tools of the MCP server at \`/mcp\` (streamable HTTP, stateless) and of the \`svc-mcp\` stdio binary.
