@@ -1,3 +1,4 @@
+import type { Candle } from '../core/candles.js';
 import { roundSig } from '../core/numbers.js';
 import { assetSpec, canonicalAsset, usdKey, type AssetSpec } from './assets.js';
 import { hash32 } from './random.js';
@@ -16,15 +17,6 @@ const DRIFT_FROM_DAY = Date.UTC(2026, 0, 1) / 1000 / DAY_S;
 const CANDLE_POINTS = 12;
 /** Bridge arrays kept (each a day's hours or an hour's minutes); cleared when full. */
 const MAX_CACHED = 20_000;
-
-export interface Candle {
-  t: number;
-  o: number;
-  h: number;
-  l: number;
-  c: number;
-  v: number;
-}
 
 /** Standard normals from a seeded stream (mulberry32 + Box–Muller): fast for the sequential walks. */
 function normals(seed: number): () => number {

@@ -1,4 +1,5 @@
-import type { Candle, Market } from '../market.js';
+import type { Candle } from '../../core/candles.js';
+import type { Market } from '../market.js';
 
 /**
  * Trading sessions of the demo world, for answers that follow an exchange's hours: US equities, indexes and futures
