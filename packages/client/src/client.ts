@@ -1,7 +1,7 @@
 import type { paths } from './openapi.js';
-import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError } from './errors.js';
+import { PaymentRequiredError, SpendCapError, SvcHttpError } from './errors.js';
 import type { ResponseMeta } from './meta.js';
-import { createTransport, sleep, type Answer, type RequestSpec } from './transport.js';
+import { createTransport, type Answer, type RequestSpec } from './transport.js';
 import { fillPath, type DataOf, type HttpMethod, type PathsWith, type RequestOptions } from './typed.js';
 import {
   parseChallenge,
@@ -15,7 +15,7 @@ import {
   type PaymentWallet,
 } from './x402.js';
 import { jwkThumbprint, verifyReceipt, type ReceiptJwk, type ReceiptVerdict, type VerifyOptions } from './receipt.js';
-import { readSse } from './sse.js';
+import { watchSession, type WatchOptions } from './session-stream.js';
 
 type Method = 'get' | 'post';
 type Op<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
@@ -78,13 +78,6 @@ const PASS_REJECTED = new Set(['pass_expired', 'pass_unknown']);
  */
 const CHALLENGE_PROBE: PaymentHeader = { name: 'X-Payment', value: '{}' };
 export type SvcClient = ReturnType<typeof createClient>;
-
-/** One message of a session stream: `kind` is the posted event's kind, or `state` / `end` for state messages. */
-export interface SessionStreamMessage {
-  id?: number;
-  kind: string;
-  data: unknown;
-}
 
 /** A typed client for every svc route, paying x402 challenges under spend caps. */
 export function createClient(options: ClientOptions) {
@@ -416,50 +409,10 @@ export function createClient(options: ClientOptions) {
       end: (sessionId: string, token = sessionTokens.get(sessionId)) =>
         post<ResponseOf<'/api/agent-session/end', 'post'>>('/api/agent-session/end', { session_id: sessionId }, { bearer: token }),
       get: (sessionId: string) => get<ResponseOf<'/api/agent-session/session'>>('/api/agent-session/session', { session_id: sessionId }),
-      watch: (sessionId: string, opts: { signal?: AbortSignal; state?: boolean } = {}) => watchSession(sessionId, opts),
+      watch: (sessionId: string, opts: WatchOptions = {}) =>
+        watchSession({ fetch: doFetch, url, retries, refusal: async (response) => httpError(await read(response)) }, sessionId, opts),
     },
   };
-
-  /**
-   * Follows a session's events over SSE, reconnecting with `last_event_id` after a dropped
-   * connection; ends when the service closes a finished session's stream (its 204 on reconnect) or,
-   * with `state: true`, after the service's own `end` state message. Each message is one `data:`
-   * JSON object: a posted event (`kind` is its kind) or, with `state: true`, a state message
-   * (`kind` is `state`, or `end` for the session's end).
-   */
-  async function* watchSession(
-    sessionId: string,
-    { signal, state }: { signal?: AbortSignal; state?: boolean },
-  ): AsyncGenerator<SessionStreamMessage> {
-    let lastEventId: string | undefined;
-    for (let failures = 0; !signal?.aborted;) {
-      let response: Response;
-      try {
-        const query = { session_id: sessionId, last_event_id: lastEventId, state: state ? 1 : undefined };
-        response = await doFetch(url('/api/agent-session/stream', query), { headers: { accept: 'text/event-stream' }, signal });
-      } catch (error) {
-        if (signal?.aborted) return;
-        if (++failures > retries) throw new SvcNetworkError(`session stream: ${(error as Error).message}`, { cause: error });
-        await sleep(200 * 2 ** failures);
-        continue;
-      }
-      if (response.status === 204) return;
-      if (!response.ok || !response.body) throw httpError(await read(response));
-      try {
-        for await (const message of readSse(response.body)) {
-          failures = 0;
-          if (message.id !== undefined) lastEventId = message.id;
-          const data = JSON.parse(message.data) as { kind?: string; state?: unknown };
-          const kind = data.state === undefined ? (data.kind ?? 'message') : data.kind === 'end' ? 'end' : 'state';
-          yield { ...(message.id === undefined ? {} : { id: Number(message.id) }), kind, data };
-          if (kind === 'end') return;
-        }
-      } catch (error) {
-        if (signal?.aborted) return;
-        if (++failures > retries) throw new SvcNetworkError(`session stream: ${(error as Error).message}`, { cause: error });
-      }
-    }
-  }
 
   return client;
 }

@@ -7,6 +7,7 @@ export {
   type BodyOf,
   type ResponseOf,
 } from './client.js';
+export { type SessionStreamMessage, type WatchOptions } from './session-stream.js';
 export {
   verifyReceipt,
   responseHash,
