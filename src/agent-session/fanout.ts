@@ -1,7 +1,5 @@
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
 import type { Bus, Unsubscribe } from '../bus/index.js';
-import { MAX_BUFFERED_BYTES, frameOf as sseFrameOf } from '../stream/sse.js';
+import { MAX_BUFFERED_BYTES, frameOf as sseFrameOf, type EventStream, type Frame } from '../stream/sse.js';
 
 /**
  * One stream message: the posted event (`session_id, kind, text, screenshot_b64, ts`) plus the
@@ -22,7 +20,7 @@ export interface SessionMessage {
  * `id: <seq>` and one JSON `data:` line. The service's own final `end` event also carries
  * `state: {status}`: it is a state message, written only to watchers that asked for state.
  */
-export const frameOf = (m: SessionMessage): Buffer => sseFrameOf(m.seq, m.kind === 'end' ? { ...m, state: { status: m.text } } : m);
+export const frameOf = (m: SessionMessage): Frame => sseFrameOf(m.seq, m.kind === 'end' ? { ...m, state: { status: m.text } } : m);
 
 export const channelOf = (sessionId: string) => `agent-session:${sessionId}`;
 /** Live messages held for a watcher while its replay is still being written. */
@@ -37,18 +35,18 @@ const MAX_QUEUED = 1000;
  */
 export class Watcher {
   private lastSeq: number;
-  private queued: { seq: number; frame: Buffer; last: boolean }[] | undefined = [];
+  private queued: { seq: number; frame: Frame; last: boolean }[] | undefined = [];
   private closed = false;
 
   /** `wantsState`: the client asked for state messages (`?state=1`), the final end event among them. */
   constructor(
-    private readonly out: Writable,
+    private readonly out: EventStream,
     afterSeq: number,
     readonly wantsState: boolean,
     private readonly maxBufferedBytes = MAX_BUFFERED_BYTES,
   ) {
     this.lastSeq = afterSeq;
-    out.once('close', () => (this.closed = true));
+    out.onClose(() => (this.closed = true));
   }
 
   get isClosed(): boolean {
@@ -62,7 +60,7 @@ export class Watcher {
       if (message.seq <= this.lastSeq) continue;
       this.lastSeq = message.seq;
       if (message.kind === 'end') return this.end(frameOf(message));
-      if (!this.out.write(frameOf(message))) await Promise.race([once(this.out, 'drain'), once(this.out, 'close')]);
+      if (!this.out.write(frameOf(message))) await this.out.drained();
     }
   }
 
@@ -74,7 +72,7 @@ export class Watcher {
   }
 
   /** A live message from the session's feed, already framed; `last` for the session's end event. */
-  deliver(seq: number, frame: Buffer, last: boolean): void {
+  deliver(seq: number, frame: Frame, last: boolean): void {
     if (this.closed || seq <= this.lastSeq) return;
     if (this.queued) {
       if (this.queued.push({ seq, frame, last }) > MAX_QUEUED) this.drop();
@@ -85,11 +83,11 @@ export class Watcher {
     this.write(frame);
   }
 
-  /** Any bytes: frames, comment heartbeats, id-less state messages such as the watcher count. */
-  write(text: Buffer | string): void {
+  /** Any frame: messages, comment heartbeats, id-less state messages such as the watcher count. */
+  write(frame: Frame): void {
     if (this.closed) return;
-    this.out.write(text);
-    if (this.out.writableLength > this.maxBufferedBytes) this.drop();
+    this.out.write(frame);
+    if (this.out.pending > this.maxBufferedBytes) this.drop();
   }
 
   /** Ends the stream cleanly (after the session's end event, or when the server shuts down). */
@@ -99,7 +97,7 @@ export class Watcher {
   }
 
   /** The session's end: its frame for a watcher that wants state, then the stream closes. */
-  private end(frame: Buffer): void {
+  private end(frame: Frame): void {
     if (this.wantsState) this.write(frame);
     this.finish();
   }
@@ -149,7 +147,7 @@ class SessionFeed {
   private broadcast(message: SessionMessage): void {
     if (message.seq <= this.lastSeq) return;
     this.lastSeq = message.seq;
-    const frame = Buffer.from(frameOf(message)); // encoded once, not once per watcher
+    const frame = frameOf(message); // encoded once, not once per watcher
     for (const watcher of this.watchers) watcher.deliver(message.seq, frame, message.kind === 'end');
   }
 }

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Writable } from 'node:stream';
 import type { Bus } from '../bus/index.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -7,7 +6,7 @@ import { randomId } from '../core/ids.js';
 import { sameSecret } from '../core/secrets.js';
 import type { ConcurrencyLimiter } from '../protection/concurrency.js';
 import type { AgentSessionsRepo, EventRow, SessionRow } from '../store/repos/agent-sessions.js';
-import { HEARTBEAT, idlessFrameOf } from '../stream/sse.js';
+import { Frame, HEARTBEAT, idlessFrameOf, type EventStream } from '../stream/sse.js';
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';
 import { decodeScreenshot, type ScreenshotQuotas } from './screenshots.js';
 import { FRESH_REPLAY, TEXT_MAX_BYTES, TS_FUTURE_MS, TS_PAST_MS, TTL_DEFAULT_MIN, type EventKind } from './schemas.js';
@@ -37,6 +36,8 @@ const TOKEN_PREFIX = 'ast_';
 const REPLAY_PAGE = 500;
 /** Heartbeat comment plus the watcher count, to every open stream. */
 export const PULSE_MS = 10_000;
+/** How long a disconnected EventSource waits before it reconnects. */
+const RETRY = new Frame('retry: 3000\n\n');
 
 const sha256Hex = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -166,7 +167,7 @@ export class AgentSessionService {
    * sees only what the agent posted. 404 for an unknown session, 429 past a watcher cap; false
    * (nothing opened) when the client already has everything an ended session will send it.
    */
-  async watch(sessionId: string, ip: string, afterSeq: number | undefined, wantsState: boolean, open: () => Writable): Promise<boolean> {
+  async watch(sessionId: string, ip: string, afterSeq: number | undefined, wantsState: boolean, open: () => EventStream): Promise<boolean> {
     const info = await this.info(sessionId);
     if (!info) throw new ApiError('not_found', 'no such session', { field: 'session_id' });
     const from = afterSeq ?? Math.max(0, info.events - FRESH_REPLAY);
@@ -186,11 +187,11 @@ export class AgentSessionService {
     const out = open();
     const watcher = new Watcher(out, from, wantsState);
     let leave = () => {};
-    out.once('close', () => {
+    out.onClose(() => {
       leave();
       void slot.lease.release();
     });
-    out.write('retry: 3000\n\n');
+    out.write(RETRY);
     if (wantsState) out.write(idlessFrameOf({ state: { ...info, watchers: info.watchers + 1 } }));
     leave = await this.feeds.join(sessionId, watcher);
     if (watcher.isClosed) leave(); // the client left while we joined

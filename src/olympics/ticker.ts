@@ -41,7 +41,7 @@ export class Ticker {
     const slot = await this.limiter.acquire([{ key: `olympics-ticker-ip:${request.ip}`, limit: this.maxPerIp }]);
     if ('full' in slot)
       throw new ApiError('rate_limited', `at most ${this.maxPerIp} concurrent ticker streams per IP`, { limit: this.maxPerIp });
-    const stream = openLiveStream(request, reply, HEARTBEAT_MS);
+    const stream = openLiveStream(reply, HEARTBEAT_MS);
     this.streams.add(stream);
     for (const message of this.hub.replayAfter(request.headers['last-event-id'] as string | undefined) ?? []) stream.send(message.frame);
     const stopListening = this.hub.listen((message) => stream.send(message.frame));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Bus, Unsubscribe } from '../bus/index.js';
-import { frameOf } from './sse.js';
+import { frameOf, type Frame } from './sse.js';
 
 /** What travels on the bus: messages published together, under one id stem and an optional key. */
 interface Batch {
@@ -14,7 +14,7 @@ interface Batch {
 export interface Framed {
   id: string;
   data: Record<string, unknown>;
-  frame: Buffer;
+  frame: Frame;
 }
 
 export type FramedListener = (message: Framed) => void;

@@ -111,7 +111,7 @@ export const streamRoutes =
           });
         }
         const wanted = tickFilter(deps.sources, types, request.query.q?.trim());
-        const stream = openLiveStream(request, reply, HEARTBEAT_MS);
+        const stream = openLiveStream(reply, HEARTBEAT_MS);
         open.add(stream);
         const first = hub.replayAfter(request.headers['last-event-id'] as string | undefined) ?? hub.current();
         for (const tick of first) if (wanted(tick)) stream.send(tick.frame);

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { Feeds, Watcher, frameOf, type SessionMessage } from '../../src/agent-session/fanout.js';
 import { createBus } from '../../src/bus/index.js';
+import { EventStream } from '../../src/stream/sse.js';
 
 const message = (seq: number, kind = 'log', text = `event ${seq}`): SessionMessage => ({
   session_id: 'as_x',
@@ -24,7 +25,7 @@ const drain = (out: PassThrough) => {
 describe('Watcher', () => {
   it('drops a live watcher whose unsent bytes pass the bound, without waiting for it', () => {
     const out = stalled();
-    const watcher = new Watcher(out, 0, false, 10_000);
+    const watcher = new Watcher(new EventStream(out), 0, false, 10_000);
     watcher.goLive();
     for (let seq = 1; seq <= 100 && !watcher.isClosed; seq++) watcher.deliver(seq, frameOf(message(seq, 'log', 'x'.repeat(500))), false);
     expect(watcher.isClosed).toBe(true);
@@ -35,7 +36,7 @@ describe('Watcher', () => {
   it('queues live messages during the replay and writes each seq once, in order', async () => {
     const out = new PassThrough();
     const written = drain(out);
-    const watcher = new Watcher(out, 2, true);
+    const watcher = new Watcher(new EventStream(out), 2, true);
     watcher.deliver(5, frameOf(message(5)), false); // arrives while the replay is written
     watcher.deliver(6, frameOf(message(6)), false);
     await watcher.replay([message(2), message(3), message(4), message(5)]);
@@ -51,7 +52,7 @@ describe('Watcher', () => {
     const plain = new PassThrough();
     const stateful = new PassThrough();
     const [plainText, statefulText] = [drain(plain), drain(stateful)];
-    const watchers = [new Watcher(plain, 0, false), new Watcher(stateful, 0, true)];
+    const watchers = [new Watcher(new EventStream(plain), 0, false), new Watcher(new EventStream(stateful), 0, true)];
     for (const watcher of watchers) {
       watcher.goLive();
       watcher.deliver(1, frameOf(message(1)), false);
@@ -80,7 +81,7 @@ describe('Feeds', () => {
     );
     const out = new PassThrough();
     const written = drain(out);
-    const watcher = new Watcher(out, 0, false);
+    const watcher = new Watcher(new EventStream(out), 0, false);
     const leave = await feeds.join('as_x', watcher);
     watcher.goLive();
     await bus.publish('agent-session:as_x', message(3));
@@ -110,7 +111,7 @@ describe('Feeds', () => {
     });
     const leaves = [];
     for (const out of outs) {
-      const watcher = new Watcher(out, 0, false);
+      const watcher = new Watcher(new EventStream(out), 0, false);
       leaves.push(await feeds.join('as_y', watcher));
       watcher.goLive();
     }

@@ -44,11 +44,11 @@ describe('ReplayHub', () => {
     const hub = new ReplayHub(bus, 'ticks', { replay: 10, latest: 10 });
     await hub.start();
     const seen: Buffer[][] = [[], []];
-    for (const frames of seen) hub.listen((m) => frames.push(m.frame));
+    for (const frames of seen) hub.listen((m) => frames.push(m.frame.chunk));
     await publishAnswer(bus, { type: 'forex', q: 'EUR:USD', rows: [{ type: 'not mine', rate: 1.1 }] });
     await settle();
     expect(seen[1]![0]).toBe(seen[0]![0]);
-    expect(seen[0]![0]!.toString()).toMatch(/^id: \S+\ndata: \{"type":"forex","q":"EUR:USD","rate":1\.1\}\n\n$/);
+    expect(seen[0]![0]!.toString()).toMatch(/^[0-9a-f]+\r\nid: \S+\ndata: \{"type":"forex","q":"EUR:USD","rate":1\.1\}\n\n\r\n$/);
     await hub.stop();
   });
 });
