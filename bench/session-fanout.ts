@@ -1,10 +1,11 @@
 /**
  * Session fan-out: one publisher, N watchers of one channel, on one server in its own process.
  *
- *   npm run build && node dist/bench/session-fanout.js <svc|svc2|nchan> [watchers=1000] [events=20]
+ *   npm run build && node dist/bench/session-fanout.js <svc|svc2|nchan|node> [watchers=1000] [events=20]
  *
  * Targets: `svc` (one process, SQLite, in-process bus), `svc2` (SVC_WORKERS=2 on one port, the Redis
- * bus of REDIS_URL) and `nchan` (nginx + nchan, bench/nchan-process.ts), all driven by this same
+ * bus of REDIS_URL), `nchan` (nginx + nchan, bench/nchan-process.ts) and `node` (a bare node:http
+ * broadcaster, bench/node-broadcaster-process.ts: the Node floor), all driven by this same
  * client: raw sockets, a watcher is ready once its response headers arrived, and a delivery is
  * counted when a `data:` line carrying `"seq":N` arrives (svc's messages carry their seq; nchan's
  * publisher is sent `{"seq":N}`). For each event the clock starts just before the publish is sent
@@ -14,7 +15,9 @@
  * (utime + stime from /proc, every process of the server) per event and per delivery, and its RSS
  * (all processes) before and with the watchers connected.
  */
+import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { startNchan } from './nchan-process.js';
 import { loadAverage, percentile } from './lib.js';
@@ -84,6 +87,36 @@ async function nchanTarget(): Promise<Target> {
   };
 }
 
+/** The bare node:http broadcaster: the same client, publisher and measurements as the others. */
+async function nodeTarget(): Promise<Target> {
+  const port = await freePort();
+  const script = fileURLToPath(new URL('./node-broadcaster-process.js', import.meta.url));
+  const child = spawn(process.execPath, [script, String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  const publish = async (seq: number) => {
+    const res = await fetch(`${base}/pub`, { method: 'POST', body: `{"seq":${seq}}` });
+    if (!res.ok) throw new Error(`publish ${seq}: ${res.status}`);
+  };
+  for (
+    let i = 0;
+    i < 100 &&
+    !(await publish(0).then(
+      () => true,
+      () => false,
+    ));
+    i++
+  )
+    await sleep(100);
+  return { pid: child.pid!, port, watchPath: '/sub', publish, stop: () => child.kill('SIGTERM') };
+}
+
+const TARGETS: Record<string, () => Promise<Target>> = {
+  svc: () => svcTarget(1),
+  svc2: () => svcTarget(2),
+  nchan: nchanTarget,
+  node: nodeTarget,
+};
+
 /** A watcher: one socket, the highest seq seen, and when each seq arrived. Ready once the response headers are in. */
 function watch(target: Target, arrivals: Map<number, number[]>): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -126,7 +159,9 @@ const latencyOf = (sorted: number[]) => ({
 });
 
 async function main() {
-  const target = TARGET === 'nchan' ? await nchanTarget() : await svcTarget(TARGET === 'svc2' ? 2 : 1);
+  const start = TARGETS[TARGET];
+  if (!start) throw new Error(`unknown target ${TARGET} (${Object.keys(TARGETS).join(', ')})`);
+  const target = await start();
   try {
     const pids = processTree(target.pid);
     const rssIdle = rssOf(pids);

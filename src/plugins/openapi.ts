@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyInstance, RouteOptions, onSendHookHandler } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
@@ -255,6 +255,11 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
     transform: transformRoute as never,
     transformObject: ({ openapiObject }: { openapiObject: OpenApiDoc }) => finishDocument(openapiObject, rows, examples),
   } as never);
+  // Swagger UI's page has no viewport meta: without one a phone renders it 980 px wide and shrinks it.
+  // Added to the page's own routes, so no other answer runs the hook.
+  app.addHook('onRoute', (route) => {
+    if (/^\/docs\/?$/.test(route.url)) route.onSend = [...[route.onSend ?? []].flat(), withViewport];
+  });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true },
@@ -273,11 +278,10 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
     // `upgrade-insecure-requests` would send Try-it-out calls from an http origin to https.
     transformStaticCSP: (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, ''),
   });
-  // Swagger UI's page has no viewport meta: without one a phone renders it 980 px wide and shrinks it.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !/^\/docs\/?(\?|$)/.test(request.url)) return payload;
-    if (!String(reply.getHeader('content-type')).startsWith('text/html')) return payload;
-    return payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">');
-  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }
+
+const withViewport: onSendHookHandler = (_request, reply, payload, done) => {
+  const html = typeof payload === 'string' && String(reply.getHeader('content-type')).startsWith('text/html');
+  done(null, html ? payload.replace('<head>', '<head>\n<meta name="viewport" content="width=device-width, initial-scale=1">') : payload);
+};
