@@ -16,7 +16,8 @@ const NULL = Symbol('null');
 export class MemoryCache implements Cache {
   private readonly entries: LRUCache<string, NonNullable<unknown>>;
   /** key → holder → lease expiry (Unix ms); a key goes with its last holder. */
-  private readonly slots = new Map<string, Map<string, number>>();
+  /** Holders of each slot key with their lease expiry, and when the key's expired holders were last dropped. */
+  private readonly slots = new Map<string, { holders: Map<string, number>; sweptAt: number }>();
   private nextPurgeAt: number;
 
   constructor(
@@ -72,35 +73,45 @@ export class MemoryCache implements Cache {
   }
 
   async acquireSlot(key: string, holder: string, limit: number, leaseMs: number, nowMs: number): Promise<boolean> {
-    const held = this.liveSlots(key, nowMs);
-    if (!held.has(holder) && held.size >= limit) return false;
-    held.set(holder, nowMs + leaseMs);
-    this.slots.set(key, held);
+    const slot = this.slots.get(key) ?? { holders: new Map<string, number>(), sweptAt: nowMs };
+    const isNew = !slot.holders.has(holder);
+    if (isNew && slot.holders.size >= limit && this.sweep(slot, nowMs) >= limit) return false;
+    slot.holders.set(holder, nowMs + leaseMs);
+    this.slots.set(key, slot);
     return true;
   }
 
   async renewSlots(slots: readonly SlotRef[], leaseMs: number, nowMs: number): Promise<void> {
     for (const { key, holder } of slots) {
-      const held = this.slots.get(key);
-      if (held?.has(holder)) held.set(holder, nowMs + leaseMs);
+      const holders = this.slots.get(key)?.holders;
+      if (holders?.has(holder)) holders.set(holder, nowMs + leaseMs);
     }
   }
 
   async releaseSlot(key: string, holder: string): Promise<void> {
-    const held = this.slots.get(key);
-    held?.delete(holder);
-    if (held?.size === 0) this.slots.delete(key);
+    const slot = this.slots.get(key);
+    slot?.holders.delete(holder);
+    if (slot?.holders.size === 0) this.slots.delete(key);
   }
 
+  /** Exact to the second: expired holders (a release that never came) are dropped at most once a second. */
   async countSlots(key: string, nowMs: number): Promise<number> {
-    return this.liveSlots(key, nowMs).size;
+    const slot = this.slots.get(key);
+    if (!slot) return 0;
+    if (nowMs - slot.sweptAt < 1000) return slot.holders.size;
+    if (this.sweep(slot, nowMs) === 0) this.slots.delete(key);
+    return slot.holders.size;
   }
 
-  private liveSlots(key: string, nowMs: number): Map<string, number> {
-    const held = this.slots.get(key) ?? new Map<string, number>();
-    for (const [holder, expiresAt] of held) if (expiresAt <= nowMs) held.delete(holder);
-    if (held.size === 0) this.slots.delete(key);
-    return held;
+  /**
+   * Drops a key's expired holders and returns how many are left. Run only when a key is full or a
+   * count is due, not on every acquire: a sweep is linear in the holders, and 10,000 watchers of one
+   * session made connecting quadratic.
+   */
+  private sweep(slot: { holders: Map<string, number>; sweptAt: number }, nowMs: number): number {
+    for (const [holder, expiresAt] of slot.holders) if (expiresAt <= nowMs) slot.holders.delete(holder);
+    slot.sweptAt = nowMs;
+    return slot.holders.size;
   }
 
   /** A counter keeps the expiry it was created with (as PEXPIRE NX does on Redis). */
