@@ -13,8 +13,6 @@ declare module 'fastify' {
   interface FastifyReply {
     /** Data time and upstreams for the receipt; default: the body's `as_of` and `source`, else signing time and none. */
     provenance?: { asOf?: number; sources?: string[] };
-    /** The payload is an answer signed earlier, sent again as-is (see data/hot-answers.ts). */
-    hot: boolean;
     /** Receives the final signed bytes of a 2xx answer to keep for reuse; returns their ETag. */
     keepAnswer?: (bytes: string) => string;
   }
@@ -57,20 +55,13 @@ function describeRequest(request: FastifyRequest) {
 export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo = false }: SigningOptions): void {
   const reuse = new Map<string, Receipt>();
   app.decorateReply('provenance', undefined);
-  app.decorateReply('hot', false);
   app.decorateReply('keepAnswer', undefined);
 
   // Callback style: no promise per answer on the hot path.
   app.addHook(
     'onSend',
     (request: FastifyRequest, reply: FastifyReply, sent: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-      if (
-        reply.hot ||
-        !request.routeOptions.config?.signed ||
-        reply.statusCode >= 300 ||
-        typeof sent !== 'string' ||
-        !sent.startsWith('{')
-      ) {
+      if (!request.routeOptions.config?.signed || reply.statusCode >= 300 || typeof sent !== 'string' || !sent.startsWith('{')) {
         return done(null, sent);
       }
       let signed: string;
