@@ -23,6 +23,8 @@ export interface Keepable {
 }
 
 const MAX_ANSWERS = 10_000;
+/** Every header the hooks set on the reply (request id, CORS, RateLimit-*) and the answer's own, for the raw response. */
+const headersOf = (reply: FastifyReply) => reply.getHeaders() as OutgoingHttpHeaders;
 const etagOf = (bytes: string) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
 /** Does an If-None-Match header name this ETag (a list, weak forms, or `*`)? */
@@ -66,12 +68,10 @@ export class HotAnswers {
   readonly serve: onRequestHookHandler = (request: FastifyRequest, reply: FastifyReply, done) => {
     const answer = this.live(request.url);
     if (!answer) return done();
-    reply.hijack();
-    const headers = { ...(reply.getHeaders() as OutgoingHttpHeaders), etag: answer.etag } as OutgoingHttpHeaders;
-    if (matchesEtag(request.headers['if-none-match'], answer.etag)) return void reply.raw.writeHead(304, headers).end();
-    headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = answer.bytes.length;
-    reply.raw.writeHead(200, headers).end(answer.bytes);
+    reply.header('etag', answer.etag).hijack();
+    if (matchesEtag(request.headers['if-none-match'], answer.etag)) return void reply.raw.writeHead(304, headersOf(reply)).end();
+    reply.header('content-type', 'application/json; charset=utf-8').header('content-length', answer.bytes.length);
+    reply.raw.writeHead(200, headersOf(reply)).end(answer.bytes);
   };
 
   get size(): number {

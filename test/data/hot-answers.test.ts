@@ -94,6 +94,25 @@ describe('hot answers of cached previews', () => {
     expect((await get(`${url}&since=${encodeURIComponent(cursor)}`)).headers.etag).toBeUndefined();
   });
 
+  it('sends a hot answer with every header the hooks set (request id, CORS, RateLimit-*) and counts it in the metrics', async () => {
+    const url = '/api/data/preview?type=weather&q=48.85,2.35';
+    await get(url); // fetched upstream
+    const cold = await get(url); // from the cache: its signed bytes are kept
+    const hot = await get(url, { origin: 'https://agent.example', 'x-request-id': 'hot-1' });
+    expect(hot.body).toBe(cold.body);
+    expect(hot.headers).toMatchObject({
+      'x-request-id': 'hot-1',
+      'access-control-allow-origin': 'https://agent.example',
+      vary: 'Origin',
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(cold.body)),
+      etag: cold.headers.etag,
+    });
+    expect(Number(hot.headers['ratelimit-remaining'])).toBeLessThan(Number(cold.headers['ratelimit-remaining']));
+    const metrics = await t.app.inject({ url: '/metrics' });
+    expect(metrics.body).toMatch(/svc_http_requests_total\{method="GET",route="\/api\/data\/preview",status="200"\} [2-9]/);
+  });
+
   it('still counts every hot answer against the rate limit, and in the protection stats', async () => {
     const limited = await startTestApp({ env: { SVC_RATE_ANON_PER_MIN: '3' }, redis: true });
     try {
