@@ -117,8 +117,8 @@ export class EventStream {
  */
 export function openEventStream(reply: FastifyReply): EventStream {
   const res = reply.raw;
-  reply.hijack();
-  res.writeHead(200, { ...(reply.getHeaders() as OutgoingHttpHeaders), ...SSE_HEADERS, connection: 'keep-alive' });
+  reply.headers(SSE_HEADERS).header('connection', 'keep-alive').hijack();
+  res.writeHead(200, reply.getHeaders() as OutgoingHttpHeaders);
   res.write(OPENED.body); // the headers and the comment, through the response: from here on the socket carries only this stream
   return new EventStream(res, { socket: res.socket, chunked: res.chunkedEncoding });
 }
