@@ -1,8 +1,9 @@
 /**
  * The fan-out comparison: bench/session-fanout.ts with 10,000 watchers against nginx + nchan (when
- * installed), svc in one process and svc with SVC_WORKERS=2 (when REDIS_URL is set), one after the
- * other, each with the same client in a process of its own. svc's figures are also given as ratios
- * to nchan's (≤ 1 meets the target): p99 latency, the first event's p99, CPU per delivery, RSS.
+ * installed), a bare node:http broadcaster (the Node floor), svc in one process and svc with
+ * SVC_WORKERS=2 (when REDIS_URL is set), one after the other, each with the same client in a
+ * process of its own. svc's figures are also given as ratios to nchan's (≤ 1 meets the target):
+ * p99 latency, the first event's p99, CPU per delivery, RSS; and its RSS above the Node floor's.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ interface FanoutRun {
   delivery_latency_ms: { p99: number };
   first_event_latency_ms: { p99: number };
   server_cpu_us_per_delivery: { total: number };
-  server_rss_mb: { with_watchers: number };
+  server_rss_mb: { idle: number; with_watchers: number; per_watcher_kb: number };
 }
 
 function runTarget(target: string): Promise<FanoutRun> {
@@ -42,11 +43,18 @@ const versus = (svc: FanoutRun, nchan: FanoutRun) => ({
 export async function sessionFanout(): Promise<Record<string, unknown>> {
   const missing = nchanMissing();
   const nchan = missing ? undefined : await runTarget('nchan');
+  const node = await runTarget('node');
   const svc = await runTarget('svc');
   const svc2 = process.env.REDIS_URL ? await runTarget('svc2') : undefined;
   return {
     nchan: nchan ?? { skipped: missing },
+    node_http_floor: node,
     svc,
+    // Where svc's memory goes: the process before any watcher, and what each watcher adds, against bare node:http's.
+    svc_rss_above_node_floor_mb: {
+      idle: svc.server_rss_mb.idle - node.server_rss_mb.idle,
+      per_10k_watchers: Math.round(((svc.server_rss_mb.per_watcher_kb - node.server_rss_mb.per_watcher_kb) * WATCHERS) / 1024),
+    },
     svc_2_workers: svc2 ?? { skipped: 'set REDIS_URL: more than one worker needs the Redis bus' },
     ...(nchan
       ? {
