@@ -24,7 +24,7 @@ import { DURATION_S, loadAverage } from './lib.js';
 const BENCHES: Record<string, () => object | Promise<object>> = {
   preview_vs_bare: () => previewVsBare(),
   preview_profile: previewProfile,
-  postgres_redis: () => backendsPreview(results.preview_vs_bare as Parameters<typeof backendsPreview>[0]),
+  postgres_redis: backendsPreview,
   server_rss: serverRss,
   bundle_latency: bundleLatency,
   cold_coalescing: coldCoalescing,
