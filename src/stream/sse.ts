@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -71,7 +71,8 @@ export class EventStream {
     private readonly out: Writable,
     direct?: { socket: Socket | null; chunked: boolean },
   ) {
-    this.socket = direct?.chunked && direct.socket ? direct.socket : undefined;
+    // Only a real connection: an injected request (tests) has a stand-in socket that drops what it is given.
+    this.socket = direct?.chunked && direct.socket instanceof Socket ? direct.socket : undefined;
     out.once('close', () => (this.open = false));
   }
 
