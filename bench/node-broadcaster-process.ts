@@ -23,7 +23,7 @@ const subscribe = (res: ServerResponse) => {
 createServer((req, res) => {
   if (req.url === '/sub') return subscribe(res);
   let body = '';
-  req.on('data', (chunk: Buffer) => (body += chunk));
+  req.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
   req.on('end', () => {
     const frame = new Frame(`data: ${body}\n\n`);
     for (const socket of sockets) socket.write(frame.chunk);
