@@ -15,8 +15,7 @@ const NULL = Symbol('null');
  */
 export class MemoryCache implements Cache {
   private readonly entries: LRUCache<string, NonNullable<unknown>>;
-  /** key → holder → lease expiry (Unix ms); a key goes with its last holder. */
-  /** Holders of each slot key with their lease expiry, and when the key's expired holders were last dropped. */
+  /** key → its holders' lease expiries (Unix ms) and when its expired holders were last dropped; a key goes with its last holder. */
   private readonly slots = new Map<string, { holders: Map<string, number>; sweptAt: number }>();
   private nextPurgeAt: number;
 

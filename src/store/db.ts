@@ -42,9 +42,9 @@ function sqliteDialect(path: string): SqliteDialect {
 }
 
 /**
- * Kysely prepares every query anew; preparing cost as much as running the query (a third of the CPU
- * of opening a session stream). A statement is prepared once per SQL text and reused, unless it is
- * still busy (an unfinished iterator), which gets a fresh one.
+ * Kysely prepares every query anew; preparing cost about as much as running the query (a seventh of
+ * the CPU of opening a session stream). A statement is prepared once per SQL text and reused, unless
+ * it is still busy (an unfinished iterator), which gets a fresh one.
  */
 function preparedOnce(database: SQLite.Database): (sql: string) => SQLite.Statement {
   const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });

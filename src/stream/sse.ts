@@ -76,10 +76,6 @@ export class EventStream {
     out.once('close', () => (this.open = false));
   }
 
-  get isOpen(): boolean {
-    return this.open;
-  }
-
   /** False when the client should be let drain before more is written (a closed stream never asks to wait). */
   write(frame: Frame): boolean {
     if (!this.open) return true;
