@@ -1,6 +1,6 @@
 /**
  * Cost of growth: the per-request cost must not grow with data. Each pair is measured in one server:
- * cached previews over 10 vs 10,000 distinct cached keys; paid-replay lookups with 10 vs 100,000 stored
+ * cached previews over 10 vs 9,990 distinct cached keys (the hot-answer store holds 10,000); paid-replay lookups with 10 vs 100,000 stored
  * answers; cached-preview latency with 1 vs 1,000 open SSE streams. Ratios near 1 are the target.
  */
 import { sql } from 'kysely';
@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { Passes } from '../src/payments/passes.js';
 import { PaymentsRepo } from '../src/store/repos/payments.js';
 import { derivedSecret } from '../src/core/secrets.js';
+import { MAX_ANSWERS } from '../src/data/hot-answers.js';
 import { DURATION_S, measured, percentile, round, runExternal, startServer } from './lib.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -45,12 +46,13 @@ export async function cachedKeys() {
   const svc = await startServer();
   try {
     const few = weatherPaths(10, 0);
-    const many = weatherPaths(10_000, 10);
+    // Both sets stay kept: one more than the store holds, walked in a cycle, would evict each answer just before its turn.
+    const many = weatherPaths(MAX_ANSWERS - few.length, few.length);
     await warm(svc, [...few, ...many]);
     const small = await previewLoad(svc, few);
     const large = await previewLoad(svc, many);
     const cpuRatio = round(large.cpu_us_per_request / small.cpu_us_per_request, 2);
-    return { keys_10: small, keys_10000: large, cpu_ratio_large_vs_small: cpuRatio, target_ratio: 1 };
+    return { keys_10: small, keys_9990: large, cpu_ratio_large_vs_small: cpuRatio, target_ratio: 1 };
   } finally {
     await svc.close();
   }
