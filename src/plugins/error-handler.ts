@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../core/errors.js';
 import { PaymentRequiredError } from '../payments/challenge.js';
+import { isDatabaseOutage } from '../store/db.js';
+
+/** What a client is told to wait before retrying while the database is away. */
+const DATABASE_RETRY_S = 5;
 
 interface ValidationItem {
   instancePath: string;
@@ -53,6 +57,8 @@ export function toApiError(error: unknown): ApiError {
   const known = e?.code ? FRAMEWORK_CODES[e.code] : undefined;
   if (known) return new ApiError(known, known === 'invalid_json' ? 'the request body is not valid JSON' : e.message);
   if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) return new ApiError('bad_request', e.message);
+  if (isDatabaseOutage(error))
+    return new ApiError('store_unavailable', 'the database is unavailable; retry shortly', { retry_after_s: DATABASE_RETRY_S });
   return new ApiError('internal_error', 'an internal error occurred; it has been logged');
 }
 
@@ -92,7 +98,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
     request.apiError = apiError;
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+    // An unavailable dependency is not a fault of svc's: one line without a stack, not an error report per request.
+    if (apiError.code === 'store_unavailable') request.log.warn({ reason: (error as Error).message }, apiError.message);
+    else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, request, apiError);
   });
   app.setNotFoundHandler((request, reply) => {

@@ -57,10 +57,46 @@ function preparedOnce(database: SQLite.Database): (sql: string) => SQLite.Statem
   };
 }
 
+/**
+ * Connection-level failures (socket errors, Postgres' connection and shutdown classes, too many
+ * connections, a busy or full SQLite file): the database is away, not the request wrong.
+ */
+const OUTAGE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const OUTAGE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/** Is this error the database being unavailable (answered 503, retried by clients) rather than a fault of svc's? */
+export function isDatabaseOutage(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (
+    typeof code === 'string' &&
+    (OUTAGE_CODES.has(code) || code.startsWith('08') || /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)/.test(code))
+  )
+    return true;
+  return typeof message === 'string' && OUTAGE_MESSAGES.test(message);
+}
+
+/** How long a request waits for a new database connection before it is answered 503 `store_unavailable`. */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
 async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pg = await loadPg();
-  return new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10, options }) });
+  const pool = new pg.Pool({ connectionString: url, max: 10, options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+  // An idle connection the server drops (restart, network cut) is reported here and removed from the
+  // pool; unhandled, the event would end the process. Queries meanwhile fail and answer 503.
+  pool.on('error', () => undefined);
+  return new PostgresDialect({ pool });
 }
 
 /** Opens the database and applies every pending migration before returning. */
