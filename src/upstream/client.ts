@@ -55,7 +55,19 @@ export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const MAX_ATTEMPTS = 3;
 const RETRY_BASE_MS = 100;
 
-const isRetryable = (e: unknown): e is UpstreamError => e instanceof UpstreamError && e.reason === 'upstream_error';
+/**
+ * The host failed (unreachable, a 5xx, 408), as opposed to answering this request with a 4xx: an
+ * unknown symbol's 404 is the upstream's answer, not a fault. Only host failures are retried and
+ * counted by the breaker, so callers asking for things that do not exist cannot open a host's
+ * circuit for everyone.
+ */
+const isHostFailure = (e: unknown): e is UpstreamError => {
+  if (!(e instanceof UpstreamError)) return false;
+  if (e.reason === 'upstream_timeout') return true;
+  const status = e.info.status;
+  return e.reason === 'upstream_error' && (status === undefined || status >= 500 || status === 408);
+};
+const isRetryable = (e: unknown): e is UpstreamError => isHostFailure(e) && e.reason === 'upstream_error';
 const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'upstream_timeout';
 
 /**
@@ -108,10 +120,7 @@ export class UpstreamClient {
   private breaker(name: HostName): CircuitBreakerPolicy {
     let breaker = this.breakers.get(name);
     if (!breaker) {
-      breaker = circuitBreaker(
-        handleWhen((e) => e instanceof UpstreamError && ['upstream_error', 'upstream_timeout'].includes(e.reason)),
-        { halfOpenAfter: 15_000, breaker: new ConsecutiveBreaker(5) },
-      );
+      breaker = circuitBreaker(handleWhen(isHostFailure), { halfOpenAfter: 15_000, breaker: new ConsecutiveBreaker(5) });
       this.breakers.set(name, breaker);
     }
     return breaker;

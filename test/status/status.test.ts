@@ -148,8 +148,8 @@ describe('GET /api/v1/status', () => {
   });
 
   it('shows an open circuit breaker after five consecutive failures', async () => {
-    t.sim.fault('open-meteo', { kind: 'status', status: 404 });
-    t.sim.fault('met-no', { kind: 'status', status: 404 });
+    t.sim.fault('open-meteo', { kind: 'status', status: 503 });
+    t.sim.fault('met-no', { kind: 'status', status: 503 });
     for (let i = 0; i < 6; i++) await fetchFresh('weather', `40.7${i},-74.01`);
     const report = await status();
     expect(hostOf(report, 'open-meteo')).toMatchObject({ circuit: 'open', outcomes: { error: 5, circuit_open: 1 } });

@@ -63,6 +63,20 @@ describe('upstream client', () => {
     expect(error).toMatchObject({ reason: 'upstream_error' });
   });
 
+  it('takes a 4xx as the answer to this request: no retry, and never a reason to open the circuit', async () => {
+    t.sim.fault('open-meteo', { kind: 'status', status: 404 });
+    const http = t.deps.upstream.host('open-meteo');
+    const before = t.sim.requests('open-meteo').length;
+    const reasons = [];
+    for (let i = 0; i < 8; i++)
+      reasons.push(await http.text('/v1/forecast', { deadline: Date.now() + 1000 }).catch((e: { reason: string }) => e.reason));
+    t.sim.clearFaults();
+    expect(reasons).toEqual(Array(8).fill('upstream_error'));
+    expect(t.sim.requests('open-meteo').length - before).toBe(8);
+    expect(t.deps.upstream.circuitState('open-meteo')).toBe('closed');
+    t.deps.upstream.resetBreakers();
+  });
+
   it('opens the circuit after repeated failures and says so', async () => {
     t.sim.fault('open-meteo', { kind: 'status', status: 500 });
     const http = t.deps.upstream.host('open-meteo');
