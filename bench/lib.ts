@@ -38,10 +38,13 @@ export function upstreamProcess(delays: Record<string, number>): Promise<Upstrea
 /** Headers a server writes per connection or per body: the bare reference sets its own. */
 const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
+/** An answer's headers without the transport ones: what a bare route must set to send the same response. */
+export const fixedHeaders = (headers: Headers): Record<string, string> =>
+  Object.fromEntries([...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name)));
+
 /** The bytes-sending bare route (bench/bare-process.ts) in its own process, answering `body` with `headers`. */
 export function bareProcess(body: Buffer, headers: Headers): Promise<{ url: string; pid: number; close: () => Promise<void> }> {
-  const fixed = Object.fromEntries([...headers].filter(([name]) => !TRANSPORT_HEADERS.has(name)));
-  const spec = JSON.stringify({ body: body.toString('base64'), headers: fixed });
+  const spec = JSON.stringify({ body: body.toString('base64'), headers: fixedHeaders(headers) });
   const script = fileURLToPath(new URL('./bare-process.js', import.meta.url));
   const child = spawn(process.execPath, ['--max-semi-space-size=8', script, spec], { stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));

@@ -8,13 +8,12 @@
  */
 import { Session } from 'node:inspector/promises';
 import Fastify from 'fastify';
-import { runExternal, round, startServer } from './lib.js';
+import { fixedHeaders, runExternal, round, startServer } from './lib.js';
 
 const CONNECTIONS = 50;
 const DURATION_S = 4;
 const SAMPLING_US = 50;
 const TOP = 20;
-const TRANSPORT_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
 interface Profile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
@@ -61,7 +60,7 @@ export async function previewProfile() {
     await fetch(previewUrl);
     const kept = await fetch(previewUrl);
     const bytes = Buffer.from(await kept.arrayBuffer());
-    const headers = Object.fromEntries([...kept.headers].filter(([name]) => !TRANSPORT_HEADERS.has(name)));
+    const headers = fixedHeaders(kept.headers);
     bare.get('/bare', (_request, reply) => void reply.headers(headers).send(bytes));
     const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/bare`;
     session.connect();

@@ -2,6 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SHARED_STORE_BACKENDS } from '../helpers/backends.js';
+import { freePort } from '../helpers/private-redis.js';
 import { isDatabaseOutage } from '../../src/store/db.js';
 
 /**
@@ -21,12 +22,7 @@ class CuttableProxy {
   ) {}
 
   static async start(target: URL): Promise<CuttableProxy> {
-    const probe = createServer();
-    const port = await new Promise<number>((resolve) =>
-      probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)),
-    );
-    await new Promise((resolve) => probe.close(resolve));
-    const proxy = new CuttableProxy(target, port);
+    const proxy = new CuttableProxy(target, await freePort());
     await proxy.open();
     return proxy;
   }
