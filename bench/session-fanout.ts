@@ -97,16 +97,15 @@ async function nodeTarget(): Promise<Target> {
     const res = await fetch(`${base}/pub`, { method: 'POST', body: `{"seq":${seq}}` });
     if (!res.ok) throw new Error(`publish ${seq}: ${res.status}`);
   };
-  for (
-    let i = 0;
-    i < 100 &&
-    !(await publish(0).then(
+  const answers = () =>
+    publish(0).then(
       () => true,
       () => false,
-    ));
-    i++
-  )
+    );
+  for (let tries = 1; !(await answers()); tries++) {
+    if (tries === 100) throw new Error('the node:http broadcaster did not start within 10 s');
     await sleep(100);
+  }
   return { pid: child.pid!, port, watchPath: '/sub', publish, stop: () => child.kill('SIGTERM') };
 }
 
