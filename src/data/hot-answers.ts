@@ -24,7 +24,7 @@ export interface Keepable {
 
 /** Answers kept at most, the oldest kept first out. */
 export const MAX_ANSWERS = 10_000;
-/** Every header the hooks set on the reply (request id, CORS, RateLimit-*) and the answer's own, for the raw response. */
+/** Every header the hooks set on the reply (request id, CORS, RateLimit-Policy and RateLimit) and the answer's own, for the raw response. */
 const headersOf = (reply: FastifyReply) => reply.getHeaders() as OutgoingHttpHeaders;
 const etagOf = (bytes: string) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
@@ -63,7 +63,7 @@ export class HotAnswers {
    * Route-level onRequest (after rate limiting): a live answer is sent as-is; anything else runs the
    * full path. The bytes go out on the raw response, skipping Fastify's send path and the onSend
    * hooks, which have nothing to do for a kept answer (already signed, a 200 or 304, no payment
-   * claimed, no abuse signal). Headers set by the earlier hooks (request id, CORS, RateLimit-*) go
+   * claimed, no abuse signal). Headers set by the earlier hooks (request id, CORS, RateLimit-Policy and RateLimit) go
    * with it, handed to `writeHead` as the reply's own object: spreading them into a new one made a
    * dictionary-mode object that cost a third of a hit. The onResponse hooks (metrics) still run.
    */

@@ -6,6 +6,32 @@ import { isDatabaseOutage } from '../store/db.js';
 /** What a client is told to wait before retrying while the database is away. */
 const DATABASE_RETRY_S = 5;
 
+/**
+ * The wait a 429 or 503 names when its thrower did not: a cap on concurrent streams frees as streams close, an open
+ * upstream circuit half-opens after 15 s, a missing model stays missing until the operator configures one, and the
+ * model budget renews at 00:00 UTC (at most a day away). Every 429 and 503 carries `Retry-After` (docs/agents.md).
+ */
+const DEFAULT_RETRY_S: Partial<Record<ErrorCode, number>> = {
+  rate_limited: 10,
+  upstream_unavailable: 15,
+  model_unavailable: 3600,
+  model_budget_exhausted: 3600,
+};
+const FALLBACK_RETRY_S = 30;
+
+/**
+ * A 429 or 503 whose details say which limit it met (`policy`, the error code when the thrower named none), its
+ * window (`window_s`, null when it has none) and when to come back (`retry_after_s`, `reset_s`), with what the
+ * thrower already said kept as it was.
+ */
+function withRetryDetails(error: ApiError): ApiError {
+  if (error.status !== 429 && error.status !== 503) return error;
+  const details = error.details ?? {};
+  const retryAfterS = typeof details.retry_after_s === 'number' ? details.retry_after_s : (DEFAULT_RETRY_S[error.code] ?? FALLBACK_RETRY_S);
+  const complete = { policy: error.code, window_s: null, retry_after_s: retryAfterS, reset_s: retryAfterS, ...details };
+  return new ApiError(error.code, error.message, complete);
+}
+
 interface ValidationItem {
   instancePath: string;
   keyword: string;
@@ -62,21 +88,21 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('internal_error', 'an internal error occurred; it has been logged');
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
-  if (error instanceof PaymentRequiredError) {
+export function sendError(reply: FastifyReply, request: FastifyRequest, thrown: ApiError): FastifyReply {
+  if (thrown instanceof PaymentRequiredError) {
     return reply
       .code(402)
       .header('www-authenticate', 'x402')
-      .header('x-payment-required', error.headerChallenge)
-      .headers(error.headers)
+      .header('x-payment-required', thrown.headerChallenge)
+      .headers(thrown.headers)
       .type('application/json; charset=utf-8')
-      .send({ ...error.challenge, request_id: request.id });
+      .send({ ...thrown.challenge, request_id: request.id });
   }
+  const error = withRetryDetails(thrown);
   // RFC 9110 §11.6.1: a 401 names its scheme; every svc credential (agent key, session, portfolio, pass, admin) is a bearer token.
   if (error.status === 401) reply.header('www-authenticate', 'Bearer realm="svc"');
-  // A 429 or 503 that knows when to come back says so (image_budget_exhausted, store_unavailable).
-  if ((error.status === 429 || error.status === 503) && typeof error.details?.retry_after_s === 'number')
-    reply.header('retry-after', String(error.details.retry_after_s));
+  // Every 429 and 503, and any other refusal that knows when to come back (an abuse block), says so.
+  if (typeof error.details?.retry_after_s === 'number') reply.header('retry-after', String(error.details.retry_after_s));
   return reply
     .code(error.status)
     .type('application/json; charset=utf-8')

@@ -25,9 +25,12 @@ const loadExamples = (): Examples => (existsSync(EXAMPLES_FILE) ? (JSON.parse(re
 const header = (description: string, schema: SchemaNode = { type: 'string' }) => ({ description, schema });
 const HEADERS = {
   'X-Request-Id': header('Id of this request; also `request_id` in error bodies.'),
-  'RateLimit-Limit': header('Requests per minute allowed for the caller’s tier.', { type: 'integer' }),
-  'RateLimit-Remaining': header('Requests left in the current window.', { type: 'integer' }),
-  'RateLimit-Reset': header('Seconds until the window resets.', { type: 'integer' }),
+  'RateLimit-Policy': header(
+    'The caller’s quota policy (draft-ietf-httpapi-ratelimit-headers-12), named after its tier: `"anonymous";q=120;w=60` is 120 requests per 60 s.',
+  ),
+  RateLimit: header(
+    'What is left of that quota: `"anonymous";r=119;t=1`, r requests left, t seconds until the quota is whole again (on a 429: until the next request is admitted, as Retry-After).',
+  ),
   'Retry-After': header('Seconds to wait before retrying.', { type: 'integer' }),
   'WWW-Authenticate': header(
     'On a 402, `x402`: the request needs an x402 payment. On a 401, `Bearer realm="svc"`: send the credential as a bearer token.',
@@ -190,7 +193,7 @@ function finishOperation(path: string, op: Operation, components: Components, ex
     // A stream writes its own head (the reply is hijacked), so none of the common headers apply.
     if (response.content?.['text/event-stream']) continue;
     const names: (keyof typeof HEADERS)[] = ['X-Request-Id'];
-    if (metered) names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+    if (metered) names.push('RateLimit-Policy', 'RateLimit');
     if (status === '429' || status === '503') names.push('Retry-After');
     if (status === '401') names.push('WWW-Authenticate');
     if (status === '402')

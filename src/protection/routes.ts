@@ -7,7 +7,8 @@ import type { AppContext } from '../app-context.js';
 import { sendError } from '../plugins/error-handler.js';
 import { sameSecret } from '../core/secrets.js';
 import { settle } from '../core/maybe-promise.js';
-import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection } from './service.js';
+import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection, type Standing } from './service.js';
+import { POLICY_WINDOW_S, limitDetails, policyField, serviceLimitField } from './ratelimit-fields.js';
 
 /** Routes outside the rate limiter. */
 export const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
@@ -18,12 +19,23 @@ const pathOf = (url: string) => {
   return query === -1 ? url : url.slice(0, query);
 };
 
-/** Root-level hooks: blocks, then the identity's token bucket with RateLimit-* headers; abuse signals counted on the way out. */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's identity and bucket after this request's take (unset on unmetered routes and blocks). */
+    standing?: Standing;
+  }
+}
+
+/** The policy an abuse block answers with: no request for the block's 10 minutes. */
+const BLOCK_POLICY = 'blocked';
+
+/** Root-level hooks: blocks, then the identity's token bucket with the RateLimit fields; abuse signals counted on the way out. */
 export function registerProtection(app: FastifyInstance, protection: Protection): void {
+  app.decorateRequest('standing', undefined);
   // Callback-style: an anonymous request on the in-process cache is admitted without a microtask hop.
   app.addHook('onRequest', (request, reply, done) => {
     if (UNLIMITED.has(pathOf(request.url))) return done();
-    settle(protection.admit(request), (admission) => (answer(request, reply, admission) ? undefined : done()), done);
+    settle(protection.admit(request), (admission) => (answer(protection, request, reply, admission) ? undefined : done()), done);
   });
   // Counted before the answer leaves, so the next request already sees a block this one earned.
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -33,31 +45,42 @@ export function registerProtection(app: FastifyInstance, protection: Protection)
   });
 }
 
-/** Sends the refusal when the request is blocked or over its limit (true), else sets the RateLimit-* headers. */
-function answer(request: FastifyRequest, reply: FastifyReply, admission: Admission): boolean {
+/**
+ * Sends the refusal when the request is blocked or over its limit (true), else sets the RateLimit fields
+ * (src/protection/ratelimit-fields.ts): the tier's constant policy and the bucket's remaining requests.
+ */
+function answer(protection: Protection, request: FastifyRequest, reply: FastifyReply, admission: Admission): boolean {
   if ('blockedS' in admission) {
-    reply.header('retry-after', String(admission.blockedS));
+    const retryAfterS = admission.blockedS;
+    reply
+      .header('ratelimit-policy', policyField(BLOCK_POLICY, 0, BLOCK_MS / 1000))
+      .header('ratelimit', serviceLimitField(BLOCK_POLICY, 0, retryAfterS));
     sendError(
       reply,
       request,
-      new ApiError('blocked', 'this address is temporarily blocked after repeated invalid requests', { retry_after_s: admission.blockedS }),
+      new ApiError(
+        'blocked',
+        'this address is temporarily blocked after repeated invalid requests',
+        limitDetails(BLOCK_POLICY, 0, BLOCK_MS / 1000, retryAfterS),
+      ),
     );
     return true;
   }
-  const { bucket, limit } = admission;
+  request.standing = admission;
+  const { bucket, limit, identity } = admission;
+  const resetS = bucket.allowed ? bucket.resetS : bucket.retryAfterS;
   reply
-    .header('ratelimit-limit', String(limit))
-    .header('ratelimit-remaining', String(bucket.remaining))
-    .header('ratelimit-reset', String(bucket.resetS));
+    .header('ratelimit-policy', protection.policies[identity.tier])
+    .header('ratelimit', serviceLimitField(identity.tier, bucket.remaining, resetS));
   if (bucket.allowed) return false;
-  reply.header('retry-after', String(bucket.retryAfterS));
   sendError(
     reply,
     request,
-    new ApiError('rate_limited', `rate limit of ${limit} requests per minute reached`, {
-      limit,
-      retry_after_s: bucket.retryAfterS,
-    }),
+    new ApiError(
+      'rate_limited',
+      `rate limit of ${limit} requests per minute (${identity.tier} tier) reached`,
+      limitDetails(identity.tier, limit, POLICY_WINDOW_S, bucket.retryAfterS, bucket.resetS),
+    ),
   );
   return true;
 }
@@ -140,7 +163,8 @@ export const protectionRoutes =
           summary: 'Signed aggregate protection figures for the last hour',
           description:
             `Tiers (requests per minute, token bucket with a one-minute burst): anonymous per IP ${deps.config.ratePerMin.anonymous}, standard key ${deps.config.ratePerMin.standard}, ` +
-            `pro key ${deps.config.ratePerMin.pro}, pass ${deps.config.ratePerMin.pass}. Every answer carries RateLimit-Limit/-Remaining/-Reset; a 429 adds Retry-After. ` +
+            `pro key ${deps.config.ratePerMin.pro}, pass ${deps.config.ratePerMin.pass}. Every metered answer carries \`RateLimit-Policy\` and \`RateLimit\` ` +
+            '(draft-ietf-httpapi-ratelimit-headers-12, docs/agents.md); a 429 adds Retry-After and says the limit in `details`. ' +
             `An IP is blocked for ${BLOCK_MS / 60_000} minutes (403 \`blocked\`) after more than ${ABUSE_THRESHOLDS.invalid_payment} invalid payments, ` +
             `${ABUSE_THRESHOLDS.cursor_forgery} forged cursors or ${ABUSE_THRESHOLDS.client_error} other 4xx answers within a minute.`,
           response: {

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
 import { mapMaybe, type MaybePromise } from '../core/maybe-promise.js';
 import type { ApiKeysRepo } from '../store/repos/api-keys.js';
+import { policyField } from './ratelimit-fields.js';
 
 export const KEY_PREFIX = 'svc_key_';
 export type Tier = 'anonymous' | 'standard' | 'pro' | 'pass';
@@ -17,7 +18,14 @@ export interface Identity {
 }
 
 /** A request's way in: refused by an abuse block, or its identity's bucket after taking a token. */
-export type Admission = { blockedS: number } | { bucket: BucketState; limit: number };
+export type Admission = { blockedS: number } | Standing;
+
+/** Where a request stands: who it was taken for, its tier's quota per minute and the bucket after the take. */
+export interface Standing {
+  identity: Identity;
+  limit: number;
+  bucket: BucketState;
+}
 
 /** Credentials other than an API key, each looked up only when the request presents it. */
 export interface TierLookups {
@@ -59,6 +67,8 @@ export function abuseKind(request: FastifyRequest, status: number): AbuseKind | 
  */
 export class Protection {
   private tally?: Tally & { minute: number };
+  /** Each tier's `RateLimit-Policy` value, built once: it goes out on every answer. */
+  readonly policies: Readonly<Record<Tier, string>>;
 
   constructor(
     private readonly config: Config,
@@ -66,7 +76,10 @@ export class Protection {
     private readonly keys: ApiKeysRepo,
     private readonly clock: Clock,
     private readonly lookups: TierLookups,
-  ) {}
+  ) {
+    const tiers = Object.keys(config.ratePerMin) as Tier[];
+    this.policies = Object.fromEntries(tiers.map((tier) => [tier, policyField(tier, config.ratePerMin[tier])])) as Record<Tier, string>;
+  }
 
   async createKey(name: string, tier: 'standard' | 'pro') {
     const key = KEY_PREFIX + randomBytes(24).toString('base64url');
@@ -122,7 +135,7 @@ export class Protection {
     const now = this.clock.now();
     const options: TakeOptions = { tally: this.tallyOf(Math.floor(now / 60_000)), blockKey };
     return mapMaybe(this.cache.take(`rate:${identity.subject}`, limit, limit / 60, now, options), (state) =>
-      'blockedUntil' in state ? { blockedS: Math.ceil((state.blockedUntil - now) / 1000) } : { bucket: state, limit },
+      'blockedUntil' in state ? { blockedS: Math.ceil((state.blockedUntil - now) / 1000) } : { identity, bucket: state, limit },
     );
   }
 

@@ -63,7 +63,7 @@ describe('client.request: every operation, typed by path and method', () => {
     const client = createClient({ baseUrl: base });
     const { meta } = await client.request('get', '/api/v1/catalog');
     expect(meta.requestId).toMatch(/\S/);
-    expect(meta.rateLimit).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number) });
+    expect(meta.rateLimit).toMatchObject({ policy: 'anonymous', limit: expect.any(Number), windowS: 60, remaining: expect.any(Number) });
     const body = await client.catalog();
     expect(client.metaOf(body)).toMatchObject({ status: 200, requestId: expect.any(String), request: { method: 'GET' } });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { takeToken } from '../../src/cache/token-bucket.js';
+import { policyField, readRateLimit, serviceLimitField } from '../../src/protection/ratelimit-fields.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { BUS_BACKENDS, uniqueName } from '../helpers/backends.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
@@ -33,6 +34,27 @@ describe('token bucket', () => {
   });
 });
 
+describe('RateLimit fields', () => {
+  it('read back what they write, and a malformed or absent field as nothing', () => {
+    const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/);
+    const n = fc.integer({ min: 0, max: 1e9 });
+    fc.assert(
+      fc.property(name, n, n, n, n, (policy, quota, windowS, remaining, resetS) => {
+        const read = readRateLimit({
+          'ratelimit-policy': policyField(policy, quota, windowS),
+          ratelimit: serviceLimitField(policy, remaining, resetS),
+          'retry-after': String(resetS),
+        });
+        expect(read).toEqual({ policy, quota, window_s: windowS, remaining, reset_s: resetS, retry_after_s: resetS });
+      }),
+    );
+    expect(readRateLimit({ ratelimit: 'r=1' })).toBeUndefined();
+    expect(readRateLimit({})).toBeUndefined();
+    expect(readRateLimit({ ratelimit: '"a";t=3', 'ratelimit-policy': '"a";q=1' })).toBeUndefined();
+    expect(readRateLimit({ ratelimit: '"a";r=3', 'ratelimit-policy': '"b";q=1;w=60' })).toEqual({ policy: 'a', remaining: 3 });
+  });
+});
+
 describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
   let a: TestApp;
   let b: TestApp;
@@ -54,16 +76,22 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     const answers = [];
     for (let i = 0; i < 6; i++) answers.push(await get(i % 2 ? b : a, '/api/v1/catalog', {}, ip));
     expect(answers.slice(0, 5).map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
-    expect(answers[0]!.headers).toMatchObject({ 'ratelimit-limit': '5', 'ratelimit-remaining': '4' });
+    // draft-ietf-httpapi-ratelimit-headers-12: the tier's policy, then what is left of it and when it is whole again.
+    expect(answers[0]!.headers).toMatchObject({ 'ratelimit-policy': '"anonymous";q=5;w=60', ratelimit: '"anonymous";r=4;t=12' });
+    expect(answers[0]!.headers['ratelimit-limit']).toBeUndefined();
     const limited = answers[5]!;
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('12');
-    expect(limited.json()).toMatchObject({ error: 'rate_limited', details: { limit: 5, retry_after_s: 12 } });
+    expect(limited.headers.ratelimit).toBe('"anonymous";r=0;t=12');
+    expect(limited.json()).toMatchObject({
+      error: 'rate_limited',
+      details: { policy: 'anonymous', limit: 5, window_s: 60, retry_after_s: 12, reset_s: 60 },
+    });
     // Health checks stay outside the limiter, with or without a query string.
     for (const url of ['/healthz', '/healthz?probe=1']) {
       const health = await get(a, url, {}, ip);
       expect(health.statusCode).toBe(200);
-      expect(health.headers['ratelimit-limit']).toBeUndefined();
+      expect(health.headers['ratelimit']).toBeUndefined();
     }
     a.clock.advance(12_000);
     expect((await get(a, '/api/v1/catalog', {}, ip)).statusCode).toBe(200);
@@ -86,7 +114,7 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     ).json();
     expect(JSON.stringify(listed)).not.toContain(created.key);
     const withKey = await get(a, '/api/v1/catalog', { 'x-api-key': created.key }, '10.2.0.1');
-    expect(withKey.headers['ratelimit-limit']).toBe('8');
+    expect(withKey.headers['ratelimit-policy']).toBe('"standard";q=8;w=60');
     expect((await get(a, '/api/v1/catalog', { 'x-api-key': 'svc_key_wrong' }, '10.2.0.2')).json()).toMatchObject({ error: 'unauthorized' });
     await a.app.inject({
       method: 'DELETE',
@@ -112,7 +140,12 @@ describe.each(BUS_BACKENDS)('protection with the %s cache', (backend) => {
     for (let i = 0; i < 11; i++) expect((await pay()).json().reason).toBe('invalid_exact_evm_payload_authorization_value');
     const blocked = await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip });
     expect(blocked.statusCode).toBe(403);
-    expect(blocked.json()).toMatchObject({ error: 'blocked', details: { retry_after_s: 600 } });
+    expect(blocked.json()).toMatchObject({ error: 'blocked', details: { policy: 'blocked', limit: 0, window_s: 600, retry_after_s: 600 } });
+    expect(blocked.headers).toMatchObject({
+      'retry-after': '600',
+      'ratelimit-policy': '"blocked";q=0;w=600',
+      ratelimit: '"blocked";r=0;t=600',
+    });
     // Credentials are looked up only after the block check: an unknown key from a blocked IP is still a 403, not a 401.
     const withKey = await t.app.inject({ url: '/api/v1/catalog', remoteAddress: ip, headers: { 'x-api-key': 'svc_key_unknown' } });
     expect(withKey.statusCode).toBe(403);

@@ -12,11 +12,20 @@ export interface RequestDescription {
   body: unknown;
 }
 
-/** The `RateLimit-*` headers of an answer, when the service sent them. */
+/**
+ * The `RateLimit-Policy` and `RateLimit` fields of an answer (draft-ietf-httpapi-ratelimit-headers-12), when the
+ * service sent them: `RateLimit-Policy: "anonymous";q=120;w=60` and `RateLimit: "anonymous";r=119;t=1`.
+ */
 export interface RateLimit {
-  limit: number;
+  /** The policy's name: the caller's tier (anonymous, standard, pro, pass). */
+  policy: string;
+  /** q: requests per window (absent when the policy field was not sent). */
+  limit?: number;
+  /** w: the window in seconds. */
+  windowS?: number;
+  /** r: requests left. */
   remaining: number;
-  /** Seconds until the window resets. */
+  /** t: seconds until the quota is whole again (on a 429: until the next request is admitted). */
   resetS: number;
 }
 
@@ -39,12 +48,28 @@ export function retryAfterSeconds(value: string | null, nowMs = Date.now()): num
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - nowMs) / 1000));
 }
 
+/** The first item of a Structured Field List of `"name";key=integer` items. */
+export function firstLimitItem(field: string | null): { name: string; params: Record<string, number> } | undefined {
+  const match = /^\s*"([^"\\]*)"((?:;[a-z*][a-z0-9_.*-]*=[^;,]*)*)/.exec(field ?? '');
+  if (!match) return undefined;
+  const params: Record<string, number> = {};
+  for (const [, key, value] of match[2]!.matchAll(/;([a-z*][a-z0-9_.*-]*)=([^;,]*)/g))
+    if (/^\d+$/.test(value!.trim())) params[key!] = Number(value);
+  return { name: match[1]!, params };
+}
+
 function rateLimitOf(headers: Headers): RateLimit | undefined {
-  const [limit, remaining, resetS] = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].map((name) =>
-    Number(headers.get(name) ?? Number.NaN),
-  );
-  if (![limit, remaining, resetS].every((n) => Number.isFinite(n))) return undefined;
-  return { limit: limit!, remaining: remaining!, resetS: resetS! };
+  const item = firstLimitItem(headers.get('ratelimit'));
+  if (item?.params.r === undefined || item.params.t === undefined) return undefined;
+  const policy = firstLimitItem(headers.get('ratelimit-policy'));
+  const same = policy?.name === item.name ? policy.params : {};
+  return {
+    policy: item.name,
+    ...(same.q === undefined ? {} : { limit: same.q }),
+    ...(same.w === undefined ? {} : { windowS: same.w }),
+    remaining: item.params.r,
+    resetS: item.params.t,
+  };
 }
 
 export function readMeta(status: number, headers: Headers, request: RequestDescription | undefined): ResponseMeta {
