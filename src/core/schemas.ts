@@ -63,6 +63,16 @@ export const PaymentChallengeSchema = Type.Object(
       memo: Type.String({ description: '32-byte hex tied to this request' }),
       expires: Type.String({ description: 'ISO 8601' }),
     }),
+    price: Type.Optional(
+      Type.Object({ amount: Type.String({ description: 'USDC atomic units' }), usd: Type.String(), asset: Type.String() }),
+    ),
+    buys: Type.Optional(Type.String({ description: 'what the price pays for' })),
+    alternatives: Type.Optional(
+      Type.Array(Type.Object({ kind: Type.String({ description: 'free_tier, pass or per_call' }) }, { additionalProperties: true }), {
+        description:
+          'cheaper ways to an answer: the free tier (`how`, `gives`), a day or week pass (`price_usd`, `hours`, `buy`, `pays_off_after_calls`), per-call payment',
+      }),
+    ),
     x402Version: Type.Integer(),
     accepts: Type.Array(
       Type.Object(

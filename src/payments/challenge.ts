@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
 import type { Discovery } from './bazaar.js';
 import { USDC_NETWORKS } from './networks.js';
+import { alternativesTo, priceOf } from './alternatives.js';
 
 export interface Requirement {
   /** Atomic USDC units. */
@@ -84,9 +85,9 @@ export function paymentRequiredHeader(ctx: ChallengeContext, requirement: Requir
 }
 
 /**
- * One 402 body carrying the seed's fields (`error`, `protocol`, `invoice`) and the standard x402 v1
- * fields (`x402Version`, `accepts[]`), whose first entry is this call's price (stock clients pay
- * accepts[0]).
+ * One 402 body carrying the seed's fields (`error`, `protocol`, `invoice`), the standard x402 v1 fields
+ * (`x402Version`, `accepts[]`, whose first entry is this call's price: stock clients pay accepts[0]), and beside them
+ * what an agent decides on: the `price`, what it `buys`, and the cheaper `alternatives` (the free tier, passes).
  */
 export function paymentChallenge(ctx: ChallengeContext, requirement: Requirement, reason?: string): Record<string, unknown> {
   const expiresS = ctx.nowS + ctx.config.x402MaxTimeoutS;
@@ -105,6 +106,9 @@ export function paymentChallenge(ctx: ChallengeContext, requirement: Requirement
       memo,
       expires: new Date(expiresS * 1000).toISOString(),
     },
+    price: priceOf(requirement.amount),
+    buys: requirement.description,
+    alternatives: alternativesTo(requirement.resource, requirement.amount, ctx.config.publicUrl),
     x402Version: 1,
     accepts,
   };
@@ -143,25 +147,6 @@ export function settlementResponseHeader(
 }
 
 /** The 402 sent when a synchronous settlement fails after verification: the answer is withheld. */
-export function settlementFailed(
-  requirements: ReturnType<typeof paymentRequirements>,
-  nowS: number,
-  reason = 'unknown',
-): Record<string, unknown> {
-  return {
-    error: 'payment_required',
-    message: `settlement failed: ${reason}`,
-    reason: 'settlement_failed',
-    protocol: 'x402',
-    invoice: {
-      amount: requirements.maxAmountRequired,
-      asset: 'USDC',
-      chain: requirements.network,
-      recipient: requirements.payTo,
-      memo: requirements.extra.memo,
-      expires: new Date((nowS + requirements.maxTimeoutSeconds) * 1000).toISOString(),
-    },
-    x402Version: 1,
-    accepts: [requirements],
-  };
+export function settlementFailed(ctx: ChallengeContext, requirement: Requirement, reason = 'unknown'): Record<string, unknown> {
+  return { ...paymentChallenge(ctx, requirement, 'settlement_failed'), message: `settlement failed: ${reason}` };
 }

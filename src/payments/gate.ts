@@ -251,7 +251,7 @@ export class X402Gate implements PaymentGate {
       throw this.paymentRequired(
         request,
         requirement,
-        (ctx) => settlementFailed(paymentRequirements(ctx, requirement), ctx.nowS, result.errorReason),
+        (ctx) => settlementFailed(ctx, requirement, result.errorReason),
         'settlement_failed',
         header,
       );

@@ -248,9 +248,9 @@ describe('calib-pro rate limits', () => {
     expect((await claim('test:fast', { authorization: `Bearer ${proKey}`, 'x-payment': payment }, 'calib-pro')).statusCode).toBe(200);
     const freeKey = (await claim('test:slow')).json().agent_key;
     const asPro = await claim('test:fast', { authorization: `Bearer ${proKey}` });
-    expect(asPro.headers['ratelimit-limit']).toBe('50');
+    expect(asPro.headers['ratelimit-policy']).toBe('"pro";q=50;w=60');
     const asFree = await claim('test:slow', { authorization: `Bearer ${freeKey}` });
-    expect(asFree.headers['ratelimit-limit']).toBe('6');
+    expect(asFree.headers['ratelimit-policy']).toBe('"anonymous";q=6;w=60');
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await claim('test:slow', { authorization: `Bearer ${freeKey}` })).statusCode);
     expect(statuses).toContain(429);
