@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { connect, type Socket } from 'node:net';
 import { Passes } from '../src/payments/passes.js';
 import { PaymentsRepo } from '../src/store/repos/payments.js';
+import { IdempotencyRepo } from '../src/store/repos/idempotency.js';
 import { derivedSecret } from '../src/core/secrets.js';
 import { MAX_ANSWERS } from '../src/data/hot-answers.js';
 import { DURATION_S, measured, percentile, round, runExternal, startServer } from './lib.js';
@@ -58,26 +59,26 @@ export async function cachedKeys() {
   }
 }
 
-/** findAnswer (the lookup behind a paid retry's replay) with 10, then 100,000 stored paid answers. */
+/** The idempotent request's look-up (behind a paid retry's replay) with 10, then 100,000 stored paid answers. */
 export async function storedAnswers() {
   const svc = await startServer();
   try {
-    const repo = new PaymentsRepo(svc.deps.store.db);
+    const repo = new IdempotencyRepo(svc.deps.store.db);
     const report: Record<string, unknown> = {};
     for (const [size, total] of [
       [10, 10],
       [100_000, 100_010],
     ] as const) {
       await sql`
-        insert into payment_authorizations (auth_key, payer, amount, network, resource, request_key, bound_to_memo, status, valid_before, created_at, payload_json, requirements_json, response_json)
+        insert into idempotent_requests (key, request_key, caller, owner, lease_until, state, created_at, expires_at, response_json)
         with recursive n(i) as (select ${total - size + 1} union all select i + 1 from n where i < ${total})
-        select 'key-' || cast(i as integer), 'payer', '1000', 'base', 'bench', 'req-' || cast(i as integer), 0, 'settled', 0, 0, '{}', '{}', '{"status":200,"headers":{},"body":"{}"}' from n
+        select 'key-' || cast(i as integer), 'req-' || cast(i as integer), 'caller', 'owner', 0, 'done', 0, 0, '{"status":200,"headers":{},"body":"{}"}' from n
       `.execute(svc.deps.store.db);
       const times: number[] = [];
       for (let i = 0; i < 2000; i++) {
         const n = total - (i % size);
         const start = performance.now();
-        if (!(await repo.findAnswer(`key-${n}`, `req-${n}`))) throw new Error(`stored answer key-${n} not found`);
+        if (!(await repo.find(`key-${n}`))?.response_json) throw new Error(`stored answer key-${n} not found`);
         times.push(performance.now() - start);
       }
       times.sort((a, b) => a - b);

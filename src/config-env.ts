@@ -89,6 +89,12 @@ export const EnvSchema = Type.Object({
   }),
   SVC_SIGNING_KEY: Type.Optional(Type.String({ minLength: 40, description: 'Ed25519 private key, PKCS#8 PEM or base64 DER' })),
   SVC_DEMO: Flag('1 = serve every upstream from the built-in demo world (offline demo, docs/demo.md)'),
+  SVC_TEST_CRASH_AT: Type.Optional(
+    Type.Literal('after_charge', {
+      description:
+        'test only: after_charge = the process kills itself (SIGKILL) right after a paid request’s charge is recorded, before its answer is kept (test/payments/idempotency-crash.test.ts); never set it in production',
+    }),
+  ),
   SVC_DEMO_SEED: Type.Integer({
     minimum: 0,
     maximum: 2 ** 31 - 1,

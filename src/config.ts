@@ -41,6 +41,8 @@ export interface Config {
   signingKey?: string;
   demo: boolean;
   demoSeed: number;
+  /** Test only: where the process kills itself (SVC_TEST_CRASH_AT). */
+  testCrashAt?: 'after_charge';
   userAgent: string;
   logLevel: string;
   logFormat: 'json' | 'pretty';
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKey: parsed.SVC_SIGNING_KEY,
     demo: parsed.SVC_DEMO === '1',
     demoSeed: parsed.SVC_DEMO_SEED,
+    ...(parsed.SVC_TEST_CRASH_AT ? { testCrashAt: parsed.SVC_TEST_CRASH_AT } : {}),
     userAgent: parsed.SVC_USER_AGENT,
     logLevel: parsed.LOG_LEVEL,
     logFormat: parsed.LOG_FORMAT,

@@ -21,6 +21,8 @@ export const ERROR_CODES = {
   no_history: 404,
   conflict: 409,
   already_resolved: 409,
+  idempotency_in_progress: 409,
+  idempotency_key_reused: 422,
   session_ended: 410,
   payload_too_large: 413,
   uri_too_long: 414,

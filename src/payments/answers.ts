@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { StoredAnswer } from '../store/repos/payments.js';
+import type { StoredAnswer } from '../store/repos/idempotency.js';
 
 export type { StoredAnswer };
 

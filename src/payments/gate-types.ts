@@ -8,6 +8,7 @@ import type { CheckoutVerifier } from './checkout.js';
 import type { Facilitator } from './facilitator.js';
 import type { IssuedPass, PassKind, Passes } from './passes.js';
 import type { Tier } from './tier.js';
+import type { IdempotentRequests, OwnedRequest } from './idempotency.js';
 
 /** Paid access a request carries, once verified. */
 export interface PaymentGrant {
@@ -17,7 +18,7 @@ export interface PaymentGrant {
   authKey?: string;
   /** False when an answer takes no money: x402 while nothing settles (PAYMENT_SETTLE=off, no facilitator, zero pay-to). */
   charges: boolean;
-  /** The answer this very paid request already got (a retry after a lost response): send it again as it is. */
+  /** The answer this very paid request already got (a retry, concurrent or after a lost response): send it again as it is. */
   stored?: StoredAnswer;
   /** session: the pass the checkout session was redeemed into. */
   pass?: { token: string; expiresAt: number };
@@ -43,6 +44,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The x402 authorization this request claimed; `answered` once `finish` kept it. */
     paymentClaim?: Claim;
+    /** The idempotent paid request this run owns (src/payments/idempotency.ts). */
+    idempotent?: OwnedRequest;
   }
 }
 
@@ -79,4 +82,7 @@ export interface GateDeps {
   memoSecret: Buffer;
   facilitator?: Facilitator;
   checkout?: CheckoutVerifier;
+  idempotency: IdempotentRequests;
+  /** Test-only (SVC_TEST_CRASH_AT=after_charge): runs right after a charge is recorded, before the answer is kept. */
+  afterCharge?: () => void;
 }

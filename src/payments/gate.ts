@@ -1,11 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.js';
 import { ApiError } from '../core/errors.js';
 import { unixSeconds } from '../core/clock.js';
 import type { Config } from '../config.js';
 import type { OpenApiDoc } from '../core/openapi-doc.js';
 import { captureAnswer } from './answers.js';
+import { callerOf } from '../protection/service.js';
+import { idempotencyKeyOf, keyReused, requestKey, keyedByAuthorization, keyedByIdempotencyKey, type OwnedRequest } from './idempotency.js';
+import type { AuthorizationCharge, Charge } from '../store/repos/idempotency.js';
 import { Discoveries } from './bazaar.js';
 import {
   PaymentRequiredError,
@@ -15,11 +17,11 @@ import {
   paymentRequirements,
   paymentRequirementsV2,
   settlementFailed,
-  settlementResponseHeader,
   type ChallengeContext,
   type Requirement,
 } from './challenge.js';
 import { FacilitatorUnavailable } from './facilitator.js';
+import { authorizationFields, settleAuthorization, settlePending } from './settlement.js';
 import { decodePresentedPayment, passToken, presentedPayment } from './credentials.js';
 import { hashToken, type PassKind } from './passes.js';
 import type { Tier } from './tier.js';
@@ -28,16 +30,10 @@ import { PaymentVerifier } from './verification.js';
 import { authorizationKey } from './x402.js';
 import type { Claim, FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
 
+/** A grant before its idempotency is settled: the payer it scopes an Idempotency-Key to. */
+type ScopedGrant = PaymentGrant & { payerScope: string };
+
 export type { FinishOutcome, GateDeps, PassPurchase, PaymentGate, PaymentGrant } from './gate-types.js';
-
-/** An authorization as the repository stores it: the decoded payment payload. */
-type StoredPayload = { x402Version: number };
-
-/** Identifies what is being paid for: method, URL and the canonical body. */
-export function requestKey(request: FastifyRequest): string {
-  const body = request.body === undefined ? '' : canonicalJson(request.body);
-  return createHash('sha256').update(`${request.method} ${request.url}\n${body}`).digest('hex');
-}
 
 const ZERO_ADDRESS = /^0x0{40}$/;
 
@@ -73,13 +69,15 @@ export class X402Gate implements PaymentGate {
     if (app.hasDecorator('swagger')) this.discoveries = new Discoveries(() => app.swagger() as unknown as OpenApiDoc);
     if (this.canSettle) app.addHook('onReady', () => this.readSupported());
     app.decorateRequest('paymentClaim', undefined);
+    app.decorateRequest('idempotent', undefined);
     app.addHook(
       'onSend',
       (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
-        const claim = request.paymentClaim;
-        if (!claim) return done(null, payload);
+        const { paymentClaim: claim, idempotent: owned } = request;
+        if (!claim && !owned) return done(null, payload);
         request.paymentClaim = undefined;
-        this.settleClaim(claim, reply, payload).then(() => done(null, payload), done);
+        request.idempotent = undefined;
+        this.afterAnswer(claim, owned, reply, payload).then(() => done(null, payload), done);
       },
     );
     if (this.settleMode === 'off') {
@@ -91,11 +89,13 @@ export class X402Gate implements PaymentGate {
     }
   }
 
-  /** Keeps the answer a claim paid for, or releases a claim whose request failed before answering. */
-  private async settleClaim(claim: NonNullable<FastifyRequest['paymentClaim']>, reply: FastifyReply, payload: unknown): Promise<void> {
-    if (claim.answered && reply.statusCode < 400 && typeof payload === 'string')
-      await this.deps.repo.saveAnswer(claim.authKey, captureAnswer(reply, payload));
-    else if (!claim.answered) await this.deps.repo.release(claim.authKey);
+  /**
+   * Keeps the answer a charged request gave (whatever it was: a retry gets the same), or releases what a request
+   * that charged nothing claimed, so its payment and its key can be used again.
+   */
+  private async afterAnswer(claim: Claim | undefined, owned: OwnedRequest | undefined, reply: FastifyReply, payload: unknown) {
+    if (claim && !claim.answered) await this.deps.repo.release(claim.authKey);
+    if (owned) await this.deps.idempotency.finish(owned, typeof payload === 'string' ? captureAnswer(reply, payload) : undefined);
   }
 
   /** The 402: x402 v1 (and the seed's invoice) in the body, x402 v2 in `PAYMENT-REQUIRED`. */
@@ -156,7 +156,7 @@ export class X402Gate implements PaymentGate {
     if (token) {
       const state = await this.deps.passes.check(token, this.deps.clock.now());
       if (state !== 'valid') throw this.challenge(request, requirement, state === 'expired' ? 'pass_expired' : 'pass_unknown');
-      return { method: 'pass', charges: true };
+      return this.idempotent(request, requirement, { method: 'pass', charges: true, payerScope: `pass:${hashToken(token)}` });
     }
     const sessionId = (request.body as { session_id?: unknown } | undefined)?.session_id;
     if (typeof sessionId === 'string') return this.fromCheckout(request, requirement, sessionId);
@@ -170,18 +170,44 @@ export class X402Gate implements PaymentGate {
     return grant;
   }
 
+  /**
+   * Makes a paid request idempotent: keyed by the payer's `Idempotency-Key` when sent, else by its x402
+   * authorization (a pass or a checkout session without a key is not deduplicated: it is charged nothing per call).
+   * A retry gets the stored answer; the same key on another request is 422 (a key) or 402 `replayed_authorization`.
+   */
+  private async idempotent(request: FastifyRequest, requirement: Requirement, grant: ScopedGrant): Promise<PaymentGrant> {
+    const { payerScope, ...paid } = grant;
+    const idempotencyKey = idempotencyKeyOf(request);
+    const key = idempotencyKey ? keyedByIdempotencyKey(payerScope, idempotencyKey) : paid.authKey && keyedByAuthorization(paid.authKey);
+    if (!key) return paid;
+    const begun = await this.deps.idempotency.begin(key, requestKey(request), callerOf(request));
+    if ('stored' in begun) return { ...paid, stored: begun.stored };
+    if ('conflict' in begun) {
+      if (!idempotencyKey) throw this.challenge(request, requirement, 'replayed_authorization');
+      throw keyReused();
+    }
+    request.idempotent = begun.owned;
+    return paid;
+  }
+
   async finish(request: FastifyRequest, grant: PaymentGrant, outcome: FinishOutcome): Promise<Record<string, string>> {
-    if (grant.method === 'session')
-      return { 'x-svc-pass': grant.pass!.token, 'x-svc-pass-expires': new Date(grant.pass!.expiresAt * 1000).toISOString() };
+    const recovered = request.idempotent?.recovered;
+    if (recovered) {
+      request.idempotent!.answered = true;
+      return recovered.settleHeaders;
+    }
     const claim = request.paymentClaim;
-    if (grant.method !== 'x402' || !claim) return {};
-    if (!outcome.charge) {
+    if (grant.method === 'x402' && claim) {
+      if (outcome.charge) return this.chargeX402(request, claim, this.settleMode);
       request.paymentClaim = undefined;
       await this.deps.repo.release(claim.authKey);
       return { 'x-payment-status': 'released' };
     }
-    const headers = await this.settle(request, claim, this.settleMode);
-    claim.answered = true;
+    const headers: Record<string, string> =
+      grant.method === 'session'
+        ? { 'x-svc-pass': grant.pass!.token, 'x-svc-pass-expires': new Date(grant.pass!.expiresAt * 1000).toISOString() }
+        : {};
+    if (outcome.charge) await this.record(request, { method: 'pass', ref: grant.method, amount: '0', settleHeaders: headers });
     return headers;
   }
 
@@ -190,73 +216,61 @@ export class X402Gate implements PaymentGate {
     if (!payment) throw this.challenge(request, requirement);
     const grant = await this.fromX402(request, requirement, payment);
     if (grant.stored) return { stored: grant.stored };
+    const recovered = request.idempotent?.recovered;
     // A pass is only issued once its payment settled, whenever a facilitator can settle it.
-    const claim = request.paymentClaim!;
-    const headers = await this.settle(request, claim, this.canSettle ? 'sync' : 'off');
-    const pass = await this.deps.passes.issue(kind, `x402:${grant.authKey}`, this.deps.clock.now());
-    claim.answered = true;
+    const headers = recovered
+      ? recovered.settleHeaders
+      : await this.chargeX402(request, request.paymentClaim!, this.canSettle ? 'sync' : 'off');
+    if (recovered) request.idempotent!.answered = true;
+    // The pass is derived from the authorization that paid, so a recovered run issues the same one.
+    const pass = await this.deps.passes.issue(kind, `x402:${recovered?.ref ?? grant.authKey}`, this.deps.clock.now());
     return { pass, headers };
   }
 
-  async settlePending(): Promise<void> {
-    const { repo, facilitator, clock } = this.deps;
-    if (!facilitator) return;
-    const nowS = unixSeconds(clock);
-    await repo.expirePending(nowS);
-    for (const row of await repo.pendingSettlement(nowS)) {
-      const result = await facilitator.settle(JSON.parse(row.payload_json) as StoredPayload, JSON.parse(row.requirements_json));
-      await repo.update(row.auth_key, {
-        status: result.success ? 'settled' : 'pending',
-        settle_attempts: row.settle_attempts + 1,
-        facilitator_json: JSON.stringify(result),
-      });
-    }
+  settlePending(): Promise<void> {
+    return settlePending(this.deps);
+  }
+
+  /** Settles a claimed authorization (per `mode`) and records the charge: the answer then stands, for every retry. */
+  private async chargeX402(request: FastifyRequest, claim: Claim, mode: Config['paymentSettle']): Promise<Record<string, string>> {
+    const { headers, authorization } = await this.settle(request, claim, mode);
+    const amount = claim.requirement.amount.toString();
+    await this.record(request, { method: 'x402', ref: claim.authKey, amount, settleHeaders: headers }, authorization);
+    claim.answered = true;
+    return headers;
   }
 
   /**
-   * Settles one claimed authorization; a sync failure is a 402 whose payment-response header says
-   * `{success: false, errorReason}`. Answers in the header of the version paid.
+   * Records a charge with the request's idempotent row (one transaction with the authorization's status), and only
+   * then lets the answer go. A run that lost its request to a takeover records nothing: the other run answers.
    */
-  private async settle(
-    request: FastifyRequest,
-    { authKey, requirement, version }: Claim,
-    mode: Config['paymentSettle'],
-  ): Promise<Record<string, string>> {
-    const { repo, facilitator, config } = this.deps;
-    if (mode === 'off' || !facilitator) {
-      await repo.update(authKey, { status: 'unsettled' });
-      return { 'x-payment-status': 'unsettled' };
+  private async record(request: FastifyRequest, charge: Charge, authorization?: AuthorizationCharge): Promise<void> {
+    const owned = request.idempotent;
+    if (!owned) {
+      if (authorization) await this.deps.repo.update(authorization.authKey, authorizationFields(authorization));
+      return;
     }
-    if (mode === 'async') {
-      await repo.update(authKey, { status: 'pending' });
-      return { 'x-payment-status': 'pending' };
-    }
-    const row = (await repo.find(authKey))!;
-    const result = await facilitator.settle(JSON.parse(row.payload_json) as StoredPayload, JSON.parse(row.requirements_json));
-    await repo.update(authKey, {
-      status: result.success ? 'settled' : 'settle_failed',
-      settle_attempts: row.settle_attempts + 1,
-      facilitator_json: JSON.stringify(result),
-    });
-    const network = version === 2 ? USDC_NETWORKS[config.x402Network].caip2 : config.x402Network;
-    const { success, transaction = '', errorReason } = result;
-    const header = settlementResponseHeader(version, {
-      success,
-      transaction,
-      network,
-      payer: row.payer,
-      ...(errorReason ? { errorReason } : {}),
-    });
-    if (!result.success) {
-      throw this.paymentRequired(
-        request,
-        requirement,
-        (ctx) => settlementFailed(ctx, requirement, result.errorReason),
-        'settlement_failed',
-        header,
-      );
-    }
-    return header;
+    if (!(await this.deps.idempotency.recordCharge(owned, charge, authorization)))
+      throw new ApiError('idempotency_in_progress', 'another run took this paid request over; retry to get its answer', {
+        retry_after_s: 1,
+      });
+    owned.answered = true;
+    this.deps.afterCharge?.();
+  }
+
+  /** Settles one claimed authorization; a sync failure is recorded and answered 402 (the answer is withheld). */
+  private async settle(request: FastifyRequest, claim: Claim, mode: Config['paymentSettle']) {
+    const settled = await settleAuthorization(this.deps, claim, mode);
+    if (!settled.failed) return settled;
+    await this.deps.repo.update(claim.authKey, authorizationFields(settled.authorization));
+    const { requirement } = claim;
+    throw this.paymentRequired(
+      request,
+      requirement,
+      (ctx) => settlementFailed(ctx, requirement, settled.failed),
+      'settlement_failed',
+      settled.headers,
+    );
   }
 
   private async fromX402(
@@ -290,7 +304,16 @@ export class X402Gate implements PaymentGate {
 
     const authKey = authorizationKey(payment, config.x402Network);
     const authorization = payment.payload.authorization;
-    const grant = { method: 'x402' as const, payer: verdict.payer, authKey, charges: this.settleMode !== 'off' };
+    const charges = this.settleMode !== 'off';
+    const grant = await this.idempotent(request, requirement, {
+      method: 'x402',
+      payer: verdict.payer,
+      authKey,
+      charges,
+      payerScope: `wallet:${verdict.payer.toLowerCase()}`,
+    });
+    // A stored answer, or a run that died after its charge was recorded: the payment is not claimed again.
+    if (grant.stored || request.idempotent?.recovered) return grant;
     const claimed = await repo.reserve({
       auth_key: authKey,
       payer: verdict.payer,
@@ -304,17 +327,20 @@ export class X402Gate implements PaymentGate {
       created_at: clock.now(),
       payload_json: JSON.stringify(payment.wire),
       requirements_json: JSON.stringify(requirements),
-      response_json: null,
       settle_attempts: 0,
       facilitator_json: null,
     });
-    if (claimed) {
-      request.paymentClaim = { authKey, requirement, version: payment.version, answered: false };
-      return grant;
-    }
-    const stored = await repo.findAnswer(authKey, ctx.requestKey);
-    if (stored) return { ...grant, stored };
-    throw this.challenge(request, requirement, 'replayed_authorization');
+    if (!claimed && !(await this.adoptable(request, authKey, ctx.requestKey)))
+      throw this.challenge(request, requirement, 'replayed_authorization');
+    request.paymentClaim = { authKey, requirement, version: payment.version, answered: false };
+    return grant;
+  }
+
+  /** An authorization claimed by a run that died before charging it, for this very request: the run taking over adopts it. */
+  private async adoptable(request: FastifyRequest, authKey: string, requestKeyOfThis: string): Promise<boolean> {
+    if (!request.idempotent?.takenOver) return false;
+    const row = await this.deps.repo.find(authKey);
+    return row?.status === 'reserved' && row.request_key === requestKeyOfThis;
   }
 
   private async fromCheckout(request: FastifyRequest, requirement: Requirement, sessionId: string): Promise<PaymentGrant> {
@@ -330,6 +356,7 @@ export class X402Gate implements PaymentGate {
       await repo.redeemCheckout(sessionId, hashToken(pass.pass), clock.now());
     }
     if (clock.now() >= pass.expires_at * 1000) throw this.challenge(request, requirement, 'pass_expired');
-    return { method: 'session', charges: true, pass: { token: pass.pass, expiresAt: pass.expires_at } };
+    const grant = { method: 'session' as const, charges: true, pass: { token: pass.pass, expiresAt: pass.expires_at } };
+    return this.idempotent(request, requirement, { ...grant, payerScope: `pass:${hashToken(pass.pass)}` });
   }
 }

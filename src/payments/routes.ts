@@ -7,6 +7,7 @@ import type { PassKind } from './passes.js';
 import { sendStoredAnswer } from './answers.js';
 
 const SETTLE_EVERY_MS = 15_000;
+const PURGE_IDEMPOTENT_EVERY_MS = 3_600_000;
 
 export const paymentRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -14,6 +15,12 @@ export const paymentRoutes =
     const { deps } = ctx;
     if (deps.config.paymentSettle === 'async')
       ctx.jobs.push({ name: 'x402-settle', everyMs: SETTLE_EVERY_MS, run: () => ctx.payments.settlePending() });
+    // Idempotency-Keys and stored paid answers are kept 24 h (src/payments/idempotency.ts).
+    ctx.jobs.push({
+      name: 'idempotency-purge',
+      everyMs: PURGE_IDEMPOTENT_EVERY_MS,
+      run: async () => void (await deps.repos.idempotency.purgeExpired(deps.clock.now())),
+    });
 
     for (const kind of Object.keys(PASS_HOURS) as PassKind[]) {
       app.post(

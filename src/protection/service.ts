@@ -54,6 +54,14 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return bearer?.startsWith(KEY_PREFIX) ? bearer : undefined;
 }
 
+/**
+ * Who a request is for spend and standing (GET /api/v1/limits): the rate limiter's subject (an API key, a pass, a
+ * calib-pro agent, else the client address), hashed so that no address or key is stored in clear.
+ */
+export function callerOf(request: FastifyRequest): string {
+  return sha256(request.standing?.identity.subject ?? `ip:${request.ip}`).slice(0, 32);
+}
+
 /** Which abuse signal, if any, an answered request is. */
 export function abuseKind(request: FastifyRequest, status: number): AbuseKind | undefined {
   if (status === 402 && request.headers['x-payment']) return 'invalid_payment';

@@ -66,10 +66,37 @@ export interface PaymentAuthorizationsTable {
   created_at: number;
   payload_json: string;
   requirements_json: string;
-  /** The answer, kept so a retry after a lost response gets it again. */
-  response_json: string | null;
   settle_attempts: number;
   facilitator_json: string | null;
+}
+
+export type IdempotentState = 'running' | 'done';
+
+/** A paid request a retry must not charge again (migration 021): its lease while it runs, its charge, then its answer. */
+export interface IdempotentRequestsTable {
+  /** `x402:<auth_key>` or `key:<payer scope>:<sha256 of the Idempotency-Key>`. */
+  key: string;
+  /** What was asked (method, URL, canonical body): the same key on another request is refused. */
+  request_key: string;
+  /** Who asked, hashed (the rate limiter's subject): spend is summed per caller. */
+  caller: string;
+  /** The run holding the lease. */
+  owner: string;
+  /** Unix ms; past it another run may take the request over (its owner died). */
+  lease_until: number;
+  state: IdempotentState;
+  charge_method: string | null;
+  /** The authorization key, or the pass hash, that paid. */
+  charge_ref: string | null;
+  /** USDC atomic units charged ('0' when a pass paid). */
+  charge_amount: string | null;
+  /** Unix ms; set once, when the charge is recorded. */
+  charged_at: number | null;
+  settle_headers_json: string | null;
+  response_json: string | null;
+  created_at: number;
+  /** Unix ms: created_at + 24 h. */
+  expires_at: number;
 }
 
 export interface PassesTable {
@@ -301,6 +328,7 @@ export interface DB {
   snapshots: SnapshotsTable;
   viral_lists: ViralListsTable;
   payment_authorizations: PaymentAuthorizationsTable;
+  idempotent_requests: IdempotentRequestsTable;
   passes: PassesTable;
   checkout_redemptions: CheckoutRedemptionsTable;
   api_keys: ApiKeysTable;

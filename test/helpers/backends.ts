@@ -28,9 +28,9 @@ export type BusBackend = (typeof BUS_BACKENDS)[number];
 
 export const uniqueName = (prefix: string) => `${prefix}_${randomBytes(6).toString('hex')}`;
 
-/** A fresh, migrated store: a temp SQLite file, or its own schema in the shared Postgres. */
-export function openStore(backend: StoreBackend): Promise<Store> {
+/** A fresh, migrated store: a temp SQLite file, or its own schema (named, or a new one) in the shared Postgres. */
+export function openStore(backend: StoreBackend, schema = uniqueName('t')): Promise<Store> {
   return backend === 'postgres'
-    ? createStore({ databaseUrl: process.env.DATABASE_URL, sqlitePath: '', schema: uniqueName('t') })
+    ? createStore({ databaseUrl: process.env.DATABASE_URL, sqlitePath: '', schema })
     : createStore({ sqlitePath: join(mkdtempSync(join(tmpdir(), 'svc-store-')), 'svc.db') });
 }

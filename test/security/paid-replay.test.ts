@@ -26,7 +26,8 @@ const answerOf = (res: LightMyRequestResponse) => ({
   paymentResponse: res.headers['x-payment-response'],
   body: res.body,
 });
-const authorizations = (t: TestApp) => t.deps.store.db.selectFrom('payment_authorizations').select(['status', 'response_json']).execute();
+const authorizations = (t: TestApp) => t.deps.store.db.selectFrom('payment_authorizations').select(['status']).execute();
+const storedAnswers = (t: TestApp) => t.deps.store.db.selectFrom('idempotent_requests').select(['response_json']).execute();
 
 describe.each(STORE_BACKENDS)('paid answers on %s', (backend) => {
   const facilitator = new FakeFacilitator();
@@ -125,7 +126,7 @@ describe.each(STORE_BACKENDS)('paid answers on %s', (backend) => {
   it('keeps the answer as it was sent: the stored bytes are the signed body', async () => {
     const header = await paymentHeader({ nowS: nowS(t), amount: 1000n });
     const res = await bundle(header, { queries: [{ type: 'forex', q: 'EUR:USD' }] });
-    const rows = await authorizations(t);
+    const rows = await storedAnswers(t);
     const stored = rows.map((r) => (r.response_json ? JSON.parse(r.response_json) : undefined)).find((a) => a?.body === res.body);
     expect(stored).toMatchObject({
       status: 200,

@@ -16,6 +16,7 @@ import * as m015 from './015_calib_pro.js';
 import * as m016 from './016_calib_alerts.js';
 import * as m017 from './017_calib_kind_counts.js';
 import * as m018 from './018_session_image_quotas.js';
+import * as m021 from './021_idempotency.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '016_calib_alerts': m016,
   '017_calib_kind_counts': m017,
   '018_session_image_quotas': m018,
+  '021_idempotency': m021,
 };

@@ -6,6 +6,7 @@ import { ApiKeysRepo } from './api-keys.js';
 import { ArenaRepo } from './arena.js';
 import { CalibProRepo } from './calib-pro.js';
 import { CalibrationRepo } from './calibration.js';
+import { IdempotencyRepo } from './idempotency.js';
 import { ConstitutionalRepo } from './constitutional.js';
 import { LeaseRepo } from './leases.js';
 import { OlympicsRepo } from './olympics.js';
@@ -26,6 +27,7 @@ export function createRepos(db: Kysely<DB>) {
     calibPro: new CalibProRepo(db),
     calibration: new CalibrationRepo(db),
     constitutional: new ConstitutionalRepo(db),
+    idempotency: new IdempotencyRepo(db),
     leases: new LeaseRepo(db),
     olympics: new OlympicsRepo(db),
     payments: new PaymentsRepo(db),

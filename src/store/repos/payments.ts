@@ -3,17 +3,6 @@ import type { AuthorizationStatus, DB, PassesTable, PaymentAuthorizationsTable }
 
 export type AuthorizationRow = PaymentAuthorizationsTable;
 
-/**
- * What a paid request was answered with, kept byte for byte (after signing) so that a retry of the
- * same request with the same authorization gets the very answer that was paid for: the same rows,
- * `_receipt` and `as_of`.
- */
-export interface StoredAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
 export class PaymentsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -31,32 +20,12 @@ export class PaymentsRepo {
     return this.db.selectFrom('payment_authorizations').selectAll().where('auth_key', '=', authKey).executeTakeFirst();
   }
 
-  /** Keeps the answer a claimed authorization paid for (`response_json` holds it as sent). */
-  async saveAnswer(authKey: string, answer: StoredAnswer): Promise<void> {
-    await this.update(authKey, { response_json: JSON.stringify(answer) });
-  }
-
-  /** The answer an authorization paid for, when it paid for this very request (`requestKey`). */
-  async findAnswer(authKey: string, requestKey: string): Promise<StoredAnswer | undefined> {
-    const row = await this.db
-      .selectFrom('payment_authorizations')
-      .select(['request_key', 'response_json'])
-      .where('auth_key', '=', authKey)
-      .executeTakeFirst();
-    if (row?.request_key !== requestKey || row.response_json === null) return undefined;
-    const answer = JSON.parse(row.response_json) as Partial<StoredAnswer>;
-    return typeof answer.body === 'string' && typeof answer.status === 'number' ? (answer as StoredAnswer) : undefined;
-  }
-
   /** Forgets a claim whose answer failed, so the payer may use the authorization again. */
   async release(authKey: string): Promise<void> {
     await this.db.deleteFrom('payment_authorizations').where('auth_key', '=', authKey).where('status', '=', 'reserved').execute();
   }
 
-  async update(
-    authKey: string,
-    fields: Partial<Pick<AuthorizationRow, 'status' | 'response_json' | 'settle_attempts' | 'facilitator_json'>>,
-  ): Promise<void> {
+  async update(authKey: string, fields: Partial<Pick<AuthorizationRow, 'status' | 'settle_attempts' | 'facilitator_json'>>): Promise<void> {
     await this.db.updateTable('payment_authorizations').set(fields).where('auth_key', '=', authKey).execute();
   }
 
