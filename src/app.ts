@@ -40,6 +40,7 @@ import { EntityGraph } from './entities/graph.js';
 import { entityRoutes } from './entities/routes.js';
 import { Protection } from './protection/service.js';
 import { protectionRoutes, registerProtection } from './protection/routes.js';
+import { limitsRoutes } from './limits/routes.js';
 import { Scheduler } from './scheduler/scheduler.js';
 import { calibProAgentOf, presentedAgentKey } from './calib/pro/rate-tier.js';
 
@@ -67,6 +68,7 @@ const FEATURES = [
   viralRoutes,
   paymentRoutes,
   protectionRoutes,
+  limitsRoutes,
   calibRoutes,
   trainingStationRoutes,
   arenaRoutes,

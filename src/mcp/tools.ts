@@ -5,6 +5,7 @@ import { withProgress, type Progress } from './progress.js';
 import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
 import { PAYMENT_RESPONSE_META, paymentHeaderOf, paymentRequiredOf, paymentResponseOf } from './x402.js';
+import { limitsMeta } from './limits-meta.js';
 
 export { recordsSomething, TOOLS, type ToolSpec };
 
@@ -232,7 +233,12 @@ function render(tool: BuiltTool, answer: ServiceAnswer): CallToolResult {
   const { status, body } = answer;
   if (status === 402 && tool.paid) {
     const required = paymentRequiredOf(answer);
-    return { content: [{ type: 'text', text: JSON.stringify(required) }], structuredContent: required, isError: true };
+    return {
+      content: [{ type: 'text', text: JSON.stringify(required) }],
+      structuredContent: required,
+      isError: true,
+      _meta: limitsMeta(answer),
+    };
   }
   const object =
     body && typeof body === 'object' && !Array.isArray(body)
@@ -247,11 +253,12 @@ function render(tool: BuiltTool, answer: ServiceAnswer): CallToolResult {
     : value;
   const ok = status >= 200 && status < 300;
   const settlement = paymentResponseOf(answer);
+  const meta = { ...limitsMeta(answer), ...(settlement ? { [PAYMENT_RESPONSE_META]: settlement } : {}) };
   return {
     content: [{ type: 'text', text: summary(tool, status, structured) }],
     structuredContent: structured,
     ...(ok ? {} : { isError: true }),
-    ...(settlement ? { _meta: { [PAYMENT_RESPONSE_META]: settlement } } : {}),
+    ...(Object.keys(meta).length ? { _meta: meta } : {}),
   };
 }
 

@@ -234,7 +234,8 @@ export class X402Gate implements PaymentGate {
   /** Settles a claimed authorization (per `mode`) and records the charge: the answer then stands, for every retry. */
   private async chargeX402(request: FastifyRequest, claim: Claim, mode: Config['paymentSettle']): Promise<Record<string, string>> {
     const { headers, authorization } = await this.settle(request, claim, mode);
-    const amount = claim.requirement.amount.toString();
+    // Nothing settles with PAYMENT_SETTLE=off: the answer says charged: false, and the spend recorded is 0.
+    const amount = mode === 'off' ? '0' : claim.requirement.amount.toString();
     await this.record(request, { method: 'x402', ref: claim.authKey, amount, settleHeaders: headers }, authorization);
     claim.answered = true;
     return headers;

@@ -65,7 +65,9 @@ describe('x402 over MCP', () => {
     const settled = facilitator.settled.length;
     const replay = await bundle('40.7,-74.0', payload);
     expect(replay.structuredContent).toEqual(paid.structuredContent);
-    expect(replay._meta).toEqual(paid._meta);
+    expect(replay._meta?.['x402/payment-response']).toEqual(paid._meta?.['x402/payment-response']);
+    // The rate-limit numbers describe each exchange anew: the replay took one more request from the bucket.
+    expect(replay._meta?.['svc/ratelimit']).toMatchObject({ policy: 'anonymous', window_s: 60, remaining: expect.any(Number) });
     expect(facilitator.settled).toHaveLength(settled);
   });
 

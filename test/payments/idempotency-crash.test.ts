@@ -87,7 +87,7 @@ describe.each(STORE_BACKENDS)('a paid request whose process is killed after the 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('is answered by the next instance without a second charge: ten retries, one answer', async () => {
+  it('is answered by the next instance without a second charge: ten retries, one answer', { timeout: 120_000 }, async () => {
     const header = await paymentHeader({ nowS: Math.floor(Date.now() / 1000), amount: 1000n });
     const send = () =>
       fetch(`${base}/api/data/bundle`, {

@@ -29,12 +29,6 @@ export interface AuthorizationCharge {
   facilitatorJson: string | null;
 }
 
-/** The charges of one caller since an instant: x402 amounts (atomic units, as text) and calls a pass paid. */
-export interface SpendRows {
-  amounts: string[];
-  passCalls: number;
-}
-
 /**
  * Idempotent paid requests (migration 021). Every write that belongs to one run names its owner, so a run that lost
  * its lease (taken over after its lease ended) can neither store an answer nor release the row.
@@ -135,17 +129,15 @@ export class IdempotencyRepo {
     return Number(result.numDeletedRows);
   }
 
-  /** One caller's charges recorded since `sinceMs`. */
-  async spendSince(caller: string, sinceMs: number): Promise<SpendRows> {
+  /** The x402 amounts (USDC atomic units, as text) one caller was charged since `sinceMs`. */
+  async x402ChargesSince(caller: string, sinceMs: number): Promise<string[]> {
     const rows = await this.db
       .selectFrom('idempotent_requests')
-      .select(['charge_method', 'charge_amount'])
+      .select('charge_amount')
       .where('caller', '=', caller)
+      .where('charge_method', '=', 'x402')
       .where('charged_at', '>=', sinceMs)
       .execute();
-    return {
-      amounts: rows.flatMap((r) => (r.charge_method === 'x402' && r.charge_amount ? [r.charge_amount] : [])),
-      passCalls: rows.filter((r) => r.charge_method === 'pass').length,
-    };
+    return rows.map((r) => r.charge_amount!);
   }
 }
