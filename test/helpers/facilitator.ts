@@ -52,6 +52,9 @@ export class FakeFacilitator {
   });
 
   async start(): Promise<string> {
+    // Idle connections are closed by the client (undici, after 4 s), never by this server at the moment the client
+    // reuses one: a server-side keep-alive timeout racing the pool is an ECONNRESET when instances start seconds apart.
+    this.server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }

@@ -92,7 +92,7 @@ describe('x402 over MCP', () => {
     t.sim.clearFaults();
     t.deps.upstream.resetBreakers();
     expect(failed.structuredContent).toMatchObject({ payment: { charged: false }, results: [{ ok: false }] });
-    expect(failed._meta).toBeUndefined();
+    expect(failed._meta?.['x402/payment-response']).toBeUndefined();
     const again = await bundle('12.5,12.5', payload);
     expect(again.structuredContent).toMatchObject({ payment: { charged: true }, results: [{ ok: true }] });
     expect(again._meta?.['x402/payment-response']).toMatchObject({ success: true });

@@ -7,6 +7,7 @@ import { createClient, type BodyOf, type SvcClient } from './client.js';
 import { PaymentRequiredError, SpendCapError, SvcHttpError, SvcNetworkError, formatUsd } from './errors.js';
 import type { RequestDescription } from './meta.js';
 import { record, table, withSpinner } from './output.js';
+import { formatReport, runConformance } from './conformance.js';
 
 /** Exit codes scripts can rely on (also in the README). */
 const EXIT = { ok: 0, invalid: 1, usage: 2, http: 3, payment: 4, network: 5 } as const;
@@ -124,7 +125,7 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
     .exitOverride() // before the subcommands, which inherit it: usage errors become exit code 2 in main()
     .addHelpText(
       'after',
-      '\nExit codes: 0 ok · 1 receipt invalid · 2 usage · 3 service error · 4 payment not made · 5 service unreachable',
+      '\nExit codes: 0 ok · 1 receipt invalid or a conformance miss · 2 usage · 3 service error · 4 payment not made · 5 service unreachable',
     );
 
   const globals = () => program.opts<GlobalOptions>();
@@ -132,6 +133,15 @@ function buildCli(out: (text: string) => void = (text) => process.stdout.write(`
   const show = <T>(body: T, human: (body: T) => string) => out(globals().json ? JSON.stringify(body) : human(body));
   const call = <T>(label: string, task: (client: SvcClient) => Promise<T>) => withSpinner(label, () => task(clientFor(globals())));
 
+  program
+    .command('conformance')
+    .description("check a service against issue 35's agent guarantees over HTTP and MCP (a table; exit 1 on any miss)")
+    .argument('[url]', 'the service to check (default: --base-url)')
+    .action(async (url: string | undefined) => {
+      const report = await runConformance(url ?? globals().baseUrl, { log: (line) => process.stderr.write(`${line}\n`) });
+      show(report, formatReport);
+      if (report.misses) throw new CliFailure(`${report.misses} conformance miss${report.misses === 1 ? '' : 'es'}`, EXIT.invalid);
+    });
   program
     .command('catalog')
     .description('list the data types')

@@ -41,3 +41,4 @@ export {
 export type { paths } from './openapi.js';
 export type { HttpMethod, PathsWith, RequestOptions, CallOptions, DataOf } from './typed.js';
 export type { ResponseMeta, RateLimit, RequestDescription } from './meta.js';
+export { runConformance, formatReport, type ConformanceReport, type ConformanceRow } from './conformance.js';
