@@ -199,7 +199,11 @@ export const mcpRoutes =
             .header('allow', 'POST')
             .send({
               jsonrpc: '2.0',
-              error: { code: -32000, message: 'Method not allowed: this server is stateless and has no standalone stream' },
+              error: {
+                code: -32000,
+                message: 'Method not allowed: this server is stateless and has no standalone stream',
+                data: { error: 'method_not_allowed', request_id: request.id },
+              },
               id: null,
             });
         }

@@ -60,7 +60,7 @@ class Run {
 
   constructor(
     readonly base: string,
-    private readonly options: ConformanceOptions,
+    readonly options: ConformanceOptions,
   ) {}
 
   check(area: ConformanceRow['area'], rule: string, target: string, miss: Miss, needs?: ConformanceRow['needs']): void {
@@ -114,7 +114,7 @@ class Run {
       const rpc = parse(text) as { error?: { message?: string; data?: Record<string, unknown> } } | undefined;
       const data = rpc?.error?.data ?? {};
       this.rules('mcp', {
-        method: 'POST',
+        method: init?.method ?? 'GET',
         path: '/mcp',
         status: res.status,
         headers: res.headers,
@@ -240,10 +240,9 @@ async function retrySafety(run: Run, log: (line: string) => void): Promise<void>
     key,
     JSON.stringify(again.body) === JSON.stringify(first.body) ? undefined : 'another answer',
   );
-  const other = await pay(
-    { [payment.name]: (await testPayment(run))!.value, 'idempotency-key': key },
-    { queries: [{ type: 'forex', q: 'EUR:USD' }] },
-  );
+  // A payment made for the other body (a v2 payment echoes its request's requirements), so only the key is wrong.
+  const otherBody = { queries: [{ type: 'forex', q: 'EUR:USD' }] };
+  const other = await pay({ [payment.name]: (await testPayment(run, otherBody))!.value, 'idempotency-key': key }, otherBody);
   run.check('retry', 'Idempotency-Key: same key, another body → 422', key, other.status === 422 ? undefined : `HTTP ${other.status}`);
 }
 
@@ -269,7 +268,20 @@ async function mcpChecks(run: Run, types: CatalogEntry[], log: (line: string) =>
 
   const client = await mcpClient(run, '?toolsets=all');
   const call = async (name: string, args: Record<string, unknown>, target: string, meta?: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+    let result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+    // A tool call whose route was rate limited: back off by the _meta numbers, as an agent framework would.
+    for (let waited = 0; rateLimited(result) && waited < (run.options.maxBackoffS ?? 120);) {
+      const wait = retryAfterOf(result);
+      run.check(
+        'mcp',
+        'a rate-limited tool result names Retry-After in _meta',
+        target,
+        wait === undefined ? 'no retry_after_s' : undefined,
+      );
+      waited += wait ?? 1;
+      await sleep((wait ?? 1) * 1000);
+      result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+    }
     run.measure(`tools/call ${target}`, result);
     run.check('mcp', `tool result ≤ ${MCP_TOKEN_BUDGET} o200k tokens`, target, resultBudget(result), FRESH);
     run.check('mcp', 'tool result _meta carries the rate-limit numbers', target, resultLimitsMeta(result));
@@ -300,6 +312,13 @@ async function mcpChecks(run: Run, types: CatalogEntry[], log: (line: string) =>
   }
   await client.close();
 }
+
+const rateLimited = (result: Record<string, unknown>) =>
+  result.isError === true && (result.structuredContent as { error?: unknown } | undefined)?.error === 'rate_limited';
+const retryAfterOf = (result: Record<string, unknown>): number | undefined => {
+  const limits = (result._meta as Record<string, unknown> | undefined)?.['svc/ratelimit'] as { retry_after_s?: unknown } | undefined;
+  return typeof limits?.retry_after_s === 'number' ? limits.retry_after_s : undefined;
+};
 
 /** The report as a table: one line per rule, its answers and misses, the first misses under it. */
 export function formatReport(report: ConformanceReport): string {
