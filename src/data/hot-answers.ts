@@ -24,7 +24,7 @@ export interface Keepable {
 
 /** Answers kept at most, the oldest kept first out. */
 export const MAX_ANSWERS = 10_000;
-/** Every header the hooks set on the reply (request id, CORS, RateLimit-Policy and RateLimit) and the answer's own, for the raw response. */
+/** Every header the hooks set on the reply (request id, CORS, the RateLimit fields) and the answer's own, for the raw response. */
 const headersOf = (reply: FastifyReply) => reply.getHeaders() as OutgoingHttpHeaders;
 const etagOf = (bytes: string) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
