@@ -56,6 +56,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 class Run {
   readonly rows = new Map<string, ConformanceRow>();
+  /** One throwaway wallet per run: an Idempotency-Key is scoped to the payer, so its retries pay from the same one. */
+  readonly wallet = privateKeyToAccount(generatePrivateKey());
   largest = { tokens: 0, where: '' };
 
   constructor(
@@ -210,7 +212,7 @@ async function testPayment(run: Run, body: unknown = BUNDLE) {
   const challenge = parseChallenge(res.headers, await res.json().catch(() => undefined));
   const option = challenge?.options.find((o) => o.version === 1) ?? challenge?.options[0];
   if (!challenge || !option || !ZERO_ADDRESS.test(option.payTo)) return undefined;
-  return signPayment(privateKeyToAccount(generatePrivateKey()), challenge, option);
+  return signPayment(run.wallet, challenge, option);
 }
 
 /** Ten concurrent retries of one payment get one answer; an Idempotency-Key returns it for a new payment, 422 for another body. */
