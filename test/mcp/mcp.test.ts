@@ -136,7 +136,8 @@ describe('MCP over streamable HTTP (stateless)', () => {
     expect(paid.isError).toBeFalsy();
     // Nothing settles in this test (PAYMENT_SETTLE=off), so the answer must not claim a charge, nor carry a settlement.
     expect(paid.structuredContent).toMatchObject({ count: 1, free: false, payment: { method: 'x402', charged: false } });
-    expect(paid._meta).toBeUndefined();
+    expect(paid._meta).not.toHaveProperty(['x402/payment-response']);
+    expect(paid._meta).toHaveProperty(['svc/ratelimit', 'policy'], 'anonymous');
   });
 
   it('uses a pass presented on the MCP connection for paid tools', async () => {

@@ -41,4 +41,3 @@ export {
 export type { paths } from './openapi.js';
 export type { HttpMethod, PathsWith, RequestOptions, CallOptions, DataOf } from './typed.js';
 export type { ResponseMeta, RateLimit, RequestDescription } from './meta.js';
-export { runConformance, formatReport, type ConformanceReport, type ConformanceRow } from './conformance.js';
