@@ -102,6 +102,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  deps.background.logTo(app.log);
   registerTracing(app, deps.tracer);
   registerErrorHandler(app);
   registerServerLimits(app, deps.config);
@@ -132,7 +133,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   };
   for (const feature of FEATURES) await app.register(feature(ctx));
 
-  const scheduler = new Scheduler(ctx.jobs, deps.repos.leases, deps.clock, app.log);
+  const scheduler = new Scheduler(ctx.jobs, deps.repos.leases, deps.clock, deps.background);
   app.decorate('scheduler', scheduler);
   if (deps.config.scheduler) app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());

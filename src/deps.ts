@@ -18,6 +18,7 @@ import { API_VERSION } from './plugins/openapi.js';
 import { UpstreamHealth } from './upstream/health.js';
 import { StatusService, outcomeOf } from './status/service.js';
 import { startTracing, type Tracer } from './core/tracing.js';
+import { BackgroundErrors } from './core/background.js';
 
 /** Everything with I/O or state, built once at start-up and handed to buildApp. */
 export interface Deps {
@@ -38,6 +39,8 @@ export interface Deps {
   /** The calibration ledger: every feature that records or resolves claims shares this one service. */
   calibration: CalibrationService;
   metrics: Metrics;
+  /** Failures of work nobody awaits: counted, and logged once per outage (buildApp gives it the logger). */
+  background: BackgroundErrors;
   /** Upstream health per host and per type: the catalog's availability, /api/v1/status, the doctor. */
   status: StatusService;
   /** OpenTelemetry when OTEL_EXPORTER_OTLP_ENDPOINT is set, else a no-op. */
@@ -88,6 +91,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   });
   const redis = config.redisUrl ? await connectRedis(config) : undefined;
   const metrics = new Metrics();
+  const background = new BackgroundErrors(metrics.observeBackgroundError);
   const redisAvailability = redis ? new Availability() : undefined;
   redisAvailability?.onChange(metrics.observeRedisAvailable);
   if (redisAvailability) metrics.observeRedisAvailable(true);
@@ -116,6 +120,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     config,
     deadlineCapMs: options.deadlineCapMs,
+    background,
     onFresh: (descriptor, result) => {
       health.recordType(descriptor.type, outcomeOf(descriptor, result));
       // The one place fresh answers come from (previews, bundles, agent-context, MCP, the poller): each goes on the data stream once.
@@ -138,6 +143,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     sources,
     calibration: new CalibrationService(repos.calibration, clock, sources),
     metrics,
+    background,
     status,
     tracer,
     close: async () => {

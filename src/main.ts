@@ -6,6 +6,7 @@ import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
 import { runWorkers } from './lifecycle/workers.js';
 import { checkStartupOrExit } from './lifecycle/startup-errors.js';
+import { surviveUnhandledRejections } from './lifecycle/unhandled.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
 
@@ -18,6 +19,7 @@ async function main(): Promise<void> {
   const deps = await createDeps(config);
   const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : undefined;
   const app = await buildApp(deps, { logger: { level: config.logLevel, stream } });
+  surviveUnhandledRejections(deps.background);
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
   await demo?.prepare(app, deps);

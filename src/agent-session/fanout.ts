@@ -1,4 +1,5 @@
 import type { Bus, Unsubscribe } from '../bus/index.js';
+import type { BackgroundErrors } from '../core/background.js';
 import { MAX_BUFFERED_BYTES, frameOf as sseFrameOf, type EventStream, type Frame } from '../stream/sse.js';
 
 /**
@@ -112,7 +113,8 @@ export class Watcher {
  * This instance's watchers of one session. It subscribes to the session's bus channel once and
  * hands every message to every watcher in sequence order: a message that arrives ahead of one it
  * has not seen (posts on two instances race to the bus) first pulls the missing ones from the
- * store, where an event numbered n is committed only after all before it.
+ * store, where an event numbered n is committed only after all before it. When that read fails (the
+ * database away) nothing is delivered and nothing is lost: the next message pulls the same gap again.
  */
 class SessionFeed {
   readonly watchers = new Set<Watcher>();
@@ -123,6 +125,7 @@ class SessionFeed {
   constructor(
     readonly sessionId: string,
     private readonly load: (sessionId: string, afterSeq: number, uptoSeq: number) => Promise<SessionMessage[]>,
+    private readonly background: Pick<BackgroundErrors, 'failed' | 'succeeded'>,
   ) {}
 
   /** Runs `step` after everything already queued; feed state changes only inside the queue. */
@@ -136,12 +139,15 @@ class SessionFeed {
   }
 
   receive(message: SessionMessage): void {
-    void this.enqueue(async () => {
+    this.enqueue(async () => {
       if (message.seq <= this.lastSeq) return;
       if (message.seq > this.lastSeq + 1)
         for (const missed of await this.load(this.sessionId, this.lastSeq, message.seq - 1)) this.broadcast(missed);
       this.broadcast(message);
-    });
+    }).then(
+      () => this.background.succeeded('session-feed'),
+      (err: unknown) => this.background.failed('session-feed', err),
+    );
   }
 
   private broadcast(message: SessionMessage): void {
@@ -160,6 +166,7 @@ export class Feeds {
     private readonly bus: Bus,
     private readonly lastSeqOf: (sessionId: string) => Promise<number>,
     private readonly load: (sessionId: string, afterSeq: number, uptoSeq: number) => Promise<SessionMessage[]>,
+    private readonly background: Pick<BackgroundErrors, 'failed' | 'succeeded'>,
   ) {}
 
   /**
@@ -193,7 +200,7 @@ export class Feeds {
   }
 
   private async open(sessionId: string): Promise<SessionFeed> {
-    const feed = new SessionFeed(sessionId, this.load);
+    const feed = new SessionFeed(sessionId, this.load, this.background);
     // Subscribe first, then read where the store stands: messages arriving in between wait in the queue.
     let ready!: () => void;
     const started = new Promise<void>((resolve) => (ready = resolve));

@@ -10,6 +10,7 @@ import { Frame, HEARTBEAT, idlessFrameOf, type EventStream } from '../stream/sse
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';
 import { decodeScreenshot, type ScreenshotQuotas } from './screenshots.js';
 import { FRESH_REPLAY, TEXT_MAX_BYTES, TS_FUTURE_MS, TS_PAST_MS, TTL_DEFAULT_MIN, type EventKind } from './schemas.js';
+import type { BackgroundErrors } from '../core/background.js';
 
 export interface SessionSettings {
   publicUrl: string;
@@ -56,11 +57,13 @@ export class AgentSessionService {
     private readonly clock: Clock,
     private readonly settings: SessionSettings,
     private readonly images: ScreenshotQuotas,
+    background: BackgroundErrors,
   ) {
     this.feeds = new Feeds(
       bus,
       async (id) => (await this.repo.get(id))?.last_seq ?? 0,
       (id, after, upto) => this.messages(id, after, upto),
+      background,
     );
   }
 

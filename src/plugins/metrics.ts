@@ -36,6 +36,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly backgroundErrors = new Counter({
+    name: 'svc_background_errors_total',
+    help: 'Failures of background work (scheduled jobs, stale-answer refreshes, session feeds, unhandled rejections), by job',
+    labelNames: ['job'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'svc_' });
   }
@@ -51,6 +58,10 @@ export class Metrics {
 
   readonly observeRedisAvailable = (available: boolean): void => {
     this.redisAvailable.set(available ? 1 : 0);
+  };
+
+  readonly observeBackgroundError = (job: string): void => {
+    this.backgroundErrors.inc({ job });
   };
 
   /** With a token, /metrics answers only `Authorization: Bearer <token>`; without one it is open (keep it off the public network). */

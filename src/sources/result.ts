@@ -7,6 +7,7 @@ import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { Row, SourceDescriptor } from './define.js';
 import type { Registry } from './registry.js';
+import type { BackgroundErrors } from '../core/background.js';
 
 /** What running a data type answers: rows with their provenance, or a failure with a named reason. */
 export interface SourceSuccess {
@@ -85,6 +86,8 @@ export interface RunnerDeps {
   config: Config;
   /** Caps every type's deadline (tests use short ones). */
   deadlineCapMs?: number;
+  /** Counts and logs a failed background refresh of a stale value (the caller already has its answer). */
+  background?: Pick<BackgroundErrors, 'failed' | 'succeeded'>;
   /** Told of every fresh result (not cache hits): upstream health records which upstream answered. */
   onFresh?(descriptor: SourceDescriptor, result: SourceResult): void;
 }

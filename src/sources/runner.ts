@@ -54,11 +54,20 @@ export class SourceRunner {
       const ageS = (this.deps.clock.now() - cached.fetched_at) / 1000;
       const maxAge = Math.min(options.maxAgeS ?? Infinity, descriptor.ttlSeconds * (1 + STALE_FACTOR));
       if (ageS <= maxAge) {
-        if (ageS > descriptor.ttlSeconds && options.maxAgeS === undefined) void this.refresh(descriptor, key, cacheKey);
+        if (ageS > descriptor.ttlSeconds && options.maxAgeS === undefined) this.refreshInBackground(descriptor, key, cacheKey);
         return this.success(descriptor.type, key, cached, true);
       }
     }
     return this.refresh(descriptor, key, cacheKey);
+  }
+
+  /** A stale value was served: refresh it for the next caller; a failure (the database away) must not end the process. */
+  private refreshInBackground(descriptor: SourceDescriptor, key: string, cacheKey: string): void {
+    const { background } = this.deps;
+    this.refresh(descriptor, key, cacheKey).then(
+      () => background?.succeeded('stale-refresh'),
+      (err: unknown) => background?.failed('stale-refresh', err),
+    );
   }
 
   /** Single-flight: concurrent identical runs share one upstream fetch. */

@@ -93,9 +93,11 @@ async function postgresDialect(url: string, schema?: string): Promise<PostgresDi
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10, options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
-  // An idle connection the server drops (restart, network cut) is reported here and removed from the
-  // pool; unhandled, the event would end the process. Queries meanwhile fail and answer 503.
+  // A connection the server drops (restart, network cut, reset) is reported as an `error` event: on the
+  // pool while it is idle (and removed), on the client itself while it is checked out (its queries
+  // fail, answered 503, and the pool discards it on release). Unhandled, either event would end the process.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new PostgresDialect({ pool });
 }
 

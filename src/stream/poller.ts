@@ -21,6 +21,9 @@ export class StreamPoller {
     const due = this.watch.filter((entry) => (this.dueAt.get(entry.type) ?? 0) <= now);
     for (const entry of due) this.dueAt.set(entry.type, now + entry.everyS * 1000);
     // A value someone else fetched within its TTL is already on the stream: the cache answers that poll.
-    await Promise.all(due.map((entry) => this.runner.run(entry.type, entry.q, { maxAgeS: entry.ttlS }).catch(() => undefined)));
+    const polls = await Promise.allSettled(due.map((entry) => this.runner.run(entry.type, entry.q, { maxAgeS: entry.ttlS })));
+    // Upstream trouble is an ok:false answer, not a rejection: what rejects (the database away) is the job's failure to report.
+    const failed = polls.find((poll) => poll.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }

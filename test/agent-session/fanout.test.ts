@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Feeds, Watcher, frameOf, type SessionMessage } from '../../src/agent-session/fanout.js';
 import { createBus } from '../../src/bus/index.js';
 import { EventStream } from '../../src/stream/sse.js';
+import { BackgroundErrors } from '../../src/core/background.js';
 
 const message = (seq: number, kind = 'log', text = `event ${seq}`): SessionMessage => ({
   session_id: 'as_x',
@@ -67,6 +68,8 @@ describe('Watcher', () => {
 });
 
 describe('Feeds', () => {
+  const quiet = new BackgroundErrors(() => undefined);
+
   it('fills a gap from the store when a later message overtakes an earlier one on the bus', async () => {
     const bus = createBus(undefined);
     const stored = [message(1), message(2), message(3)];
@@ -78,6 +81,7 @@ describe('Feeds', () => {
         loads.push([after, upto]);
         return stored.filter((m) => m.seq > after && m.seq <= upto);
       },
+      quiet,
     );
     const out = new PassThrough();
     const written = drain(out);
@@ -94,12 +98,44 @@ describe('Feeds', () => {
     await feeds.close();
   });
 
+  it('survives a gap it cannot read (the database away): counted, and the next message delivers the gap', async () => {
+    const bus = createBus(undefined);
+    const stored = [message(1), message(2), message(3)];
+    const failures: string[] = [];
+    let databaseAway = true;
+    const feeds = new Feeds(
+      bus,
+      async () => 0,
+      async (_id, after, upto) => {
+        if (databaseAway) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+        return stored.filter((m) => m.seq > after && m.seq <= upto);
+      },
+      new BackgroundErrors((job) => failures.push(job)),
+    );
+    const out = new PassThrough();
+    const written = drain(out);
+    const watcher = new Watcher(new EventStream(out), 0, false);
+    const leave = await feeds.join('as_x', watcher);
+    watcher.goLive();
+    await bus.publish('agent-session:as_x', message(2)); // overtakes 1, whose read fails: before, an unhandled rejection
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seqsIn(written())).toEqual([]);
+    expect(failures).toEqual(['session-feed']);
+    databaseAway = false;
+    await bus.publish('agent-session:as_x', message(3));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(seqsIn(written())).toEqual([1, 2, 3]);
+    leave();
+    await feeds.close();
+  });
+
   it('frames a broadcast once: every watcher is written the very same Buffer', async () => {
     const bus = createBus(undefined);
     const feeds = new Feeds(
       bus,
       async () => 0,
       async () => [],
+      quiet,
     );
     const written: unknown[][] = [[], []];
     const outs = written.map((chunks) => {

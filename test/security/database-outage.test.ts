@@ -1,74 +1,42 @@
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SHARED_STORE_BACKENDS } from '../helpers/backends.js';
-import { freePort } from '../helpers/private-redis.js';
+import { FaultProxy } from '../helpers/fault-proxy.js';
 import { isDatabaseOutage } from '../../src/store/db.js';
 
 /**
- * The database going away at runtime used to answer 500 `internal_error`, and Postgres dropping an
- * idle pooled connection emitted an `error` event nobody handled, which ends a Node process. The
- * app reaches Postgres through a TCP proxy this test cuts: every request is answered (503
- * `store_unavailable` with Retry-After where the database is needed), the process survives, and
- * it recovers when the proxy is back.
+ * The database going away at runtime used to answer 500 `internal_error`; Postgres dropping an idle
+ * pooled connection emitted an `error` event nobody handled; and the scheduler's lease query, failing,
+ * rejected with nothing to catch it. Each ends a Node process. The app reaches Postgres through a
+ * fault proxy: every request is answered (503 `store_unavailable` with Retry-After where the database
+ * is needed), every background job survives, and all of it recovers when the proxy heals.
  */
-class CuttableProxy {
-  private server?: Server;
-  private readonly sockets = new Set<Socket>();
-
-  constructor(
-    private readonly target: URL,
-    readonly port: number,
-  ) {}
-
-  static async start(target: URL): Promise<CuttableProxy> {
-    const proxy = new CuttableProxy(target, await freePort());
-    await proxy.open();
-    return proxy;
-  }
-
-  async open(): Promise<void> {
-    this.server = createServer((client) => {
-      const upstream = connect(Number(this.target.port || 5432), this.target.hostname);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('error', () => undefined).on('close', () => this.sockets.delete(socket));
-      }
-      client.pipe(upstream).pipe(client);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  /** Stops listening and cuts every open connection, as a database restart or a network cut would. */
-  async cut(): Promise<void> {
-    const closed = new Promise((resolve) => this.server!.close(resolve));
-    for (const socket of this.sockets) socket.destroy();
-    await closed;
-  }
-}
-
-describe.runIf(SHARED_STORE_BACKENDS.length > 0)('Postgres cut at runtime', () => {
-  let proxy: CuttableProxy;
+describe.runIf(SHARED_STORE_BACKENDS.length > 0)('Postgres faults at runtime', () => {
+  let proxy: FaultProxy;
   let t: TestApp;
+  const logs: { msg: string; job?: string }[] = [];
+  const DAY_MS = 86_400_000;
 
   beforeAll(async () => {
-    const target = new URL(process.env.DATABASE_URL!);
-    proxy = await CuttableProxy.start(target);
-    const viaProxy = new URL(target);
-    viaProxy.hostname = '127.0.0.1';
-    viaProxy.port = String(proxy.port);
-    t = await startTestApp({ env: { DATABASE_URL: viaProxy.toString() } });
-  });
+    proxy = await FaultProxy.start(process.env.DATABASE_URL!);
+    t = await startTestApp({ env: { DATABASE_URL: proxy.url }, logStream: { write: (line) => void logs.push(JSON.parse(line)) } });
+    await t.app.scheduler.tick(); // every job once while the database answers
+  }, 120_000);
   afterAll(async () => {
     await t.close();
-    await proxy.cut();
+    await proxy.close();
   });
 
   const startSession = () => t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'outage' } });
+  const failuresOf = async (job: string) => {
+    const metrics = (await t.app.inject('/metrics')).body;
+    return Number(new RegExp(`svc_background_errors_total\\{job="${job}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+  };
+  const linesAbout = (job: string, words: string) => logs.filter((l) => l.job === job && l.msg.includes(words)).length;
 
   it('answers 503 store_unavailable with Retry-After while it is away, keeps serving what needs no database, and recovers', async () => {
     expect((await startSession()).statusCode).toBe(200);
-    await proxy.cut(); // the pool's idle connections die: an unhandled pool error would end this process here
+    await proxy.refuse(); // the pool's idle connections die: an unhandled pool error would end this process here
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     const refused = await startSession();
@@ -78,10 +46,63 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0)('Postgres cut at runtime', () =
     expect((await t.app.inject('/api/v1/catalog')).statusCode).toBe(200);
     expect((await t.app.inject('/readyz')).statusCode).toBe(503);
 
-    await proxy.open();
+    await proxy.heal();
     expect((await startSession()).statusCode).toBe(200);
     expect((await t.app.inject('/readyz')).statusCode).toBe(200);
   });
+
+  it('every background job survives it: counted each try, logged once when it fails and once when it recovers, retried with backoff', async () => {
+    const jobs = t.app.scheduler.jobs.map((job) => job.name);
+    expect(jobs.length).toBeGreaterThan(10);
+    await proxy.refuse();
+    t.clock.advance(DAY_MS); // every job is due
+    await t.app.scheduler.tick(); // before: the first lease query rejected out of tick
+    for (const job of jobs) expect(await failuresOf(job), job).toBe(1);
+
+    t.clock.advance(500); // within the first back-off (1 s): nothing is tried
+    await t.app.scheduler.tick();
+    t.clock.advance(500);
+    await t.app.scheduler.tick(); // 1 s after: every job tries again, and fails again
+    for (const job of jobs) {
+      expect(await failuresOf(job), job).toBe(2);
+      expect(linesAbout(job, 'failed; retrying with backoff'), job).toBe(1);
+    }
+
+    await proxy.heal();
+    t.clock.advance(2000);
+    await t.app.scheduler.tick();
+    for (const job of jobs) {
+      expect(await failuresOf(job), job).toBe(2);
+      expect(linesAbout(job, 'recovered'), job).toBe(1);
+    }
+  }, 120_000);
+
+  const faults: [string, () => unknown, number][] = [
+    ['a 2 s delay', () => proxy.delay(2000), 3000],
+    ['connection resets', () => proxy.reset(), 500],
+    ['a 5 s black hole', () => proxy.blackHole(), 5000],
+  ];
+  it.each(faults)(
+    'under %s requests are answered (200, or 503 store_unavailable) and the jobs go on',
+    async (_name, fault, lastsMs) => {
+      await fault();
+      t.clock.advance(DAY_MS);
+      const during = Promise.all([startSession(), t.app.scheduler.tick()]);
+      await new Promise((resolve) => setTimeout(resolve, lastsMs));
+      await proxy.heal();
+      const [answer] = await during;
+      if (answer.statusCode !== 200) {
+        expect(answer.statusCode).toBe(503);
+        expect(answer.json()).toMatchObject({ error: 'store_unavailable' });
+        expect(answer.headers['retry-after']).toBe('5');
+      }
+      t.clock.advance(DAY_MS);
+      await t.app.scheduler.tick();
+      expect((await startSession()).statusCode).toBe(200);
+      expect((await t.app.inject('/readyz')).statusCode).toBe(200);
+    },
+    120_000,
+  );
 });
 
 describe('what counts as the database being away', () => {
