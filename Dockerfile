@@ -13,6 +13,8 @@ COPY package.json package-lock.json ./
 COPY packages/client/package.json packages/client/
 RUN npm ci --no-audit --no-fund
 COPY . .
+# The commit the image is built from (the context has no .git): `--build-arg SVC_COMMIT=$(git rev-parse HEAD)`.
+ARG SVC_COMMIT=""
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:${NODE_VERSION}-bookworm-slim

@@ -39,6 +39,8 @@ export interface Config {
   workers: number;
   server: { headersTimeoutMs: number; requestTimeoutMs: number; keepAliveTimeoutMs: number; maxConnections: number };
   signingKey?: string;
+  /** SVC_SIGNING_KEYS_PREVIOUS as given: earlier keys receipts are still checked against. */
+  signingKeysPrevious?: string;
   demo: boolean;
   demoSeed: number;
   /** Test only: where the process kills itself (SVC_TEST_CRASH_AT). */
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnections: parsed.SVC_MAX_CONNECTIONS,
     },
     signingKey: parsed.SVC_SIGNING_KEY,
+    signingKeysPrevious: parsed.SVC_SIGNING_KEYS_PREVIOUS,
     demo: parsed.SVC_DEMO === '1',
     demoSeed: parsed.SVC_DEMO_SEED,
     ...(parsed.SVC_TEST_CRASH_AT ? { testCrashAt: parsed.SVC_TEST_CRASH_AT } : {}),

@@ -7,7 +7,9 @@ import { createCache, type Cache } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { publishAnswer } from './stream/hub.js';
-import { loadSigningKey, type SigningKey } from './receipts/keys.js';
+import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './receipts/keys.js';
+import { ClusterMembership } from './lifecycle/cluster.js';
+import { buildInfo } from './core/build-info.js';
 import { UpstreamClient } from './upstream/client.js';
 import { SourceRunner } from './sources/runner.js';
 import { CalibrationService } from './calib/service.js';
@@ -33,6 +35,10 @@ export interface Deps {
   cache: Cache;
   bus: Bus;
   signingKey: SigningKey;
+  /** Earlier signing keys (SVC_SIGNING_KEYS_PREVIOUS): receipts they signed keep verifying. */
+  previousKeys: VerifyingKey[];
+  /** This process's heartbeat among the instances sharing the database. */
+  cluster: ClusterMembership;
   upstream: UpstreamClient;
   registry: Registry;
   sources: SourceRunner;
@@ -127,7 +133,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       if (result.ok) void publishAnswer(bus, result).catch(() => undefined);
     },
   });
-  const status = new StatusService({ registry, config, upstream, health, clock, redis });
+  const signingKey = loadSigningKey(config.signingKey, config.dataDir);
+  const cluster = new ClusterMembership(repos.cluster, clock, { kid: signingKey.kid, redis: Boolean(redis), version: buildInfo.version });
+  const status = new StatusService({ registry, config, upstream, health, clock, redis, cluster });
   return {
     config,
     clock,
@@ -137,7 +145,9 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     redisAvailability,
     cache,
     bus,
-    signingKey: loadSigningKey(config.signingKey, config.dataDir),
+    signingKey,
+    previousKeys: loadPreviousKeys(config.signingKeysPrevious, signingKey),
+    cluster,
     upstream,
     registry,
     sources,
@@ -147,6 +157,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     status,
     tracer,
     close: async () => {
+      await cluster.stop();
       await status.stop();
       await bus.close();
       await upstream.close();

@@ -7,6 +7,8 @@ import { exitOnSignals } from './lifecycle/shutdown.js';
 import { runWorkers } from './lifecycle/workers.js';
 import { checkStartupOrExit } from './lifecycle/startup-errors.js';
 import { surviveUnhandledRejections } from './lifecycle/unhandled.js';
+import { joinClusterOrExit, keyEventLine } from './lifecycle/cluster-checks.js';
+import { buildInfo } from './core/build-info.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
 
@@ -17,9 +19,11 @@ async function main(): Promise<void> {
   const config = demo?.config ?? loaded;
 
   const deps = await createDeps(config);
+  const joined = await joinClusterOrExit(deps);
   const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : undefined;
   const app = await buildApp(deps, { logger: { level: config.logLevel, stream } });
   surviveUnhandledRejections(deps.background);
+  app.log.info({ ...buildInfo, kid: joined.kid }, keyEventLine(joined));
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
   await demo?.prepare(app, deps);
@@ -33,4 +37,8 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
 }
 
+if (process.argv.includes('--version')) {
+  process.stdout.write(`svc-server ${buildInfo.version} (commit ${buildInfo.commit ?? 'unknown'})\n`);
+  process.exit(0);
+}
 await runWorkers(loadConfigOrExit(process.env).workers, main);

@@ -2,8 +2,9 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
+import { BuildFields, buildFields } from '../status/build.js';
 
-const Health = Type.Object({ ok: Type.Boolean(), store: Type.String(), engine: Type.String() });
+const Health = Type.Object({ ok: Type.Boolean(), store: Type.String(), engine: Type.String(), ...BuildFields });
 const Readiness = Type.Object({
   ok: Type.Boolean({ description: 'true when every dependency answered within the deadline' }),
   store: Type.String({ description: 'ok, or timeout / unreachable' }),
@@ -57,7 +58,7 @@ export const healthRoutes =
       async (_request, reply) => {
         const reachable = await deps.store.ping();
         reply.code(reachable ? 200 : 503);
-        return { ok: reachable, store: reachable ? 'reachable' : 'unreachable', engine: deps.store.engine };
+        return { ok: reachable, store: reachable ? 'reachable' : 'unreachable', engine: deps.store.engine, ...buildFields(deps.store) };
       },
     );
 

@@ -1,16 +1,17 @@
-import { accessSync, constants, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { loadPg } from '../store/db.js';
-import { loadSigningKey } from '../receipts/keys.js';
+import { GENERATE_KEY_COMMAND, KEY_FILE, listedKeys, loadSigningKey, parseVerifyingKey } from '../receipts/keys.js';
 
 /**
  * Exit codes of the start-up problems svc can name (docs/operations.md, "Start-up errors"). 2 is a
  * bad configuration value (config.ts); 1 stays Node's own for anything unexpected. Codes below 15
- * are avoided: Node uses them for its own failures.
+ * are avoided: Node uses them for its own failures. 24 and 25 are a disagreement with the other
+ * instances on the database (lifecycle/cluster-checks.ts).
  */
-export const STARTUP_EXIT = { database: 20, redis: 21, signingKey: 22, dataDir: 23 } as const;
+export const STARTUP_EXIT = { database: 20, redis: 21, signingKey: 22, dataDir: 23, clusterKey: 24, clusterRedis: 25 } as const;
 
 /** A start-up problem an operator can fix: the variable, what is wrong and what to do, in one line. */
 export class StartupError extends Error {
@@ -104,7 +105,9 @@ function checkDataDir(dir: string): void {
   }
 }
 
-function checkSigningKey(configured: string | undefined, dataDir: string): void {
+function checkSigningKey(config: Config): void {
+  const { signingKey: configured, dataDir } = config;
+  if (!configured && config.databaseUrl) throw missingSharedKey(dataDir);
   try {
     loadSigningKey(configured, dataDir);
   } catch (error) {
@@ -112,10 +115,37 @@ function checkSigningKey(configured: string | undefined, dataDir: string): void 
       'SVC_SIGNING_KEY',
       STARTUP_EXIT.signingKey,
       configured
-        ? `not an Ed25519 private key (${reason(error)}): give a PKCS#8 PEM or its base64 DER (openssl genpkey -algorithm ed25519), or unset it to keep a key in SVC_DATA_DIR`
-        : `unset, and ${join(dataDir, 'signing-key.pem')} is not an Ed25519 private key (${reason(error)}): restore that file, or set SVC_SIGNING_KEY`,
+        ? `not an Ed25519 private key (${reason(error)}): give a PKCS#8 PEM or its base64 DER (${GENERATE_KEY_COMMAND}), or unset it to keep a key in SVC_DATA_DIR`
+        : `unset, and ${join(dataDir, KEY_FILE)} is not an Ed25519 private key (${reason(error)}): restore that file, or set SVC_SIGNING_KEY`,
     );
   }
+}
+
+function checkPreviousKeys(config: Config): void {
+  for (const [i, item] of listedKeys(config.signingKeysPrevious).entries()) {
+    try {
+      parseVerifyingKey(item);
+    } catch (error) {
+      throw new StartupError(
+        'SVC_SIGNING_KEYS_PREVIOUS',
+        STARTUP_EXIT.signingKey,
+        `item ${i + 1} is not an Ed25519 public or private key (${reason(error)}): give SPKI or PKCS#8, PEM or base64 DER, separated by commas`,
+      );
+    }
+  }
+}
+
+/** On a shared database every instance must sign with the same key: one made up in a data directory would be this instance's alone. */
+function missingSharedKey(dataDir: string): StartupError {
+  const file = join(dataDir, KEY_FILE);
+  const keep = existsSync(file)
+    ? `, or keep the one this instance used so far: openssl pkey -in ${file} -outform DER | openssl base64 -A`
+    : '';
+  return new StartupError(
+    'SVC_SIGNING_KEY',
+    STARTUP_EXIT.signingKey,
+    `unset, but DATABASE_URL is shared by every instance and each would sign with a key of its own: generate one with ${GENERATE_KEY_COMMAND} and give every instance the same SVC_SIGNING_KEY${keep}`,
+  );
 }
 
 /**
@@ -125,7 +155,8 @@ function checkSigningKey(configured: string | undefined, dataDir: string): void 
  */
 export async function checkStartup(config: Config): Promise<void> {
   if (!config.databaseUrl || !config.signingKey) checkDataDir(config.dataDir);
-  checkSigningKey(config.signingKey, config.dataDir);
+  checkSigningKey(config);
+  checkPreviousKeys(config);
   if (config.databaseUrl)
     await checkReachable('DATABASE_URL', STARTUP_EXIT.database, config.databaseUrl, probePostgres, 'start PostgreSQL or correct the URL');
   if (config.redisUrl)
@@ -138,13 +169,15 @@ export async function checkStartup(config: Config): Promise<void> {
     );
 }
 
-/** checkStartup for the entry points: a named problem is one line on stderr and its exit code, not a stack trace. */
-export async function checkStartupOrExit(config: Config): Promise<void> {
+/** For the entry points: a named start-up problem is one line on stderr and its exit code, not a stack trace. */
+export async function exitOnStartupError<T>(work: () => Promise<T>): Promise<T> {
   try {
-    await checkStartup(config);
+    return await work();
   } catch (error) {
     if (!(error instanceof StartupError)) throw error;
     process.stderr.write(`svc cannot start: ${error.message}\n`);
     process.exit(error.exitCode);
   }
 }
+
+export const checkStartupOrExit = (config: Config): Promise<void> => exitOnStartupError(() => checkStartup(config));

@@ -4,6 +4,7 @@ import { loadConfigOrExit, type Config } from '../config.js';
 import { createDeps } from '../deps.js';
 import { buildApp } from '../app.js';
 import { checkStartupOrExit } from '../lifecycle/startup-errors.js';
+import { joinClusterOrExit } from '../lifecycle/cluster-checks.js';
 import { startDemoSimulator } from '../demo/simulator.js';
 import { httpCaller, injectCaller, type Caller } from './caller.js';
 import { createMcpServer } from './server.js';
@@ -27,6 +28,8 @@ async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller
   const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
   // No background jobs: this process serves one agent's tool calls, not a fleet of watchers.
   const deps = await createDeps({ ...config, scheduler: false, ...(demo ? { upstreams: demo.pointAt(config.upstreams) } : {}) });
+  // Its receipts must verify on the other instances, and its session events reach their watchers, like any instance's.
+  await joinClusterOrExit(deps);
   const app = await buildApp(deps);
   await app.ready();
   return {

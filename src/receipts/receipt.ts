@@ -1,6 +1,6 @@
 import { sign, verify } from 'node:crypto';
 import { canonicalJson, sha256Tagged } from '../core/canonical-json.js';
-import type { SigningKey } from './keys.js';
+import type { SigningKey, VerifyingKey } from './keys.js';
 
 export interface Receipt {
   v: 1;
@@ -64,13 +64,21 @@ function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> 
   );
 }
 
-/** Checks a receipt against the key (and, when given, the response it came with). */
-export function verifyReceipt(key: SigningKey, receipt: unknown, response?: Record<string, unknown>): VerifyOutcome {
+/**
+ * Checks a receipt against the key its `kid` names among `keys` (the signing key and the earlier ones kept
+ * through a rotation) and, when given, against the response it came with.
+ */
+export function verifyReceipt(
+  keys: VerifyingKey | readonly VerifyingKey[],
+  receipt: unknown,
+  response?: Record<string, unknown>,
+): VerifyOutcome {
   if (typeof receipt !== 'object' || receipt === null || Array.isArray(receipt)) return { valid: false, reason: 'malformed' };
   const r = receipt as Record<string, unknown>;
   if (!isWellFormed(r)) return { valid: false, reason: 'malformed' };
   if (r.v !== 1) return { valid: false, reason: 'unsupported_version' };
-  if (r.kid !== key.kid) return { valid: false, reason: 'unknown_kid' };
+  const key = [keys].flat().find((k) => k.kid === r.kid);
+  if (!key) return { valid: false, reason: 'unknown_kid' };
   const { sig, ...unsigned } = r;
   const signature = Buffer.from(sig.slice('ed25519-'.length), 'base64url');
   if (!verify(null, signingInput(unsigned), key.publicKey, signature)) return { valid: false, reason: 'bad_signature' };

@@ -8,6 +8,8 @@ export const receiptRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     const key = deps.signingKey;
+    // The signing key first: a JOSE library picking the first usable key of keys[] picks the one that signs now.
+    const keys = [key, ...deps.previousKeys];
 
     app.post(
       '/api/v1/receipt/verify',
@@ -17,6 +19,7 @@ export const receiptRoutes =
           summary: 'Verify a receipt (and optionally the response it came with)',
           description:
             'Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). ' +
+            'A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. ' +
             'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
             '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.',
           body: Type.Object({
@@ -48,7 +51,7 @@ export const receiptRoutes =
           },
         },
       },
-      async (request) => verifyReceipt(key, request.body.receipt, request.body.response as Record<string, unknown> | undefined),
+      async (request) => verifyReceipt(keys, request.body.receipt, request.body.response as Record<string, unknown> | undefined),
     );
 
     app.get(
@@ -56,7 +59,7 @@ export const receiptRoutes =
       {
         schema: {
           tags: ['receipts'],
-          summary: 'The receipt signing key (SPKI and JWK)',
+          summary: 'The receipt signing key (SPKI and JWK), and in keys[] the earlier keys whose receipts still verify',
           response: {
             200: Type.Object({
               kid: Type.String(),
@@ -71,8 +74,10 @@ export const receiptRoutes =
                 alg: Type.String(),
                 use: Type.String(),
               }),
-              keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'the same JWK' }), {
-                description: 'JWKS form, for JOSE libraries',
+              keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'a JWK like `jwk`' }), {
+                description:
+                  'JWKS form, for JOSE libraries: the signing key (`jwk`) first, then the earlier keys kept through a rotation ' +
+                  '(SVC_SIGNING_KEYS_PREVIOUS); pick the key by the receipt’s `kid`',
               }),
             }),
           },
@@ -80,7 +85,7 @@ export const receiptRoutes =
       },
       async (_request, reply) => {
         reply.header('cache-control', 'public, max-age=3600');
-        return { kid: key.kid, alg: 'EdDSA', crv: 'Ed25519', spki: key.spki, jwk: key.jwk, keys: [key.jwk] };
+        return { kid: key.kid, alg: 'EdDSA', crv: 'Ed25519', spki: key.spki, jwk: key.jwk, keys: keys.map((k) => k.jwk) };
       },
     );
   };

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import { asset, pageCsp, read, sendAsset } from '../agent-session/pages.js';
 import { StatusReport } from './schemas.js';
+import { buildFields, logMigrations, registerBuildInfoMetric } from './build.js';
 
 const tags = ['ops'];
 
@@ -11,7 +12,13 @@ export const statusRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     const status = deps.status;
-    app.addHook('onReady', async () => status.start());
+    logMigrations(deps.store, app.log);
+    registerBuildInfoMetric(deps.metrics.registry);
+    // Every instance beats from ready on: the instance count and the doctor's same-key check read the heartbeats.
+    app.addHook('onReady', async () => {
+      status.start();
+      await deps.cluster.start();
+    });
     const pages = {
       page: asset(read('status.html'), 'text/html; charset=utf-8', 'no-cache'),
       script: asset(`(() => {\n'use strict';\n${read('status.js')}})();\n`, 'text/javascript; charset=utf-8', 'public, max-age=3600'),
@@ -29,13 +36,14 @@ export const statusRoutes =
             'Public and free of secrets: keys appear only as configured or not, errors as a reason and an HTTP status. Each data type has a ' +
             'state (working, degraded, failing, needs_key, not_called) from its last fresh fetch and the configuration; each upstream host ' +
             'its calls, success rate and latency over the window, last success and error, and circuit breaker. With Redis the figures of ' +
-            'every instance are merged (shared every 5 s).',
+            'every instance are merged (shared every 5 s); `instances` counts those whose heartbeat in the database is fresh. `version`, `commit` and ' +
+            '`migrations` name the build and the database schema this instance runs.',
           response: { 200: StatusReport },
         },
       },
       async (_request, reply) => {
         reply.header('cache-control', 'no-store');
-        return status.report();
+        return { ...(await status.report()), ...buildFields(deps.store) };
       },
     );
 

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { TYPE_STATES } from './view.js';
+import { BuildFields } from './build.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const UnixS = (description: string) => Nullable(Type.Integer({ description }));
@@ -77,9 +78,12 @@ export const HostStatus = Type.Object({
 });
 
 export const StatusReport = Type.Object({
+  ...BuildFields,
   generated_at: Type.Integer({ description: 'Unix s' }),
   window_s: Type.Integer({ description: 'counts, rates and latencies cover this many seconds' }),
-  instances: Type.Integer({ description: 'service instances whose figures are merged (shared through Redis)' }),
+  instances: Type.Integer({
+    description: 'live service instances on this database (heartbeat within the last 15 s); with Redis their upstream figures are merged',
+  }),
   summary: Type.Object(Object.fromEntries(TYPE_STATES.map((s) => [s, Type.Integer()])), { description: 'data types per state' }),
   types: Type.Array(TypeStatus),
   upstreams: Type.Array(HostStatus),

@@ -9,6 +9,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import { mergeSnapshots, WINDOW_MINUTES, type HealthSnapshot, type TypeOutcome, type UpstreamHealth } from '../upstream/health.js';
 import { HOSTS, type HostName } from '../upstream/hosts.js';
 import { SharedHealth } from './shared.js';
+import type { ClusterMembership } from '../lifecycle/cluster.js';
 import { TYPE_STATES, hostStatus, typeStatus, type Availability, type HostStatus, type TypeState, type TypeStatus } from './view.js';
 
 /** How often an instance shares its figures, and how long a reader reuses the other instances' figures. */
@@ -19,7 +20,7 @@ export interface StatusReport {
   /** Unix s. */
   generated_at: number;
   window_s: number;
-  /** Instances whose figures are merged here (1 without Redis). */
+  /** Live instances on this database (fresh heartbeat); at least this one. */
   instances: number;
   summary: Record<TypeState, number>;
   types: TypeStatus[];
@@ -33,6 +34,14 @@ export interface StatusDeps {
   health: UpstreamHealth;
   clock: Clock;
   redis?: Redis;
+  cluster: Pick<ClusterMembership, 'live'>;
+}
+
+interface Remote {
+  at: number;
+  snapshots: HealthSnapshot[];
+  /** Live instances; undefined when the database did not say. */
+  instances?: number;
 }
 
 /** A fresh result as a health record: who was tried first, who answered, whether the data was partial. */
@@ -68,7 +77,7 @@ function isPartial(result: SourceSuccess): boolean {
  */
 export class StatusService {
   private readonly shared?: SharedHealth;
-  private remote?: { at: number; snapshots: HealthSnapshot[] };
+  private remote?: Remote;
   private memo?: { key: string; report: StatusReport };
   private timer?: NodeJS.Timeout;
 
@@ -103,7 +112,7 @@ export class StatusService {
     const report: StatusReport = {
       generated_at: Math.floor(this.deps.clock.now() / 1000),
       window_s: WINDOW_MINUTES * 60,
-      instances: 1 + remote.snapshots.length,
+      instances: Math.max(1, remote.instances ?? 1 + remote.snapshots.length),
       summary,
       types,
       upstreams: Object.keys(HOSTS).map((name) => hostStatus(name, merged.hosts[name], this.deps.config)),
@@ -130,10 +139,12 @@ export class StatusService {
     return snapshot;
   }
 
-  private async remoteSnapshots(): Promise<{ at: number; snapshots: HealthSnapshot[] }> {
-    if (!this.shared) return { at: 0, snapshots: [] };
+  /** The other instances' figures and how many instances are live, re-read at most every REMOTE_TTL_MS. */
+  private async remoteSnapshots(): Promise<Remote> {
     const now = this.deps.clock.now();
-    if (!this.remote || now - this.remote.at >= REMOTE_TTL_MS) this.remote = { at: now, snapshots: await this.shared.others() };
+    if (this.remote && now - this.remote.at < REMOTE_TTL_MS) return this.remote;
+    const [snapshots, live] = await Promise.all([this.shared?.others() ?? [], this.deps.cluster.live().catch(() => undefined)]);
+    this.remote = { at: now, snapshots, instances: live?.length };
     return this.remote;
   }
 }

@@ -12,6 +12,10 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Store {
   db: Kysely<DB>;
   engine: Engine;
+  /** Every migration the database has, in order; the last is its schema version. */
+  migrations: string[];
+  /** The migrations this start applied (none when the database was up to date). */
+  migrated: string[];
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -108,21 +112,25 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const db = new Kysely<DB>({
     dialect: engine === 'postgres' ? await postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
   });
-  const { error, results } = await new Migrator({
+  const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
     // schema of the same database holding them would make it skip creating ours.
     ...(engine === 'postgres' ? { migrationTableSchema: options.schema ?? (await currentSchema(db)) } : {}),
-  }).migrateToLatest();
+  });
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     await db.destroy();
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`);
   }
+  const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
   return {
     db,
     engine,
+    migrations: applied,
+    migrated: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
     ping: async () => {
       try {
         await sql`select 1`.execute(db);

@@ -6,8 +6,10 @@ import type {
   OlympicsEventsTable,
   ShieldManifestAuditsTable,
 } from './schema-judges.js';
+import type { InstancesTable, SigningKeysTable } from './schema-cluster.js';
 
 export type * from './schema-judges.js';
+export type * from './schema-cluster.js';
 
 /**
  * Row types of every table. Portable column types only: text, integer, real; JSON as text;
@@ -355,4 +357,6 @@ export interface DB {
   shield_manifest_audits: ShieldManifestAuditsTable;
   olympics_events: OlympicsEventsTable;
   olympics_answers: OlympicsAnswersTable;
+  signing_keys: SigningKeysTable;
+  instances: InstancesTable;
 }

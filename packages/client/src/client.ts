@@ -101,7 +101,7 @@ export function createClient(options: ClientOptions) {
   let passToken = options.passToken;
   let spent = 0n;
   let lastPayment: PaymentRecord | undefined;
-  let receiptKey: Promise<ReceiptJwk> | undefined;
+  let receiptKeys: Promise<ReceiptJwk[]> | undefined;
   let signer: PaymentSigner | undefined;
 
   function httpError(answer: Answer<unknown>): SvcHttpError {
@@ -226,11 +226,14 @@ export function createClient(options: ClientOptions) {
     return (await call<T>({ ...spec, payable: true }, CHALLENGE_PROBE)).body;
   }
 
-  async function fetchReceiptKey(): Promise<ReceiptJwk> {
-    const published = await get<{ kid: string; jwk: ReceiptJwk }>('/.well-known/svc-receipt-pubkey.json');
+  /** The published keys, each checked to be its kid's key: the signing key first (checked against the pin), then earlier ones. */
+  async function fetchReceiptKeys(): Promise<ReceiptJwk[]> {
+    const published = await get<{ kid: string; jwk: ReceiptJwk; keys?: ReceiptJwk[] }>('/.well-known/svc-receipt-pubkey.json');
     const { jwk } = published;
-    if ((await jwkThumbprint(jwk)) !== jwk.kid || published.kid !== jwk.kid)
-      throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
+    const earlier = (published.keys ?? []).filter((k) => k.kid !== jwk.kid);
+    for (const key of [jwk, ...earlier])
+      if ((await jwkThumbprint(key)) !== key.kid || published.kid !== jwk.kid)
+        throw new SvcHttpError(200, 'bad_receipt_key', 'the published key id is not the thumbprint of the key', published);
     if (options.receiptKid && jwk.kid !== options.receiptKid)
       throw new SvcHttpError(
         200,
@@ -238,7 +241,7 @@ export function createClient(options: ClientOptions) {
         `the service signs with ${jwk.kid}, not the pinned ${options.receiptKid}`,
         published,
       );
-    return jwk;
+    return [jwk, ...earlier];
   }
 
   const client = {
@@ -338,16 +341,22 @@ export function createClient(options: ClientOptions) {
         { readOnly: true },
       ),
 
-    /** The service's receipt key: fetched once, its kid checked against the key (and the pin). */
-    receiptKey: () => (receiptKey ??= fetchReceiptKey().catch((error) => ((receiptKey = undefined), Promise.reject(error as Error)))),
+    /**
+     * The service's receipt keys: fetched once, each kid checked against its key and the signing key's against the pin;
+     * the signing key first, then the earlier ones a rotation keeps (SVC_SIGNING_KEYS_PREVIOUS on the server).
+     */
+    receiptKeys: () => (receiptKeys ??= fetchReceiptKeys().catch((error) => ((receiptKeys = undefined), Promise.reject(error as Error)))),
+
+    /** The key the service signs with now. */
+    receiptKey: async (): Promise<ReceiptJwk> => (await client.receiptKeys())[0]!,
 
     /**
-     * Offline verification of a body with `_receipt`, or a bare receipt, with the pinned key. A body this
+     * Offline verification of a body with `_receipt`, or a bare receipt, with the published key its `kid` names. A body this
      * client returned is also checked against the request it answered (`request_hash`); pass `request`
      * to check another one.
      */
     verifyReceipt: async (input: unknown, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> =>
-      verifyReceipt(input, await client.receiptKey(), {
+      verifyReceipt(input, await client.receiptKeys(), {
         request: request ?? (typeof input === 'object' && input !== null ? metas.get(input)?.request : undefined),
       }),
 

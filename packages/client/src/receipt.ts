@@ -103,18 +103,25 @@ export interface VerifyOptions {
 }
 
 /**
- * Verifies `input` offline against `jwk`: a whole response body carrying `_receipt` (signature and
- * response hash are checked), or a bare receipt (signature only); with `request`, also `request_hash`,
- * so a genuine receipt of another request fails.
+ * Verifies `input` offline against the key its `kid` names among `keys` (one JWK, or the `keys[]` of
+ * /.well-known/svc-receipt-pubkey.json, which keeps the keys earlier receipts were signed with through a
+ * rotation): a whole response body carrying `_receipt` (signature and response hash are checked), or a
+ * bare receipt (signature only); with `request`, also `request_hash`, so a genuine receipt of another
+ * request fails.
  */
-export async function verifyReceipt(input: unknown, jwk: ReceiptJwk, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> {
+export async function verifyReceipt(
+  input: unknown,
+  keys: ReceiptJwk | readonly ReceiptJwk[],
+  { request }: VerifyOptions = {},
+): Promise<ReceiptVerdict> {
   if (!isRecord(input)) return { valid: false, reason: 'malformed' };
   const isBody = '_receipt' in input;
   if (!isBody && !('sig' in input)) return { valid: false, reason: 'no_receipt' };
   const receipt = isBody ? input._receipt : input;
   if (!isRecord(receipt) || !isWellFormed(receipt)) return { valid: false, reason: 'malformed' };
   if (receipt.v !== 1) return { valid: false, reason: 'unsupported_version' };
-  if (receipt.kid !== jwk.kid || (await jwkThumbprint(jwk)) !== jwk.kid) return { valid: false, reason: 'unknown_kid' };
+  const jwk = [keys].flat().find((k) => k.kid === receipt.kid);
+  if (!jwk || (await jwkThumbprint(jwk)) !== jwk.kid) return { valid: false, reason: 'unknown_kid' };
   const { sig, ...unsigned } = receipt;
   if (!(await signatureHolds(unsigned, sig, jwk))) return { valid: false, reason: 'bad_signature' };
   if (isBody && (await responseHash(input)) !== receipt.response_hash) return { valid: false, reason: 'response_mismatch' };

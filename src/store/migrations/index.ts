@@ -17,6 +17,7 @@ import * as m016 from './016_calib_alerts.js';
 import * as m017 from './017_calib_kind_counts.js';
 import * as m018 from './018_session_image_quotas.js';
 import * as m021 from './021_idempotency.js';
+import * as m022 from './022_cluster.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '017_calib_kind_counts': m017,
   '018_session_image_quotas': m018,
   '021_idempotency': m021,
+  '022_cluster': m022,
 };

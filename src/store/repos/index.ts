@@ -6,6 +6,7 @@ import { ApiKeysRepo } from './api-keys.js';
 import { ArenaRepo } from './arena.js';
 import { CalibProRepo } from './calib-pro.js';
 import { CalibrationRepo } from './calibration.js';
+import { ClusterRepo } from './cluster.js';
 import { IdempotencyRepo } from './idempotency.js';
 import { ConstitutionalRepo } from './constitutional.js';
 import { LeaseRepo } from './leases.js';
@@ -26,6 +27,7 @@ export function createRepos(db: Kysely<DB>) {
     arena: new ArenaRepo(db),
     calibPro: new CalibProRepo(db),
     calibration: new CalibrationRepo(db),
+    cluster: new ClusterRepo(db),
     constitutional: new ConstitutionalRepo(db),
     idempotency: new IdempotencyRepo(db),
     leases: new LeaseRepo(db),
