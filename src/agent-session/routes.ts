@@ -13,6 +13,7 @@ import {
   EventBody,
   FRESH_REPLAY,
   SCREENSHOT_MAX_BYTES,
+  SCREENSHOT_MAX_PIXELS,
   SessionId,
   SessionInfo,
   StartBody,
@@ -99,13 +100,14 @@ export const agentSessionRoutes =
           description:
             '`Authorization: Bearer <session_token>`: missing 401, wrong 403, unknown session 404, ended or expired 410. ' +
             `Kinds: ${EVENT_KINDS.join(', ')} (\`end\` is the service's own). \`text\` at most ${TEXT_MAX_BYTES} bytes; \`screenshot_b64\` a PNG, JPEG or WebP by its magic bytes ` +
-            `(415 otherwise) that decodes (400 invalid_image otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413), stored once by SHA-256 and streamed as \`screenshot_url\`. ` +
+            `(415 otherwise) that decodes (400 invalid_image otherwise), at most ${SCREENSHOT_MAX_BYTES} bytes decoded (413) and ${SCREENSHOT_MAX_PIXELS} pixels by its header ` +
+            '(422 image_too_many_pixels, checked before decoding; 503 while too many images wait to be decoded), stored once by SHA-256 and streamed as `screenshot_url`. ' +
             `${quotaRule(deps.config.session.images)} ` +
             '`ts` (Unix ms, default now) must lie within the last hour or the next 5 minutes. Each event gets the next `seq` of its session (1, 2, …) and moves the expiry to now + ttl.',
           body: EventBody,
           response: {
             200: Type.Object({ ok: Type.Literal(true), seq: Type.Integer() }),
-            ...errorResponses(400, 401, 403, 404, 410, 413, 415, 429),
+            ...errorResponses(400, 401, 403, 404, 410, 413, 415, 422, 429, 503),
           },
         },
       },

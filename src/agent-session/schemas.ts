@@ -7,6 +7,8 @@ export type EventKind = (typeof EVENT_KINDS)[number];
 
 export const TEXT_MAX_BYTES = 4096;
 export const SCREENSHOT_MAX_BYTES = 1_048_576;
+/** 16 megapixels (4096 × 4096; a 5K display is 14.7): the header is checked against it before anything is decoded. */
+export const SCREENSHOT_MAX_PIXELS = 16_777_216;
 /** Accepted `ts`: at most this far in the past or the future of the server's clock. */
 export const TS_PAST_MS = 60 * 60_000;
 export const TS_FUTURE_MS = 5 * 60_000;

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { Cache } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { importOnce } from '../core/import-once.js';
+import { imageDecodes, loadSharp, readImageSize } from '../core/images.js';
 import type { AgentSessionsRepo, ScreenshotRow, SessionRow } from '../store/repos/agent-sessions.js';
-import { SCREENSHOT_MAX_BYTES } from './schemas.js';
+import { SCREENSHOT_MAX_BYTES, SCREENSHOT_MAX_PIXELS } from './schemas.js';
 
 /** How much screenshot storage a session, a client address (per UTC day) and the whole instance may use. */
 export interface ImageQuotas {
@@ -21,18 +21,16 @@ const SIGNATURES: [mime: string, matches: (b: Buffer) => boolean][] = [
   ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
   ['image/webp', (b) => b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP'],
 ];
-/** A screenshot is at most this many pixels (8K × 4K): the decoder refuses larger ones before allocating them. */
-const MAX_PIXELS = 33_177_600;
 const DAY_MS = 86_400_000;
 const EVICT_BATCH = 100;
-const loadSharp = importOnce(() => import('sharp'));
 
 const invalid = (message: string) => new ApiError('invalid_image', message, { field: 'screenshot_b64' });
 
 /**
  * base64 (or a `data:image/…;base64,` URL) → bytes, decoded by the image library before anything is
- * stored: its format (PNG, JPEG or WebP) and dimensions come from the decoder, and every pixel must
- * decode, so random bytes behind a PNG header are a 400.
+ * stored: its format (PNG, JPEG or WebP) comes from its magic bytes, its size from its header (at
+ * most SCREENSHOT_MAX_PIXELS, checked before decoding), and every pixel must decode, so random bytes
+ * behind a PNG header are a 400.
  */
 export async function decodeScreenshot(text: string): Promise<DecodedScreenshot> {
   const b64 = text.replace(/^data:image\/[a-z0-9.+-]+;base64,/i, '');
@@ -53,13 +51,27 @@ export async function decodeScreenshot(text: string): Promise<DecodedScreenshot>
       allowed: SIGNATURES.map(([type]) => type),
     });
   }
+  const size = await readImageSize(bytes);
+  if (!size) throw invalid(`screenshot has no ${mime} header with its dimensions`);
+  checkPixels(size);
   const { default: sharp } = await loadSharp();
   // stats() decodes every pixel: a truncated or corrupt body fails here, not in a watcher's browser.
-  const decoded = await sharp(bytes, { limitInputPixels: MAX_PIXELS, failOn: 'error' })
-    .stats()
-    .catch((e: Error) => e);
+  const decoded = await imageDecodes.run(() =>
+    sharp(bytes, { limitInputPixels: SCREENSHOT_MAX_PIXELS, failOn: 'error' })
+      .stats()
+      .catch((e: Error) => e),
+  );
   if (decoded instanceof Error) throw invalid(`screenshot does not decode as ${mime}: ${decoded.message.slice(0, 160)}`);
   return { sha256: createHash('sha256').update(bytes).digest('hex'), mime, data_b64: bytes.toString('base64'), bytes: bytes.length };
+}
+
+function checkPixels({ width, height }: { width: number; height: number }): void {
+  if (width * height <= SCREENSHOT_MAX_PIXELS) return;
+  throw new ApiError(
+    'image_too_many_pixels',
+    `screenshot is ${width} × ${height} = ${width * height} pixels; at most ${SCREENSHOT_MAX_PIXELS} are decoded`,
+    { field: 'screenshot_b64', limit: 'max_pixels', max: SCREENSHOT_MAX_PIXELS, pixels: width * height, width, height },
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../core/errors.js';
+import { imageDecodes, loadSharp, readImageSize } from '../core/images.js';
 import { importOnce } from '../core/import-once.js';
 
 /**
@@ -11,13 +12,13 @@ import { importOnce } from '../core/import-once.js';
 export const IMAGE_LIMITS = { maxBytes: 5 * 1024 * 1024, maxWidth: 4096, maxHeight: 4096, maxPixels: 12_000_000 } as const;
 const ACCEPTED_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 
-const loadSharp = importOnce(() => import('sharp'));
 const loadFileType = importOnce(() => import('file-type'));
 
 export const IMAGE_RULES =
   `At most ${IMAGE_LIMITS.maxBytes} bytes (413 image_too_large); PNG, JPEG or WebP by magic bytes, whatever the declared type (415 unsupported_image_type); ` +
   `at most ${IMAGE_LIMITS.maxWidth} × ${IMAGE_LIMITS.maxHeight} pixels (422 image_dimensions_too_large) and ${IMAGE_LIMITS.maxPixels} pixels in all, ` +
   'the decompression-bomb guard (422 image_too_many_pixels); an image that does not decode is 400 invalid_image. Each error names the limit in details.limit. ' +
+  'While too many images wait to be decoded, 503 service_unavailable with Retry-After. ' +
   'The image is re-encoded to PNG with all metadata dropped before any model sees it.';
 
 export interface CleanImage {
@@ -56,13 +57,15 @@ export async function cleanImage(upload: Buffer): Promise<CleanImage> {
     });
   }
   const { default: sharp } = await loadSharp();
-  const png = await sharp(upload, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' })
-    .rotate()
-    .png()
-    .toBuffer()
-    .catch((e: Error) => {
-      throw invalid(e);
-    });
+  const png = await imageDecodes.run(() =>
+    sharp(upload, { limitInputPixels: IMAGE_LIMITS.maxPixels, failOn: 'error' })
+      .rotate()
+      .png()
+      .toBuffer()
+      .catch((e: Error) => {
+        throw invalid(e);
+      }),
+  );
   return { png, sha256: createHash('sha256').update(upload).digest('hex'), format, width, height, bytes: upload.length };
 }
 
@@ -93,14 +96,9 @@ async function detectFormat(upload: Buffer): Promise<CleanImage['format']> {
 
 /** Width and height from the header alone: nothing is decoded yet. */
 async function header(upload: Buffer): Promise<{ width: number; height: number }> {
-  const { default: sharp } = await loadSharp();
-  const meta = await sharp(upload, { limitInputPixels: false })
-    .metadata()
-    .catch((e: Error) => {
-      throw invalid(e);
-    });
-  if (!meta.width || !meta.height) throw invalid(new Error('no dimensions in the header'));
-  return { width: meta.width, height: meta.height };
+  const size = await readImageSize(upload);
+  if (!size) throw invalid(new Error('no dimensions in the header'));
+  return size;
 }
 
 const invalid = (e: Error) =>

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import type { Socket } from 'node:net';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
@@ -58,44 +57,12 @@ const MULTIPART_LIMITS: Record<string, () => ApiError> = {
   FST_PROTO_VIOLATION: formRule('field_name'),
 };
 
-/** How long, and how many bytes, a refused upload's tail is drained after the answer (nginx's lingering close). */
-const LINGER_MS = 1000;
-const LINGER_BYTES = 8 * 1024 * 1024;
-
-/**
- * A refusal sent before the body was read to its end: the connection closes, so the rest is never
- * read. Closing a socket with unread bytes sends a reset, which can destroy the answer before the
- * client reads it; so the close is a half-close, then a bounded drain until the client hangs up.
- */
-function refuseUnread(reply: FastifyReply, error: ApiError): ApiError {
-  reply.header('connection', 'close');
-  const socket = reply.raw.socket;
-  if (socket)
-    socket.destroySoon = () => {
-      reply.request.raw.resume();
-      lingerThenClose(socket);
-    };
-  return error;
-}
-
-function lingerThenClose(socket: Socket): void {
-  let drained = 0;
-  const close = () => socket.destroy();
-  socket.end();
-  socket.on('end', close).on('data', (chunk: Buffer) => {
-    drained += chunk.length;
-    if (drained > LINGER_BYTES) close();
-  });
-  socket.resume();
-  setTimeout(close, LINGER_MS).unref();
-}
-
 /**
  * Before any byte of the body is read: a body is required and must be JSON or a form (415
  * otherwise, so no other parser hands the handler an unvalidated body), and a form that declares
  * more than FORM_BODY_LIMIT bytes is refused at once.
  */
-async function checkUpload(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function checkUpload(request: FastifyRequest): Promise<void> {
   const type = request.headers['content-type']?.split(';')[0]!.trim().toLowerCase();
   if (!type)
     throw new ApiError('validation_failed', 'the body is required: the image as multipart/form-data or JSON {image_b64}', {
@@ -104,12 +71,8 @@ async function checkUpload(request: FastifyRequest, reply: FastifyReply): Promis
       accepted: BODY_TYPES,
     });
   if (!BODY_TYPES.includes(type))
-    throw refuseUnread(
-      reply,
-      new ApiError('unsupported_media_type', `content type ${type} is not accepted here`, { accepted: BODY_TYPES }),
-    );
-  if (type === 'multipart/form-data' && Number(request.headers['content-length'] ?? 0) > FORM_BODY_LIMIT)
-    throw refuseUnread(reply, tooLarge());
+    throw new ApiError('unsupported_media_type', `content type ${type} is not accepted here`, { accepted: BODY_TYPES });
+  if (type === 'multipart/form-data' && Number(request.headers['content-length'] ?? 0) > FORM_BODY_LIMIT) throw tooLarge();
 }
 
 /** Counts the form's bytes as they arrive; past the limit the parser is stopped with a 413 and nothing more is read. */
@@ -127,7 +90,7 @@ function limitForm(request: FastifyRequest): void {
 }
 
 /** Reads the form (the file under the size limit) before validation, so its fields meet the same schema checks as JSON. */
-async function readForm(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function readForm(request: FastifyRequest): Promise<void> {
   if (!request.isMultipart()) return;
   const fields: Record<string, unknown> = {};
   limitForm(request);
@@ -142,19 +105,16 @@ async function readForm(request: FastifyRequest, reply: FastifyReply): Promise<v
       else formFiles.set(request, await part.toBuffer());
     }
   } catch (e) {
-    // The rest of the form may still be on its way: close rather than read it.
-    if (e instanceof ApiError) throw refuseUnread(reply, e);
+    // The rest of the form may still be on its way: the error answer closes the connection rather than read it.
+    if (e instanceof ApiError) throw e;
     const mapped = MULTIPART_LIMITS[(e as { code?: string }).code ?? ''];
     // Anything else here is the parser rejecting the form (no boundary, a truncated part, …).
-    throw refuseUnread(
-      reply,
-      mapped
-        ? mapped()
-        : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
-            field: '(form)',
-            rule: 'multipart',
-          }),
-    );
+    throw mapped
+      ? mapped()
+      : new ApiError('bad_request', `the multipart form does not parse: ${String((e as Error).message).slice(0, 200)}`, {
+          field: '(form)',
+          rule: 'multipart',
+        });
   }
   if (!formFiles.has(request))
     throw new ApiError('validation_failed', 'the form needs a file in the field image', { field: 'image', rule: 'required' });

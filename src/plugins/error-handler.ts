@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorCode } from '../core/errors.js';
 import { PaymentRequiredError } from '../payments/challenge.js';
 import { isDatabaseOutage } from '../store/db.js';
+import { lingerIfBodyUnread } from './lingering-close.js';
 
 /** What a client is told to wait before retrying while the database is away. */
 const DATABASE_RETRY_S = 5;
@@ -89,6 +90,7 @@ export function toApiError(error: unknown): ApiError {
 }
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, thrown: ApiError): FastifyReply {
+  lingerIfBodyUnread(request, reply);
   if (thrown instanceof PaymentRequiredError) {
     return reply
       .code(402)

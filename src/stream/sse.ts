@@ -73,7 +73,7 @@ export class EventStream {
   ) {
     // Only a real connection: an injected request (tests) has a stand-in socket that drops what it is given.
     this.socket = direct?.chunked && direct.socket instanceof Socket ? direct.socket : undefined;
-    out.once('close', () => (this.open = false));
+    this.onClose(() => (this.open = false));
   }
 
   /** False when the client should be let drain before more is written (a closed stream never asks to wait). */
@@ -92,8 +92,14 @@ export class EventStream {
     return Promise.race([once(this.socket ?? this.out, 'drain'), once(this.out, 'close')]);
   }
 
+  /**
+   * Runs `fn` once the client has gone, at once when it already has: a client that hangs up while
+   * its stream is being set up (a slot taken in Redis, a session looked up) closed before anyone
+   * listened, and a handler waiting for a 'close' that was already emitted would hold its slot forever.
+   */
   onClose(fn: () => void): void {
-    this.out.once('close', fn);
+    if (this.out.closed || this.out.destroyed) fn();
+    else this.out.once('close', fn);
   }
 
   end(): void {

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { STORE_BACKENDS } from '../helpers/backends.js';
+import { blackPng } from '../chart/crafted-images.js';
 
 /**
  * Audit finding 4: the public session routes stored any bytes behind an image's magic bytes, without
@@ -79,6 +80,21 @@ describe.each(STORE_BACKENDS)('session screenshots (%s)', (backend) => {
       expect(gif.statusCode).toBe(415);
       expect({ images: await stored(t), events: await events(t) }).toEqual(before);
       expect((await s.post(good)).statusCode).toBe(200);
+    });
+
+    it('a decompression bomb (a few KB declaring 33 megapixels) is refused from its header: 422 naming the field', async () => {
+      const s = await session(t, '10.0.0.9');
+      const bomb = blackPng(6000, 5500);
+      expect(bomb.length).toBeLessThan(100_000);
+      const before = { images: await stored(t), events: await events(t) };
+      const res = await s.post(bomb);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json()).toMatchObject({
+        error: 'image_too_many_pixels',
+        details: { field: 'screenshot_b64', limit: 'max_pixels', max: 16_777_216, pixels: 33_000_000, width: 6000, height: 5500 },
+      });
+      expect({ images: await stored(t), events: await events(t) }).toEqual(before);
+      expect((await s.post(blackPng(4096, 4096))).statusCode).toBe(200);
     });
 
     it('past 1 MiB in one session: 413 image_quota_exceeded, nothing stored', async () => {
