@@ -89,6 +89,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Background jobs; tests drive it with `tick()` and a manual clock. */
     scheduler: Scheduler;
+    /** Set when shutdown begins: /readyz answers 503 from then on, while the instance still serves. */
+    stopping: boolean;
   }
 }
 
@@ -103,6 +105,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   deps.background.logTo(app.log);
+  app.decorate('stopping', false);
   registerTracing(app, deps.tracer);
   registerErrorHandler(app);
   registerServerLimits(app, deps.config);

@@ -44,6 +44,13 @@ export const EnvSchema = Type.Object({
     default: 10_000,
     description: 'on SIGTERM: how long in-flight requests have to finish before the remaining connections are closed',
   }),
+  SVC_SHUTDOWN_DRAIN_MS: Type.Integer({
+    minimum: 0,
+    maximum: 600_000,
+    default: 0,
+    description:
+      'on SIGTERM, before the listener closes: how long the instance keeps serving with /readyz answering 503 and every answer closing its connection, so balancers stop sending first (set it above their health-check interval)',
+  }),
   SVC_TRUST_PROXY: Type.Optional(
     Type.String({
       pattern: '^([0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',

@@ -32,6 +32,8 @@ export interface Config {
   readyTimeoutMs: number;
   /** SIGTERM: how long in-flight requests have to finish. */
   shutdownTimeoutMs: number;
+  /** SIGTERM: how long the instance serves while reporting not ready, before it stops accepting. */
+  shutdownDrainMs: number;
   /** Fastify's trustProxy: false (socket address), a hop count, or a list of trusted proxy addresses/CIDRs. */
   trustProxy: false | number | string[];
   metricsToken?: string;
@@ -192,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisTimeoutMs: parsed.SVC_REDIS_TIMEOUT_MS,
     readyTimeoutMs: parsed.SVC_READY_TIMEOUT_MS,
     shutdownTimeoutMs: parsed.SVC_SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: parsed.SVC_SHUTDOWN_DRAIN_MS,
     trustProxy: parseTrustProxy(parsed.SVC_TRUST_PROXY),
     metricsToken: parsed.SVC_METRICS_TOKEN,
     workers,

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     await deps.close();
     await demo?.close();
   };
-  exitOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, closeResources });
+  exitOnSignals(app, { timeoutMs: config.shutdownTimeoutMs, drainMs: config.shutdownDrainMs, closeResources });
 
   await app.listen({ port: config.port, host: config.host });
 }

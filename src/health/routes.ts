@@ -81,7 +81,7 @@ export const healthRoutes =
           within(deadline, () => deps.store.ping()),
           redis ? within(deadline, () => redis.ping()) : Promise.resolve('not_configured' as const),
         ]);
-        const ok = store === 'ok' && (redisCheck === 'ok' || redisCheck === 'not_configured');
+        const ok = !app.stopping && store === 'ok' && (redisCheck === 'ok' || redisCheck === 'not_configured');
         reply.code(ok ? 200 : 503);
         return { ok, store, redis: redisCheck, deadline_ms: deadline };
       },

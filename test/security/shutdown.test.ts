@@ -115,6 +115,28 @@ describe('SIGTERM', () => {
     }
   }, 60_000);
 
+  it('with SVC_SHUTDOWN_DRAIN_MS, fails readiness first: /readyz 503 while everything else is served, then closes and exits 0', async () => {
+    const server = await startServer(sim, { SVC_SHUTDOWN_DRAIN_MS: '3000' });
+    const get = (path: string) => fetch(`http://127.0.0.1:${server.port}${path}`);
+    try {
+      expect((await get('/readyz')).status).toBe(200);
+      server.child.kill('SIGTERM');
+      for (let i = 0; i < 100 && !server.log().includes('/readyz answers 503'); i++) await new Promise((r) => setTimeout(r, 50));
+      const readiness = await get('/readyz');
+      expect(readiness.status).toBe(503);
+      expect(await readiness.json()).toMatchObject({ ok: false, store: 'ok' });
+      const served = await get('/api/v1/catalog');
+      expect(served.status).toBe(200);
+      // A proxy's kept-alive connection ends after this complete exchange, not while it may be sending on it.
+      expect(served.headers.get('connection')).toBe('close');
+      expect(server.log()).not.toContain('no new connections');
+      expect(await exitWithin(server, 15_000)).toBe(0);
+      expect(server.log()).toContain('shut down');
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('cuts a request still in flight at SVC_SHUTDOWN_TIMEOUT_MS and still exits 0', async () => {
     // The request timeout is long: without a shutdown deadline this process would wait ten minutes.
     const server = await startServer(sim, { SVC_SHUTDOWN_TIMEOUT_MS: '500', SVC_REQUEST_TIMEOUT_MS: '600000' });

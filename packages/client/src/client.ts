@@ -37,6 +37,11 @@ export interface ClientOptions {
    * account) or a viem wallet client (browser wallet, JSON-RPC). Without it a 402 is a PaymentRequiredError.
    */
   wallet?: PaymentWallet;
+  /**
+   * An API key the operator issued (svc_key_…, POST /api/v1/admin/keys), sent as `X-API-Key` with every
+   * request: the key's rate-limit tier (standard or pro) instead of the anonymous per-address one.
+   */
+  apiKey?: string;
   /** A day or week pass (svc-pass_…), sent as `Authorization: Bearer` on paid routes. */
   passToken?: string;
   /** Largest single payment the client signs, in USD (default 1). */
@@ -84,12 +89,13 @@ export function createClient(options: ClientOptions) {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const doFetch = options.fetch ?? fetch;
   const retries = options.retries ?? 2;
-  const { url, exchange, read } = createTransport({
+  const { url, exchange, read, commonHeaders } = createTransport({
     baseUrl,
     fetch: doFetch,
     retries,
     timeoutMs: options.timeoutMs ?? 30_000,
     retryAfter: { maxRetries: options.retryAfter?.maxRetries ?? 2, maxWaitMs: options.retryAfter?.maxWaitMs ?? 10_000 },
+    headers: options.apiKey ? { 'x-api-key': options.apiKey } : {},
   });
   const perCallCap = usdToAtomic(options.maxPaymentUsd ?? 1);
   const sessionCap = usdToAtomic(options.maxSessionUsd ?? 10);
@@ -419,7 +425,11 @@ export function createClient(options: ClientOptions) {
         post<ResponseOf<'/api/agent-session/end', 'post'>>('/api/agent-session/end', { session_id: sessionId }, { bearer: token }),
       get: (sessionId: string) => get<ResponseOf<'/api/agent-session/session'>>('/api/agent-session/session', { session_id: sessionId }),
       watch: (sessionId: string, opts: WatchOptions = {}) =>
-        watchSession({ fetch: doFetch, url, retries, refusal: async (response) => httpError(await read(response)) }, sessionId, opts),
+        watchSession(
+          { fetch: doFetch, url, headers: commonHeaders, retries, refusal: async (response) => httpError(await read(response)) },
+          sessionId,
+          opts,
+        ),
     },
   };
 

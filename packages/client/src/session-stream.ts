@@ -15,10 +15,12 @@ export interface WatchOptions {
   state?: boolean;
 }
 
-/** What the stream needs of the client: its fetch, URL builder, retry count and error for a refused answer. */
+/** What the stream needs of the client: its fetch, URL builder, common headers, retry count and error for a refused answer. */
 export interface StreamTransport {
   fetch: typeof fetch;
   url: (path: string, query?: Record<string, unknown>) => string;
+  /** Sent with the stream request too (the API key). */
+  headers: Record<string, string>;
   retries: number;
   refusal: (response: Response) => Promise<Error>;
 }
@@ -31,7 +33,7 @@ export interface StreamTransport {
  * (`kind` is `state`, or `end` for the session's end).
  */
 export async function* watchSession(
-  { fetch: doFetch, url, retries, refusal }: StreamTransport,
+  { fetch: doFetch, url, headers, retries, refusal }: StreamTransport,
   sessionId: string,
   { signal, state }: WatchOptions,
 ): AsyncGenerator<SessionStreamMessage> {
@@ -40,7 +42,7 @@ export async function* watchSession(
     let response: Response;
     try {
       const query = { session_id: sessionId, last_event_id: lastEventId, state: state ? 1 : undefined };
-      response = await doFetch(url('/api/agent-session/stream', query), { headers: { accept: 'text/event-stream' }, signal });
+      response = await doFetch(url('/api/agent-session/stream', query), { headers: { ...headers, accept: 'text/event-stream' }, signal });
     } catch (error) {
       if (signal?.aborted) return;
       if (++failures > retries) throw new SvcNetworkError(`session stream: ${(error as Error).message}`, { cause: error });

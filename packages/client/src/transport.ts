@@ -39,6 +39,8 @@ export interface TransportOptions {
   retries: number;
   timeoutMs: number;
   retryAfter: { maxRetries: number; maxWaitMs: number };
+  /** Sent with every request (the API key); a route's own headers win. */
+  headers: Record<string, string>;
 }
 
 /** Statuses whose `Retry-After` the client waits out and sends again. */
@@ -61,14 +63,21 @@ function describeRequest(spec: RequestSpec): RequestDescription | undefined {
   return { method: spec.method, path: spec.path, query: queryStrings(spec.query), body };
 }
 
-export function createTransport({ baseUrl, fetch: doFetch, retries, timeoutMs: defaultTimeoutMs, retryAfter }: TransportOptions) {
+export function createTransport({
+  baseUrl,
+  fetch: doFetch,
+  retries,
+  timeoutMs: defaultTimeoutMs,
+  retryAfter,
+  headers: always,
+}: TransportOptions) {
   function url(path: string, query?: Record<string, unknown>): string {
     const qs = new URLSearchParams(queryStrings(query)).toString();
     return `${baseUrl}${path}${qs ? `?${qs}` : ''}`;
   }
 
   function requestInit(spec: RequestSpec, headers: Record<string, string>): RequestInit {
-    const all: Record<string, string> = { accept: 'application/json', ...spec.headers, ...headers };
+    const all: Record<string, string> = { accept: 'application/json', ...always, ...spec.headers, ...headers };
     if (spec.body === undefined) return { method: spec.method, headers: all };
     if (typeof FormData !== 'undefined' && spec.body instanceof FormData) return { method: spec.method, headers: all, body: spec.body };
     return { method: spec.method, headers: { ...all, 'content-type': 'application/json' }, body: JSON.stringify(spec.body) };
@@ -127,5 +136,5 @@ export function createTransport({ baseUrl, fetch: doFetch, retries, timeoutMs: d
     };
   }
 
-  return { url, exchange, read };
+  return { url, exchange, read, commonHeaders: always };
 }
