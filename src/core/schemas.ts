@@ -39,7 +39,13 @@ export const CursorSchema = Type.String({
 /** A normalized data row: snake_case fields plus `source` and `as_of`. */
 export const RowSchema = Type.Object(
   {},
-  { title: 'Row', additionalProperties: true, description: 'normalized row; always has source and as_of' },
+  {
+    title: 'Row',
+    additionalProperties: true,
+    description:
+      'normalized row; always has source and the freshness fields: as_of (Unix seconds), as_of_kind (source or fetched), age_s, stale, ' +
+      'and next_update_at (Unix seconds) where the upstream publishes on a known schedule',
+  },
 );
 
 export const FreeFlag = Type.Optional(

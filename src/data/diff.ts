@@ -1,5 +1,6 @@
 import { canonicalJson } from '../core/canonical-json.js';
 import type { Row } from '../sources/define.js';
+import { withoutFreshness } from '../sources/freshness.js';
 
 export interface RowDiff {
   added: Row[];
@@ -16,12 +17,9 @@ export function rowIdentity(row: Row, index: number): string {
   return field ? `${field}:${String(row[field])}` : `#${index}`;
 }
 
-/** What moved between two versions of a result; `as_of` alone changing is not an update. */
+/** What moved between two versions of a result; freshness fields (as_of, age_s, …) alone changing is not an update. */
 export function diffRows(before: Row[], after: Row[]): RowDiff {
-  const content = (row: Row) => {
-    const { as_of, ...data } = row;
-    return canonicalJson(data);
-  };
+  const content = (row: Row) => canonicalJson(withoutFreshness(row));
   const old = new Map(before.map((row, i) => [rowIdentity(row, i), row]));
   const seen = new Set<string>();
   const diff: RowDiff = { added: [], removed: [], updated: [] };

@@ -31,8 +31,9 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server\'s region), no_data. ' +
           '`skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. ' +
           'A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. ' +
-          'Its signed bytes are reused until the value changes or passes its TTL, so `_receipt.issued_at` is when that body was signed ' +
-          '(at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.',
+          'Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so ' +
+          '`_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies ' +
+          'against this exact request and body.',
         querystring: Type.Object({
           type: StringEnum(types, { description: 'data type (see /api/v1/catalog)' }),
           q: Type.Optional(Type.String({ maxLength: 2048, description: 'query in the type’s q shape' })),

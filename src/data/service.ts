@@ -1,7 +1,8 @@
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
 import type { CursorCodec } from '../core/cursor.js';
-import type { Row } from '../sources/define.js';
+import type { Row, SourceDescriptor } from '../sources/define.js';
+import { isStale, servedRows } from '../sources/freshness.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import { diffRows } from './diff.js';
@@ -67,7 +68,9 @@ export class PreviewService {
     const cacheKey = this.runner.cacheKeyOf(descriptor.type, key);
     const generation = this.runner.generationOf(cacheKey);
     const body = await this.preview(input);
-    const freshUntil = Number(body.fetched_at) + descriptor.ttlSeconds * 1000;
+    // Rows say their age in whole seconds, so the signed bytes are good until the second changes (or the TTL ends).
+    const nextSecond = (Math.floor(this.clock.now() / 1000) + 1) * 1000;
+    const freshUntil = Math.min(Number(body.fetched_at) + descriptor.ttlSeconds * 1000, nextSecond);
     const unchanged = this.runner.generationOf(cacheKey) === generation;
     const keep = body.ok && body.cached === true && freshUntil > this.clock.now() && unchanged;
     return { body, ...(keep ? { keepable: { cacheKey, generation, freshUntil } } : {}) };
@@ -76,7 +79,7 @@ export class PreviewService {
   async preview(input: PreviewInput): Promise<PreviewBody> {
     const { descriptor, key } = this.runner.prepare(input.type, input.q);
     const held = input.since === undefined ? undefined : this.decodeFor(input.since, descriptor.type, key);
-    if (input.asOf !== undefined) return this.fromHistory(descriptor.type, key, input.asOf);
+    if (input.asOf !== undefined) return this.fromHistory(descriptor, key, input.asOf);
 
     const result = await this.runner.run(descriptor.type, key, { maxAgeS: input.maxAgeS });
     if (!result.ok) return { ...result };
@@ -115,12 +118,13 @@ export class PreviewService {
     return { diff: diffRows(JSON.parse(base.rows_json) as Row[], rows), diff_base: 'cursor' as const };
   }
 
-  private async fromHistory(type: string, key: string, asOfS: number): Promise<PreviewBody> {
+  private async fromHistory({ type, ttlSeconds }: SourceDescriptor, key: string, asOfS: number): Promise<PreviewBody> {
     const entry = await this.history.at(type, key, asOfS * 1000 + 999);
     if (!entry || entry.fetched_at < this.clock.now() - HISTORY_WINDOW_S * 1000) {
       throw new ApiError('no_history', `no ${type} value for this q was recorded at or before ${asOfS}`, { field: 'as_of' });
     }
-    const rows = JSON.parse(entry.rows_json) as Row[];
+    const served = { fetchedAtMs: entry.fetched_at, ttlSeconds, nowMs: this.clock.now() };
+    const rows = servedRows(JSON.parse(entry.rows_json) as Row[], served);
     return {
       ok: true,
       type,
@@ -129,6 +133,7 @@ export class PreviewService {
       as_of: entry.as_of,
       fetched_at: entry.fetched_at,
       cached: true,
+      stale: isStale(served),
       from_history: true,
       preview: rows[0],
       row_count: rows.length,

@@ -36,6 +36,30 @@ const FIXED: Record<string, string> = {
   as_of: 'Unix seconds of the data',
 };
 
+/** The freshness fields svc stamps on every row of every type (src/sources/freshness.ts), documented on every row schema. */
+export const FRESHNESS_PROPERTIES: Record<string, JsonSchema> = {
+  as_of: {
+    type: 'integer',
+    description:
+      "Unix seconds: the upstream's own observation time where it gives one, else when svc fetched the value (as_of_kind says which)",
+  },
+  as_of_kind: {
+    type: 'string',
+    enum: ['source', 'fetched'],
+    description: 'source: as_of is the upstream’s observation time; fetched: svc’s fetch time',
+  },
+  age_s: { type: 'integer', minimum: 0, description: 'seconds from as_of to the moment of this answer' },
+  stale: {
+    type: 'boolean',
+    description:
+      "true exactly when the value is served past its type's TTL (a fallback while the upstream fails, an open circuit, the time machine)",
+  },
+  next_update_at: {
+    type: 'integer',
+    description: 'Unix seconds of the upstream’s next scheduled publication, where it publishes on a known schedule',
+  },
+};
+
 /** `change_24h_pct` → "percent, over 24 hours"; `published_at` (integer) → Unix seconds. */
 export function unitsOf(field: string, sample: unknown): string | undefined {
   if (FIXED[field]) return FIXED[field];
@@ -98,7 +122,9 @@ export function rowComponents(fixtures: Fixture[], types: string[]): Record<stri
         const rows = byType.get(t)!;
         // The integer/number distinction of one sample set is an accident of the data, not a contract.
         const schema = widenIntegers(objectSchema(rows), ['as_of']);
-        return [rowComponentName(t), { ...schema, description: `A normalized \`${t}\` row`, example: rows[0] }];
+        const properties = { ...(schema.properties as JsonSchema), ...FRESHNESS_PROPERTIES };
+        const description = `A normalized \`${t}\` row; every row also carries the freshness fields as_of, as_of_kind, age_s, stale and, where known, next_update_at`;
+        return [rowComponentName(t), { ...schema, properties, description, example: rows[0] }];
       }),
   );
 }

@@ -1,5 +1,6 @@
 import { ApiError } from '../core/errors.js';
 import type { Clock } from '../core/clock.js';
+import { servedRows } from '../sources/freshness.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { SnapshotRepo } from '../store/repos/snapshots.js';
 
@@ -21,6 +22,8 @@ export interface SnapshotItem {
   ok: boolean;
   source?: string;
   as_of?: number;
+  /** Unix ms when svc fetched the value (absent in snapshots recorded before it was kept: taken_at stands in). */
+  fetched_at?: number;
   rows?: Record<string, unknown>[];
   error?: string;
 }
@@ -43,7 +46,7 @@ export class SnapshotService {
       SNAPSHOT_BASKET.map(async ({ key, type, q }) => {
         const result = await this.runner.run(type, q);
         const item: SnapshotItem = result.ok
-          ? { key, type, q, ok: true, source: result.source, as_of: result.as_of, rows: result.rows }
+          ? { key, type, q, ok: true, source: result.source, as_of: result.as_of, fetched_at: result.fetched_at, rows: result.rows }
           : { key, type, q, ok: false, error: result.error };
         return item;
       }),
@@ -58,7 +61,15 @@ export class SnapshotService {
     if (!snapshot || snapshot.taken_at < target - SNAPSHOT_EVERY_MS * 5) {
       throw new ApiError('no_history', `no snapshot was recorded at or shortly before ${agoMinutes} minutes ago`, { field: 'ago' });
     }
-    const items = snapshot.data.items as SnapshotItem[];
+    const items = (snapshot.data.items as SnapshotItem[]).map((item) => this.servedNow(item, snapshot.taken_at));
     return { taken_at: snapshot.taken_at, as_of: Math.floor(snapshot.taken_at / 1000), ago_minutes: agoMinutes, items };
+  }
+
+  /** A recorded item's rows with their age and staleness as of this answer (freshness.ts). */
+  private servedNow(item: SnapshotItem, takenAt: number): SnapshotItem {
+    if (!item.rows) return item;
+    const { descriptor } = this.runner.prepare(item.type, item.q);
+    const served = { fetchedAtMs: item.fetched_at ?? takenAt, ttlSeconds: descriptor.ttlSeconds, nowMs: this.clock.now() };
+    return { ...item, rows: servedRows(item.rows, served) };
   }
 }

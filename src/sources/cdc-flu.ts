@@ -4,6 +4,7 @@ import { invalidQ } from '../core/errors.js';
 import { noData, UpstreamError } from '../upstream/errors.js';
 import { epiweekOf, epiweekStart } from './lib/mmwr-week.js';
 import { dayStart } from './lib/series.js';
+import { nextWeek } from './lib/schedule.js';
 import { defineSource, type Row } from './define.js';
 
 const WEEKS_BACK = 8;
@@ -82,6 +83,8 @@ export default defineSource<string>({
   parseQ: parseRegion,
   keyOf: (region) => region,
   ttlSeconds: 6 * 3600,
+  // FluView is released weekly; as_of is the release date of the newest week.
+  nextUpdate: (asOf, row) => (row.as_of_kind === 'source' ? nextWeek(asOf) : undefined),
   deadlineMs: 6000,
   upstreams: {
     'delphi-epidata': async (region, { http, deadline, clock }) =>

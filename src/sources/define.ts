@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Clock } from '../core/clock.js';
 import type { HostHttp } from '../upstream/client.js';
 import type { HostName } from '../upstream/hosts.js';
+import type { NextUpdate } from './freshness.js';
 
 /** One normalized row: snake_case fields, units in the names where ambiguous (price_usd, temp_c). */
 export type Row = Record<string, unknown>;
@@ -18,8 +19,9 @@ export interface FetchContext {
 }
 
 /**
- * Fetches and normalizes rows from one upstream. May set `as_of` (Unix s) on rows; the runner
- * fills in `source` and any missing `as_of`. Throws UpstreamError (e.g. `noData()`) on failure.
+ * Fetches and normalizes rows from one upstream. Sets `as_of` (Unix s) on rows when the upstream says when it
+ * observed them; the runner fills in `source`, any missing `as_of` and the other freshness fields (freshness.ts).
+ * Throws UpstreamError (e.g. `noData()`) on failure.
  */
 export type Fetcher<Q> = (q: Q, ctx: FetchContext) => Promise<Row[]>;
 
@@ -54,6 +56,8 @@ export interface SourceDescriptor<Q = unknown> {
    */
   curated?: (q: Q, ctx: Pick<FetchContext, 'clock' | 'config'>) => Promise<Row[]> | Row[];
   ttlSeconds: number;
+  /** For an upstream that publishes on a schedule: when it next publishes after a row observed at `asOfS` (rows' `next_update_at`). */
+  nextUpdate?: NextUpdate;
   deadlineMs: number;
   entityQ?(entity: EntityLike): string | undefined;
 }

@@ -3,6 +3,11 @@ import { currencyPair } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
 import { defineSource, type Row } from './define.js';
 import { parseUnixSeconds } from '../core/clock.js';
+import { nextWeekdayAt } from './lib/schedule.js';
+
+const ECB = 'ECB reference rate';
+/** 16:00 CET, as each rate's as_of says. */
+const ECB_FIXING_UTC_S = 15 * 3600;
 
 const Frankfurter = Type.Object({ base: Type.String(), date: Type.String(), rates: Type.Record(Type.String(), Type.Number()) });
 const OpenEr = Type.Object({
@@ -15,7 +20,7 @@ const OpenEr = Type.Object({
 export function fromFrankfurter([base, symbol]: [string, string], raw: Type.Static<typeof Frankfurter>): Row[] {
   const rate = raw.rates[symbol];
   if (rate === undefined) throw noData(`no ${base}/${symbol} rate`);
-  return [{ base, symbol, rate, date: raw.date, provider: 'ECB reference rate', as_of: parseUnixSeconds(`${raw.date}T16:00:00+01:00`) }];
+  return [{ base, symbol, rate, date: raw.date, provider: ECB, as_of: parseUnixSeconds(`${raw.date}T16:00:00+01:00`) }];
 }
 
 export function fromOpenEr([base, symbol]: [string, string], raw: Type.Static<typeof OpenEr>): Row[] {
@@ -43,6 +48,8 @@ export default defineSource<[string, string]>({
   parseQ: currencyPair,
   keyOf: (pair) => pair.join(':'),
   ttlSeconds: 900,
+  // The ECB publishes its reference rates around 16:00 CET every TARGET business day (its holidays are not modelled).
+  nextUpdate: (asOf, row) => (row.provider === ECB ? nextWeekdayAt(asOf, ECB_FIXING_UTC_S) : undefined),
   deadlineMs: 4000,
   entityQ: (e) => e.ids.fx,
   upstreams: {

@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.js';
 import type { SourceHistoryRepo } from '../store/repos/source-history.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { Row, SourceDescriptor } from './define.js';
+import { observed, withoutFreshness, type NextUpdate } from './freshness.js';
 import type { Registry } from './registry.js';
 import type { BackgroundErrors } from '../core/background.js';
 
@@ -21,6 +22,8 @@ export interface SourceSuccess {
   /** Unix ms when svc fetched it; never restamped when served from cache. */
   fetched_at: number;
   cached: boolean;
+  /** Served past the type's TTL (as every row says). */
+  stale: boolean;
   rows: Row[];
   rows_hash: string;
   /** Items of a long upstream list that did not fit its shape and were left out (absent when none were). */
@@ -50,13 +53,20 @@ export interface CachedValue {
   skipped_items?: number;
 }
 
-/** Stamps each row with `source` (or, for curated rows, the citation the row carries) and an `as_of`. */
-export function stampRows(source: string, rows: Row[], fetchedAt: number, rowSource: (row: Row) => string = () => source): CachedValue {
-  const fallbackAsOf = Math.floor(fetchedAt / 1000);
-  const stamped = rows.map((row) => ({ ...row, source: rowSource(row), as_of: typeof row.as_of === 'number' ? row.as_of : fallbackAsOf }));
-  const asOf = Math.max(...stamped.map((r) => r.as_of));
+/**
+ * Stamps each row with `source` (or, for curated rows, the citation the row carries) and its observation fields
+ * (freshness.ts); `age_s` and `stale` are added per answer by the runner.
+ */
+export function stampRows(
+  source: string,
+  rows: Row[],
+  fetchedAt: number,
+  { rowSource = () => source, nextUpdate }: { rowSource?: (row: Row) => string; nextUpdate?: NextUpdate } = {},
+): CachedValue {
+  const stamped = rows.map((row) => observed({ ...row, source: rowSource(row) }, fetchedAt, nextUpdate));
+  const asOf = Math.max(...stamped.map((r) => r.as_of as number));
   // The hash covers the data only, so a refetch of unchanged values keeps its hash (cursors say "unchanged").
-  const rowsHash = sha256Tagged(stamped.map(({ as_of, ...data }) => data));
+  const rowsHash = sha256Tagged(stamped.map(withoutFreshness));
   return { source, as_of: asOf, fetched_at: fetchedAt, rows: stamped, rows_hash: rowsHash };
 }
 

@@ -2,6 +2,7 @@ import { ApiError } from '../core/errors.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { beforeDeadline } from './deadline.js';
+import { isStale, servedRows } from './freshness.js';
 import { upstreamOrder, type Fetcher, type Row, type SourceDescriptor } from './define.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
@@ -55,7 +56,7 @@ export class SourceRunner {
       const maxAge = Math.min(options.maxAgeS ?? Infinity, descriptor.ttlSeconds * (1 + STALE_FACTOR));
       if (ageS <= maxAge) {
         if (ageS > descriptor.ttlSeconds && options.maxAgeS === undefined) this.refreshInBackground(descriptor, key, cacheKey);
-        return this.success(descriptor.type, key, cached, true);
+        return this.success(descriptor, key, cached, true);
       }
     }
     return this.refresh(descriptor, key, cacheKey);
@@ -95,7 +96,7 @@ export class SourceRunner {
     for (const [index, [host, fetcher]] of entries.entries()) {
       const share = Math.floor((deadline - Date.now()) / (entries.length - index));
       try {
-        return this.store(descriptor, key, cacheKey, await this.attempt(host, fetcher, q, Date.now() + share));
+        return this.store(descriptor, key, cacheKey, await this.attempt(descriptor, host, fetcher, q, Date.now() + share));
       } catch (e) {
         const error = e instanceof UpstreamError ? e : new UpstreamError('upstream_bad_response', `${host}: ${(e as Error).message}`);
         attempts.push({ source: host, error: error.reason });
@@ -106,7 +107,8 @@ export class SourceRunner {
       const rows = await descriptor.curated(q, { clock: this.deps.clock, config: this.deps.config });
       // A curated row cites its origin in `source` (`curated: <publisher>; <url>; retrieved <date>`).
       const cited = (row: Row) => (typeof row.source === 'string' ? row.source : 'curated');
-      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now(), cited));
+      const stamp = { rowSource: cited, nextUpdate: descriptor.nextUpdate };
+      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now(), stamp));
       attempts.push({ source: 'curated', error: 'no_data' });
       firstError ??= new UpstreamError('no_data', 'the curated data set has no entry for this query');
     }
@@ -121,11 +123,17 @@ export class SourceRunner {
     if (this.generations.size > MAX_GENERATIONS) this.generations.delete(this.generations.keys().next().value as string);
     const { rows, skipped_items, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
-    return this.success(descriptor.type, key, value, false);
+    return this.success(descriptor, key, value, false);
   }
 
   /** The fetcher's rows, stamped, with how many items of long upstream lists had to be left out. */
-  private async attempt(host: HostName, fetcher: Fetcher<unknown>, q: unknown, deadline: number): Promise<CachedValue> {
+  private async attempt(
+    descriptor: SourceDescriptor,
+    host: HostName,
+    fetcher: Fetcher<unknown>,
+    q: unknown,
+    deadline: number,
+  ): Promise<CachedValue> {
     const { upstream, clock, config } = this.deps;
     const tally = { skipped: 0 };
     const ctx = { http: upstream.host(host, tally), upstream: (name: HostName) => upstream.host(name, tally), deadline, clock, config };
@@ -133,11 +141,14 @@ export class SourceRunner {
     // A backstop for fetchers that overrun; the grace lets the HTTP client's own, more precise, error win the race.
     const rows = await beforeDeadline(fetcher(q, ctx), deadline + BACKSTOP_GRACE_MS, late);
     if (rows.length === 0) throw new UpstreamError('no_data', `${host} returned no rows for this query`);
-    const value = stampRows(host, rows, clock.now());
+    const value = stampRows(host, rows, clock.now(), { nextUpdate: descriptor.nextUpdate });
     return tally.skipped ? { ...value, skipped_items: tally.skipped } : value;
   }
 
-  private success(type: string, q: string, value: CachedValue, cached: boolean): SourceSuccess {
-    return { ok: true, type, q, ...value, cached, ...(this.deps.config.demo ? { source_mode: 'demo' as const } : {}) };
+  /** The one place every answer of a type is built: its rows get `age_s` and `stale` as of now (freshness.ts). */
+  private success(descriptor: SourceDescriptor, q: string, value: CachedValue, cached: boolean): SourceSuccess {
+    const served = { fetchedAtMs: value.fetched_at, ttlSeconds: descriptor.ttlSeconds, nowMs: this.deps.clock.now() };
+    const demo = this.deps.config.demo ? { source_mode: 'demo' as const } : {};
+    return { ok: true, type: descriptor.type, q, ...value, rows: servedRows(value.rows, served), cached, stale: isStale(served), ...demo };
   }
 }

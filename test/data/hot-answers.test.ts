@@ -23,13 +23,13 @@ const price = (btc: number) => ({
 const queryOf = (url: string) => Object.fromEntries(new URLSearchParams(url.split('?')[1]));
 
 describe('hot answers of cached previews', () => {
-  it('signs a cached body once: later hits carry the same bytes, an ETag, and a receipt issued when it was signed', async () => {
+  it('signs a cached body once a second: hits within it carry the same bytes, an ETag, and a receipt issued when it was signed', async () => {
     const url = '/api/data/preview?type=weather&q=51.5,-0.12';
     expect((await get(`${url}&max_age=0`)).json().cached).toBe(false);
     t.clock.advance(2_000);
     const first = await get(url);
     const signedAt = Math.floor(t.clock.now() / 1000);
-    t.clock.advance(5_000);
+    t.clock.advance(900);
     const again = await get(url);
     expect(first.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(again.headers.etag).toBe(first.headers.etag);
@@ -37,6 +37,16 @@ describe('hot answers of cached previews', () => {
     expect(again.json()._receipt.issued_at).toBe(signedAt);
     expect(again.json()._receipt.request_hash).toBe(requestHash({ method: 'GET', path: '/api/data/preview', query: queryOf(url), body: null }));
     expect(await verify(again.json())).toMatchObject({ valid: true, issued_at: signedAt });
+  });
+
+  it('re-signs when the second ends: the row says its new age_s, and the new receipt covers it', async () => {
+    const url = '/api/data/preview?type=weather&q=51.4,-0.1';
+    const first = (await get(url)).json();
+    t.clock.advance(1_000);
+    const later = await get(url);
+    expect(later.json().preview.age_s).toBe(first.preview.age_s + 1);
+    expect(later.json()._receipt.issued_at).toBe(first._receipt.issued_at + 1);
+    expect(await verify(later.json())).toMatchObject({ valid: true });
   });
 
   it('answers a matching If-None-Match with an empty 304, and a stale or foreign ETag with the full body', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureExchanges, loadFixtures, type Fault, type Fixture, type FixtureOrigin } from '../../src/demo/simulator.js';
 import { registry } from '../../src/sources/registry.js';
+import type { Row } from '../../src/sources/define.js';
 import { HOSTS, type HostSpec } from '../../src/upstream/hosts.js';
 import { DEFAULT_MAX_BYTES } from '../../src/upstream/client.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -43,7 +44,12 @@ beforeEach(async () => {
   await t.deps.store.db.deleteFrom('source_history').execute();
 });
 
-const run = (f: Fixture) => t.deps.sources.run(f.type, f.q, { maxAgeS: 0 });
+const run = async (f: Fixture) => {
+  const result = await t.deps.sources.run(f.type, f.q, { maxAgeS: 0 });
+  return result.ok ? { ...result, rows: result.rows.map(normalized) } : result;
+};
+/** A row as its normalizer made it, with `source` and `as_of`: the fields the pipeline derives are checked on their own. */
+const normalized = ({ as_of_kind, next_update_at, age_s, stale, ...row }: Row) => row;
 
 /**
  * Each type's HTTP checks come from their own client address: 43 types' bad-q 400s from one address
@@ -85,12 +91,24 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
     expect(result.ok && result.rows).toEqual(fixture().expected);
   });
 
+  it('stamps every row with its freshness: as_of in Unix seconds, as_of_kind, age_s and stale', async () => {
+    const result = await t.deps.sources.run(type, fixture().q, { maxAgeS: 0 });
+    const nowS = Math.floor(t.clock.now() / 1000);
+    for (const row of result.ok ? result.rows : []) {
+      expect(row).toMatchObject({ as_of_kind: expect.stringMatching(/^(source|fetched)$/), stale: false });
+      expect(Number.isInteger(row.as_of) && Number.isInteger(row.age_s)).toBe(true);
+      expect(row.age_s).toBe(Math.max(0, nowS - (row.as_of as number)));
+      if (row.as_of_kind === 'fetched') expect(row.as_of).toBe(nowS);
+      if (row.next_update_at !== undefined) expect(row.next_update_at).toBeGreaterThan(row.as_of as number);
+    }
+  });
+
   it('previews the first row through HTTP, signed and with a cursor', async () => {
     const res = await t.app.inject({ url: '/api/data/preview', query: { type, q: fixture().q }, remoteAddress: clientOf(type) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.ok).toBe(true);
-    expect(body.preview).toEqual(fixture().expected[0]);
+    expect(normalized(body.preview)).toEqual(fixture().expected[0]);
     expect(body._cursor).toMatch(/^svc-cur:/);
     expect(body._receipt.sources).toEqual([fixture().expected[0]!.source]);
   });
