@@ -19,13 +19,13 @@ import type { OpenApiDoc } from './schema.js';
 import type { Progress } from './progress.js';
 import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
 import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
-import { PAYMENT_META } from './x402.js';
+import { paymentInMeta } from './x402.js';
 
 export const MCP_NAME = 'svc';
 
 const INSTRUCTIONS = `svc answers with live data of many types behind one query shape (type + q), each answer signed (_receipt).
 Start with the resource svc://catalog (types, q shapes, examples) or resolve_entity for names; then query (free) or bundle.
-Paid tools (bundle without free, backtest beyond 100 candles, agent_context) return the x402 PaymentRequired until paid (_meta["x402/payment"]) or a pass is configured.
+Paid tools (bundle without free, backtest beyond 100 candles, agent_context) return the x402 PaymentRequired until paid (_meta["x402/payment"], or x402-mcp's _meta["x402.payment"]) or a pass is configured.
 Verify any answer with verify_receipt. Cite each row's source and as_of (data under CC-BY-4.0).
 This connection lists some toolsets; connect with ?toolsets=all (or dynamic) for every tool. Full tool definitions: svc://tools/{name}.`;
 
@@ -91,7 +91,7 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
     const { name, arguments: args = {}, _meta: meta } = request.params;
     const token = meta?.progressToken;
     const progress: Progress | undefined = token === undefined ? undefined : { token, notify: (n) => extra.sendNotification(n) };
-    const extras: CallExtras = { payment: meta?.[PAYMENT_META], progress };
+    const extras: CallExtras = { payment: paymentInMeta(meta), progress };
     const metaTool = selection.dynamic ? META_TOOLS.find((t) => t.name === name) : undefined;
     if (metaTool) return callMeta(metaTool, args, extras);
     const tool = byName.get(name);

@@ -4,7 +4,7 @@ import type { Operation } from '../core/openapi-doc.js';
 import { withProgress, type Progress } from './progress.js';
 import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
-import { PAYMENT_RESPONSE_META, paymentHeaderOf, paymentRequiredOf, paymentResponseOf } from './x402.js';
+import { paymentHeaderOf, paymentMeta, paymentRequiredOf, type McpPayment } from './x402.js';
 import { limitsMeta } from './limits-meta.js';
 
 export { recordsSomething, TOOLS, type ToolSpec };
@@ -167,7 +167,7 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
   });
 }
 
-function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials: Credentials, payment: unknown): Record<string, string> {
+function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials: Credentials, paid?: McpPayment): Record<string, string> {
   const headers: Record<string, string> = {};
   const bearer =
     (tool.security.has('agentKey') && credentials.agentKey) ||
@@ -178,7 +178,7 @@ function headersFor(tool: BuiltTool, args: Record<string, unknown>, credentials:
   if (bearer) headers.authorization = `Bearer ${bearer}`;
   if (credentials.apiKey) headers['x-api-key'] = credentials.apiKey;
   if (credentials.clientIp) headers['x-forwarded-for'] = credentials.clientIp;
-  if (payment !== undefined) Object.assign(headers, paymentHeaderOf(payment));
+  if (paid) Object.assign(headers, paymentHeaderOf(paid.payment));
   else if (typeof args[PAYMENT_ARG] === 'string') headers['x-payment'] = args[PAYMENT_ARG];
   return headers;
 }
@@ -187,7 +187,7 @@ const pathValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number
 
 /** What a call brings besides its arguments: the `_meta` payment and the client's progress token. */
 export interface CallExtras {
-  payment?: unknown;
+  payment?: McpPayment;
   progress?: Progress;
 }
 
@@ -213,7 +213,7 @@ export async function callTool(
     () => caller(request),
     (a) => `answered HTTP ${a.status}`,
   );
-  return render(tool, answer);
+  return render(tool, answer, payment);
 }
 
 /** Arguments the tool does not take are refused by name (a tool execution error, so the model can correct itself). */
@@ -229,7 +229,7 @@ export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>
   return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };
 }
 
-function render(tool: BuiltTool, answer: ServiceAnswer): CallToolResult {
+function render(tool: BuiltTool, answer: ServiceAnswer, paid?: McpPayment): CallToolResult {
   const { status, body } = answer;
   if (status === 402 && tool.paid) {
     const required = paymentRequiredOf(answer);
@@ -252,8 +252,7 @@ function render(tool: BuiltTool, answer: ServiceAnswer): CallToolResult {
       }
     : value;
   const ok = status >= 200 && status < 300;
-  const settlement = paymentResponseOf(answer);
-  const meta = { ...limitsMeta(answer), ...(settlement ? { [PAYMENT_RESPONSE_META]: settlement } : {}) };
+  const meta = { ...limitsMeta(answer), ...paymentMeta(answer, paid?.responseKey) };
   return {
     content: [{ type: 'text', text: summary(tool, status, structured) }],
     structuredContent: structured,

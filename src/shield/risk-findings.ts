@@ -29,7 +29,7 @@ export const RISK_FINDINGS: Record<string, { severity: Severity; title: string }
   proxy: { severity: 'medium', title: 'Proxy upgradability: a proxy contract whose implementation can change' },
   external_call: { severity: 'low', title: 'Calls external contracts in transfers' },
   trading_cooldown: { severity: 'low', title: 'Trading cooldown' },
-  old_compiler: { severity: 'low', title: 'Compiled with an old Solidity version' },
+  old_compiler: { severity: 'low', title: 'Compiled with an old compiler (Solidity before 0.8, Vyper before 0.3.10)' },
 };
 
 /** What one data type said about the target: findings, the checks it ran and the ones it could not. */

@@ -59,7 +59,7 @@ async function openAq({ lat, lon }: LatLon, { http, deadline, clock }: FetchCont
   return rows;
 }
 
-/** The CAMS model value at the grid cell (no stations): times are in the requested UTC zone without a suffix. */
+/** The CAMS model value at the grid cell (no stations): `time` is zone-less local time, UTC plus `utc_offset_seconds`. */
 export function fromOpenMeteo(raw: OpenMeteoAir): Row[] {
   const c = raw.current;
   if (!c || [c.pm2_5, c.nitrogen_dioxide, c.ozone].every((v) => v === null)) {
@@ -76,7 +76,7 @@ export function fromOpenMeteo(raw: OpenMeteoAir): Row[] {
       no2_ugm3: c.nitrogen_dioxide,
       o3_ugm3: c.ozone,
       modelled: true,
-      as_of: parseUnixSeconds(`${c.time}Z`),
+      as_of: parseUnixSeconds(`${c.time}Z`) - (raw.utc_offset_seconds ?? 0),
     },
   ];
 }

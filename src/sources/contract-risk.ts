@@ -1,5 +1,13 @@
 import { defineSource, type Row } from './define.js';
-import { CONTRACT_CHECKS, contractSource, scored, sourceChecks, SOURCE_TEXT_CHECKS, type Source } from './lib/contract-source.js';
+import {
+  CONTRACT_CHECKS,
+  contractSource,
+  declaredLicence,
+  scored,
+  sourceChecks,
+  SOURCE_TEXT_CHECKS,
+  type Source,
+} from './lib/contract-source.js';
 import { evmKey, evmTargetQ, type EvmTarget } from './lib/evm-chains.js';
 import { flag, goplusRisks, goplusToken, type TokenSecurity } from './lib/goplus.js';
 import { sourcifyRisk } from './lib/sourcify.js';
@@ -15,7 +23,7 @@ export function fromEtherscan(target: EvmTarget, s: Source): Row {
     is_proxy: s.Proxy === '1',
     implementation: s.Implementation || null,
     compiler_version: s.CompilerVersion || null,
-    license: s.LicenseType || null,
+    license: declaredLicence(s.LicenseType),
     owner: null,
     risky_functions,
     ...scored(risks, unknownChecks),
@@ -61,10 +69,10 @@ export function fromGoplus(target: EvmTarget, token: TokenSecurity): Row {
 
 /**
  * Rows (one): chain, address, contract_name, verified (null when unknown), is_proxy, implementation, compiler_version,
- * license, owner (what owner() returns, GoPlus's owner_address; null when none or not read), risky_functions (state-changing
- * functions named like mint/pause/blacklist/setFee/upgradeTo; null when unknown), risk_score (0-100, our heuristic,
- * counting only risks found), risk_score_max (unknown checks counted as risks), risk_level (low/medium/high, or unknown
- * when the unknown checks could change it), risks [names], unknown_checks [names].
+ * license (null when none is declared), owner (what owner() returns, GoPlus's owner_address; null when none or not read),
+ * risky_functions (state-changing functions named like mint/pause/blacklist/setFee/upgradeTo; null when unknown),
+ * risk_score (0-100, our heuristic, counting only risks found), risk_score_max (unknown checks counted as risks),
+ * risk_level (low/medium/high, or unknown when the unknown checks could change it), risks [names], unknown_checks [names].
  * Etherscan (key) first; GoPlus knows tokens only (source-level fields null); the keyless Sourcify + public RPC path
  * covers any contract: verified source from Sourcify, proxy slots and owner() from an Ethereum node.
  */

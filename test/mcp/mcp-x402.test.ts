@@ -39,12 +39,13 @@ afterAll(async () => {
 });
 
 /** A paid bundle of one weather query: each test asks for its own place, so each is its own request. */
-const bundle = (place: string, payment?: unknown) =>
-  mcp.callTool({
+const bundleWith = (place: string, meta?: Record<string, unknown>, client = () => mcp) =>
+  client().callTool({
     name: 'bundle',
     arguments: { queries: [{ type: 'weather', q: place }] },
-    ...(payment ? { _meta: { 'x402/payment': payment } } : {}),
+    ...(meta ? { _meta: meta } : {}),
   }) as Promise<CallToolResult>;
+const bundle = (place: string, payment?: unknown) => bundleWith(place, payment ? { 'x402/payment': payment } : undefined);
 
 /** The unpaid call's PaymentRequired, paid by the x402 client. */
 async function payFor(q: string) {
@@ -78,6 +79,21 @@ describe('x402 over MCP', () => {
     expect(paid._meta?.['x402/payment-response']).toMatchObject({ success: true, network: 'base' });
   });
 
+  it('takes x402-mcp\'s _meta["x402.payment"] (the v1 X-PAYMENT string) and answers its settlement under its own key', async () => {
+    const header = await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n });
+    const paid = await bundleWith('52.5,13.4', { 'x402.payment': header });
+    expect(paid.isError).toBeFalsy();
+    expect(paid.structuredContent).toMatchObject({ payment: { method: 'x402', charged: true } });
+    expect(paid._meta?.['x402.payment-response']).toMatchObject({ success: true, network: 'base', payer: payer.address });
+    expect(paid._meta?.['x402/payment-response']).toBeUndefined();
+  });
+
+  it('refuses an unreadable x402.payment as the malformed payment header it is, rather than ignoring it', async () => {
+    const refused = await bundleWith('41.9,12.5', { 'x402.payment': 'not a payment' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: 'bad_request', details: { field: 'X-Payment', rule: 'json' } });
+  });
+
   it('refuses a payload that does not verify with the PaymentRequired naming the reason', async () => {
     const forged = await paymentHeader({ nowS: unixSeconds(t.clock), amount: 1000n, impostor: true });
     const refused = await bundle('48.9,2.3', JSON.parse(Buffer.from(forged, 'base64').toString('utf8')));
@@ -105,5 +121,35 @@ describe('x402 over MCP', () => {
     facilitator.succeed = true;
     expect(failed.isError).toBe(true);
     expect(failed.structuredContent).toMatchObject({ x402Version: 2, error: 'settlement_failed' });
+  });
+});
+
+describe('x402 over MCP without settlement (PAYMENT_SETTLE=off)', () => {
+  let off: TestApp;
+  let client: Client;
+  beforeAll(async () => {
+    off = await startTestApp({ env: { SVC_PAY_TO: PAY_TO }, clock: new ManualClock(Date.now()) });
+    client = new Client({ name: 'x402-mcp-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${await off.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`)));
+  });
+  afterAll(async () => {
+    await client?.close();
+    await off?.close();
+  });
+
+  it('says in _meta what X-Payment-Status says over HTTP: the payment is recorded unsettled', async () => {
+    const header = await paymentHeader({ nowS: unixSeconds(off.clock), amount: 1000n });
+    const payload = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as unknown;
+    const paid = await bundleWith('59.3,18.1', { 'x402/payment': payload }, () => client);
+    expect(paid.structuredContent).toMatchObject({ payment: { method: 'x402', charged: false } });
+    expect(paid._meta).toMatchObject({ 'svc/payment-status': 'unsettled' });
+    expect(paid._meta?.['x402/payment-response']).toBeUndefined();
+    const http = await off.app.inject({
+      method: 'POST',
+      url: '/api/data/bundle',
+      headers: { 'x-payment': await paymentHeader({ nowS: unixSeconds(off.clock), amount: 1000n }) },
+      payload: { queries: [{ type: 'weather', q: '59.3,18.1' }] },
+    });
+    expect(http.headers['x-payment-status']).toBe(paid._meta?.['svc/payment-status']);
   });
 });

@@ -88,6 +88,18 @@ describe('air-quality Open-Meteo', () => {
     ]);
   });
 
+  it('takes utc_offset_seconds off the local wall time of a zoned answer', () => {
+    const berlin = {
+      latitude: 52.52,
+      longitude: 13.42,
+      utc_offset_seconds: 3600,
+      current: { time: '2026-11-22T12:00', pm2_5: 9, nitrogen_dioxide: 20, ozone: 40 },
+    };
+    expect(fromOpenMeteo(berlin)[0]!.as_of).toBe(NOW - 3600);
+    const kathmandu = { ...berlin, utc_offset_seconds: 20_700, current: { ...berlin.current, time: '2026-11-22T16:45' } };
+    expect(fromOpenMeteo(kathmandu)[0]!.as_of).toBe(NOW - 3600);
+  });
+
   it('treats a missing or all-null current block as no data', () => {
     expect(() => fromOpenMeteo({ latitude: 1, longitude: 2 })).toThrowError(expect.objectContaining({ reason: 'no_data' }));
     const nulls = { latitude: 1, longitude: 2, current: { time: '2026-11-22T11:00', pm2_5: null, nitrogen_dioxide: null, ozone: null } };

@@ -61,10 +61,21 @@ describe('contract-risk ABI scan', () => {
     expect(fromEtherscan(target, source({ CompilerVersion: 'v0.8.0+commit.c7dfd78e' })).risks).toEqual([]);
   });
 
+  it('flags Vyper before 0.3.10 as Etherscan writes it, and not Vyper 0.3.10 or 0.4', () => {
+    const risksOf = (CompilerVersion: string) => fromEtherscan(target, source({ CompilerVersion })).risks;
+    for (const old of ['vyper:0.1.0b17', 'vyper:0.2.15', 'vyper:0.3.0', 'vyper:0.3.9']) expect(risksOf(old), old).toEqual(['old_compiler']);
+    for (const current of ['vyper:0.3.10', 'vyper:0.4.0', 'vyper:0.4.3']) expect(risksOf(current), current).toEqual([]);
+  });
+
+  it('reads Etherscan\'s placeholder licence "Unknown" as no licence declared', () => {
+    expect(fromEtherscan(target, source({ LicenseType: 'Unknown' })).license).toBeNull();
+    expect(fromEtherscan(target, source({ LicenseType: 'None' })).license).toBe('None');
+  });
+
   it('an unverified contract has unknown functions and the unverified risk', () => {
     const row = fromEtherscan(
       target,
-      source({ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', LicenseType: '' }),
+      source({ SourceCode: '', ABI: 'Contract source code not verified', ContractName: '', CompilerVersion: '', LicenseType: 'Unknown' }),
     );
     expect(row).toMatchObject({
       verified: false,
@@ -125,6 +136,24 @@ describe('contract-risk from Sourcify alone (a chain without a public node here)
       risky_functions: ['upgradeToAndCall'],
       risks: ['proxy', 'upgradeable'],
       unknown_checks: [],
+    });
+  });
+});
+
+describe('contract-risk: the compiler Sourcify names', () => {
+  const vyper = (compilerVersion: string) => ({
+    match: 'exact_match',
+    abi: [],
+    compilation: { language: 'Vyper', compilerVersion, name: 'Pool', fullyQualifiedName: 'Pool.vy:Pool' },
+    sources: { 'Pool.vy': { content: '# @version 0.3.7\n' } },
+  });
+
+  it('judges a Vyper version by the Vyper threshold, not the Solidity one', () => {
+    expect(fromSourcify(target, vyper('0.4.0+commit.e9db8d9f'), null).risks).toEqual([]);
+    expect(fromSourcify(target, vyper('0.3.7+commit.6020b8bb'), null).risks).toEqual(['old_compiler']);
+    expect(fromSourcify(target, vyper('0.3.10+commit.91361694'), null)).toMatchObject({
+      risks: [],
+      compiler_version: '0.3.10+commit.91361694',
     });
   });
 });

@@ -9,6 +9,35 @@ const entry = (id: string, title: string, author = '/u/someone') =>
 const feed = (...entries: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>r/technology</title>${entries.join('')}</feed>`;
 
+// The shape of reddit's RSS 2.0 templates (reddit-archive/reddit r2/templates/base.xml and link.xml, 2013-2015): the
+// guid is the permalink, the pubDate is RFC 822, the description is escaped HTML naming the submitter, and a category
+// appears only on feeds that mix subreddits (the second item, as on /r/all).
+const RSS2 = `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:media="http://search.yahoo.com/mrss/" xmlns:atom="http://www.w3.org/2005/Atom">
+  <channel>
+    <title>technology</title>
+    <link>https://www.reddit.com/r/technology/</link>
+    <description>Subreddit dedicated to the news and discussions about the creation and use of technology.</description>
+    <image><url>https://b.thumbs.redditmedia.com/header.png</url><title>technology</title><link>https://www.reddit.com/r/technology/</link></image>
+    <atom:link rel="self" href="https://www.reddit.com/r/technology/.rss" type="application/rss+xml" />
+    <item>
+      <title>Tor Project says FBI paid university to uncover users</title>
+      <link>https://www.reddit.com/r/technology/comments/3sqb1z/tor_project_says_fbi_paid_university/</link>
+      <guid isPermaLink="true">https://www.reddit.com/r/technology/comments/3sqb1z/tor_project_says_fbi_paid_university/</guid>
+      <pubDate>Fri, 13 Nov 2015 16:02:31 +0000</pubDate>
+      <description>submitted by &lt;a href=&quot;http://www.reddit.com/user/maxwellhill&quot;&gt; maxwellhill &lt;/a&gt; &lt;br/&gt; &lt;a href=&quot;http://www.bbc.com/news/technology-34811284&quot;&gt;[link]&lt;/a&gt; &lt;a href="https://www.reddit.com/r/technology/comments/3sqb1z/tor_project_says_fbi_paid_university/"&gt;[1204 comments]&lt;/a&gt;</description>
+    </item>
+    <item>
+      <title>Paris attacks: what we know</title>
+      <category>worldnews</category>
+      <link>https://www.reddit.com/r/worldnews/comments/3sr7kq/paris_attacks_what_we_know/</link>
+      <guid isPermaLink="true">https://www.reddit.com/r/worldnews/comments/3sr7kq/paris_attacks_what_we_know/</guid>
+      <pubDate>Fri, 13 Nov 2015 22:41:05 +0000</pubDate>
+      <description>submitted by &lt;a href=&quot;http://www.reddit.com/user/[deleted]&quot;&gt; [deleted] &lt;/a&gt; to &lt;a href=&quot;http://www.reddit.com/r/worldnews/&quot;&gt; worldnews&lt;/a&gt; &lt;br/&gt; &lt;a href=&quot;http://www.reddit.com/r/worldnews/comments/3sr7kq/paris_attacks_what_we_know/&quot;&gt;[link]&lt;/a&gt; &lt;a href="https://www.reddit.com/r/worldnews/comments/3sr7kq/paris_attacks_what_we_know/"&gt;[310 comments]&lt;/a&gt;</description>
+    </item>
+  </channel>
+</rss>`;
+
 const post = (id: string, extra: Partial<Post> = {}): Post => ({
   id,
   title: id,
@@ -95,6 +124,25 @@ describe('Reddit listing and Atom feed', () => {
     expect(posts.map((p) => [p.id, p.title, p.author])).toEqual([
       ['a1', '2026', 'someone'],
       ['b2', 'second', '[deleted]'],
+    ]);
+  });
+
+  it('reads the RSS 2.0 feed reddit served before 2016: id from the permalink, author from "submitted by"', () => {
+    expect(fromAtom(RSS2)).toEqual([
+      {
+        id: '3sqb1z',
+        title: 'Tor Project says FBI paid university to uncover users',
+        subreddit: 'technology',
+        author: 'maxwellhill',
+        score: null,
+        comments: null,
+        url: null,
+        permalink: 'https://www.reddit.com/r/technology/comments/3sqb1z/tor_project_says_fbi_paid_university/',
+        posted_at: Date.UTC(2015, 10, 13, 16, 2, 31) / 1000,
+        nsfw: null,
+        stickied: null,
+      },
+      expect.objectContaining({ id: '3sr7kq', subreddit: 'worldnews', author: '[deleted]' }),
     ]);
   });
 

@@ -48,8 +48,19 @@ const RISKY_FUNCTIONS: [RegExp, string][] = [
   [/^(set|update).*(fee|tax)/i, 'modifiable_tax'],
   [/^upgradeTo/i, 'upgradeable'],
 ];
-/** Solidity before 0.8 has no built-in overflow checks. */
+/**
+ * An old compiler, from Etherscan's `CompilerVersion` (`v0.6.6+commit.6c089d02` for Solidity, `vyper:0.3.7` for Vyper).
+ * Solidity before 0.8 has no built-in overflow checks. Vyper before 0.3.10 predates the fixes for the 2023 series of
+ * compiler security advisories, among them the named re-entrancy locks that 0.2.15, 0.2.16 and 0.3.0 allocated wrongly
+ * (GHSA-5824-cm3x-3c38, exploited against Curve pools in July 2023).
+ */
 const OLD_SOLC = /^v?0\.[0-7]\./;
+const OLD_VYPER = /^vyper:0\.([0-2]\.|3\.[0-9](?!\d))/;
+export const isOldCompiler = (version: string): boolean => OLD_SOLC.test(version) || OLD_VYPER.test(version);
+
+/** Etherscan writes "Unknown" where no licence was declared (older and unverified sources): no licence, not one named so. */
+export const declaredLicence = (licenseType: string): string | null =>
+  licenseType === '' || licenseType === 'Unknown' ? null : licenseType;
 
 interface AbiEntry {
   type?: string;
@@ -84,7 +95,7 @@ export function sourceChecks(s: Source): SourceChecks {
     ...(s.Proxy === '1' ? ['proxy'] : []),
     ...new Set(risky.map((r) => r.risk)),
     ...(/\bselfdestruct\s*\(/.test(s.SourceCode) ? ['selfdestruct'] : []),
-    ...(OLD_SOLC.test(s.CompilerVersion) ? ['old_compiler'] : []),
+    ...(isOldCompiler(s.CompilerVersion) ? ['old_compiler'] : []),
   ];
   return { verified, risky_functions: functions && [...new Set(risky.map((r) => r.name))], risks };
 }

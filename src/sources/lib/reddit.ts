@@ -1,4 +1,4 @@
-import { parseFeed } from '../../upstream/formats/feed.js';
+import { parseFeed, type FeedEntry } from '../../upstream/formats/feed.js';
 import { Listing } from '../../upstream/formats/reddit-listing.js';
 import { noData } from '../../upstream/errors.js';
 import type { FetchContext, Row } from '../define.js';
@@ -43,16 +43,27 @@ export const fromListing = (raw: Listing): Post[] =>
     stickied: p.stickied,
   }));
 
-/** Atom entries: `id` is the fullname (`t3_…`), the author reads `/u/name`, the link is the post's page. */
+// Atom names the post by its fullname (`t3_…`) and the author as `/u/name`. RSS 2.0, which reddit served before 2016,
+// has neither: its guid is the permalink (`/r/<sub>/comments/<id>/<slug>/`) and the submitter is only in the
+// description's HTML (`submitted by <a href="…/user/<name>">`); the category is there only on multi-subreddit feeds.
+const PERMALINK = /\/r\/([^/]+)\/comments\/([a-z0-9]+)\//i;
+const SUBMITTER = /submitted by\s*<a href="[^"]*\/user\/([^"/]+)/;
+
+const postId = (e: FeedEntry): string | null =>
+  e.id?.startsWith('t3_') ? e.id.slice(3) : (PERMALINK.exec(e.id ?? e.link ?? '')?.[2] ?? null);
+const authorOf = (e: FeedEntry): string | null => e.author?.replace(/^\/?u\//, '') ?? SUBMITTER.exec(e.summary ?? '')?.[1] ?? null;
+
+/** Entries of the Atom feed (or of the RSS 2.0 feed reddit served before 2016), without scores or flags. */
 export function fromAtom(text: string): Post[] {
   return parseFeed(text, 'reddit').flatMap((e) => {
-    if (e.title === null || e.link === null) return [];
+    const id = postId(e);
+    if (id === null || e.title === null || e.link === null) return [];
     return [
       {
-        id: (e.id ?? '').replace(/^t3_/, ''),
+        id,
         title: e.title,
-        subreddit: e.category,
-        author: e.author?.replace(/^\/?u\//, '') ?? null,
+        subreddit: e.category ?? PERMALINK.exec(e.link)?.[1] ?? null,
+        author: authorOf(e),
         score: null,
         comments: null,
         url: null,

@@ -22,6 +22,12 @@ async function sourcifyContract(http: HostHttp, { chainId, address }: EvmTarget,
   }
 }
 
+/** Sourcify names the language apart (`Vyper`, `0.3.10+commit.91361694`); Etherscan writes `vyper:0.3.10`. */
+function etherscanCompilerVersion(compilation: SourcifyContract['compilation']): string {
+  const version = compilation?.compilerVersion ?? '';
+  return compilation?.language === 'Vyper' && version ? `vyper:${version.split('+')[0]}` : version;
+}
+
 /** A verified Sourcify record in the shape of an Etherscan source record, so one set of source checks reads both. */
 export function asSource(c: SourcifyContract, proxy: boolean | null, implementation: string | null): Source {
   const files = c.sources ?? {};
@@ -32,7 +38,7 @@ export function asSource(c: SourcifyContract, proxy: boolean | null, implementat
       .join('\n'),
     ABI: JSON.stringify(c.abi ?? []),
     ContractName: c.compilation?.name ?? '',
-    CompilerVersion: c.compilation?.compilerVersion ?? '',
+    CompilerVersion: etherscanCompilerVersion(c.compilation),
     LicenseType: SPDX.exec(main?.content ?? '')?.[1] ?? '',
     Proxy: proxy ? '1' : '0',
     Implementation: implementation ?? '',

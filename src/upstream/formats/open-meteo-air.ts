@@ -4,6 +4,8 @@ import Type from 'typebox';
 export const OpenMeteoAir = Type.Object({
   latitude: Type.Number(),
   longitude: Type.Number(),
+  /** The zone's offset from UTC: `current.time` is local wall time in the zone the request named. */
+  utc_offset_seconds: Type.Optional(Type.Integer()),
   current: Type.Optional(
     Type.Object({
       time: Type.String(),

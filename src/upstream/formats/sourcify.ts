@@ -18,6 +18,8 @@ export const SourcifyContract = Type.Object({
   ),
   compilation: Type.Optional(
     Type.Object({
+      /** `Solidity` or `Vyper`. */
+      language: Type.Optional(Type.String()),
       compilerVersion: Type.Optional(Type.String()),
       name: Type.Optional(Type.String()),
       /** `path/to/File.sol:ContractName`: the file holding the contract. */
