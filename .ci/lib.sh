@@ -31,6 +31,11 @@ ci_pg_schema() {
   CI_SCHEMA_URL="$CI_DATABASE_URL?options=-c%20search_path%3D$schema"
 }
 
+# A fresh receipt signing key in the form SVC_SIGNING_KEY takes (svc refuses to start on Postgres without one).
+ci_signing_key() {
+  openssl genpkey -algorithm ed25519 -outform DER | openssl base64 -A
+}
+
 # ci_copy_tree DEST: the checkout's files (tracked and untracked, not git-ignored) as the Docker build
 # context sees them: without the paths .dockerignore names (its patterns are anchored at the root).
 ci_copy_tree() {

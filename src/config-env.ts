@@ -1,5 +1,7 @@
 import Type, { type Static } from 'typebox';
 import { Flag, MCP_STDIO_ENV } from './config-env-stdio.js';
+import { SIGNING_KEY_ENV } from './config-env-keys.js';
+import { buildInfo } from './core/build-info.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -94,21 +96,7 @@ export const EnvSchema = Type.Object({
     description:
       'processes serving the one port (node:cluster), 1–99 or auto (one per core); more than 1 needs REDIS_URL (docs/operations.md)',
   }),
-  SVC_SIGNING_KEY: Type.Optional(
-    Type.String({
-      minLength: 40,
-      description:
-        'Ed25519 private key that signs receipts, PKCS#8 PEM or base64 DER; generate one with `openssl genpkey -algorithm ed25519 -outform DER | openssl base64 -A`. ' +
-        'Required with DATABASE_URL (every instance gives the same one); unset on SQLite, a key is kept in SVC_DATA_DIR. Changing it: the rotation in docs/operations.md',
-    }),
-  ),
-  SVC_SIGNING_KEYS_PREVIOUS: Type.Optional(
-    Type.String({
-      description:
-        'earlier signing keys, comma-separated, public (SPKI, as /.well-known/svc-receipt-pubkey.json gives it) or private, PEM or base64 DER: ' +
-        'published in that document’s keys[] so receipts they signed keep verifying; the cluster’s current key listed here lets a new SVC_SIGNING_KEY take over (docs/operations.md)',
-    }),
-  ),
+  ...SIGNING_KEY_ENV,
   SVC_DEMO: Flag('1 = serve every upstream from the built-in demo world (offline demo, docs/demo.md)'),
   SVC_TEST_CRASH_AT: Type.Optional(
     Type.Literal('after_charge', {
@@ -123,7 +111,7 @@ export const EnvSchema = Type.Object({
     description: 'seed of the demo world: the same seed gives the same prices, weather and events at every instant',
   }),
   SVC_USER_AGENT: Type.String({
-    default: 'svc/6.8.0 (+https://github.com/svc-data/svc; ops@example.org)',
+    default: `svc/${buildInfo.version} (+https://github.com/svc-data/svc; ops@example.org)`,
     minLength: 8,
     description: 'identifying User-Agent sent to upstreams that require one (SEC EDGAR, MET Norway)',
   }),

@@ -14,8 +14,10 @@ import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
 import { differencesOf } from './differences.js';
 import { LOGO_SVG } from '../core/brand.js';
 import { DOCS_CSS } from './docs-theme.js';
+import { buildInfo } from '../core/build-info.js';
 
-export const API_VERSION = '6.8.0';
+/** The interface description's version is the release's (CHANGELOG.md). */
+export const API_VERSION = buildInfo.version;
 
 /** Response examples by operationId and status, recorded from demo-mode answers by `npm run docs:examples`. */
 export type Examples = Record<string, Record<string, unknown>>;

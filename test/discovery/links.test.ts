@@ -85,7 +85,7 @@ describe('discovery links', () => {
 
   it('mcp.json describes the real server: transports, version and the tools tools/list returns', async () => {
     const mcp = (await t.app.inject('/.well-known/mcp.json')).json();
-    expect(mcp.version).toBe('6.8.0');
+    expect(mcp.version).toBe('7.0.0');
     // No install command for a package name svc does not own: stdio runs from a built checkout.
     expect(mcp.transports).toEqual([
       { type: 'streamable-http', url: `${BASE}/mcp`, stateless: true },

@@ -46,9 +46,9 @@ afterAll(async () => {
 });
 
 describe('OpenAPI', () => {
-  it('is a valid OpenAPI 3.0.3 document at version 6.8.0', async () => {
+  it('is a valid OpenAPI 3.0.3 document at version 7.0.0', async () => {
     expect(doc.openapi).toBe('3.0.3');
-    expect(doc.info.version).toBe('6.8.0');
+    expect(doc.info.version).toBe('7.0.0');
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

@@ -88,7 +88,7 @@ afterAll(async () => {
 
 describe('MCP over streamable HTTP (stateless)', () => {
   it('initializes and lists the tools with input schemas from the registry, output schemas and annotations', () => {
-    expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '6.8.0' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '7.0.0' });
     expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOLS);
     const query = tools.find((tool) => tool.name === 'query')!;
     expect((query.inputSchema.properties as any).type.enum).toEqual(t.deps.registry.types());

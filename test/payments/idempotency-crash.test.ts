@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,6 +53,8 @@ describe.each(STORE_BACKENDS)('a paid request whose process is killed after the 
         HOST: '127.0.0.1',
         SVC_DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl,
+        // On Postgres every instance is given the cluster's key (an instance refuses to make one of its own there).
+        SVC_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
         REDIS_URL: '',
         SVC_SCHEDULER: '0',
         SVC_STREAM_WATCH: 'off',
