@@ -128,7 +128,8 @@ export const mcpRoutes =
       const { doc, tools } = toolsOnce();
       const selection = selectionOf(request);
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([loadServer(), loadTransport()]);
-      const server = createMcpServer({ doc, tools, caller, credentials: credentialsOf(request), selection });
+      const credentials = credentialsOf(request);
+      const server = createMcpServer({ doc, tools, caller, credentials, selection, pages: ctx.deps.cache });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
         enableJsonResponse: !wantsProgress(request.body),

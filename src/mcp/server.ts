@@ -20,6 +20,9 @@ import type { Progress } from './progress.js';
 import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
 import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
 import { paymentInMeta } from './x402.js';
+import { PAGE_TOKENS, tokenCounter } from './budget.js';
+import { paginate } from './pages.js';
+import { NEXT_PAGE_TOOL, nextPageResult, processPages, type PageStore } from './result-pages.js';
 
 export const MCP_NAME = 'svc';
 
@@ -37,6 +40,8 @@ export interface McpContext {
   tools?: BuiltTool[];
   /** Which of them this connection lists (toolsets, dynamic, read-only). */
   selection?: ToolSelection;
+  /** Where the pages of long results wait for next_page: the service's cache (in-process by default). */
+  pages?: PageStore;
 }
 
 interface CatalogEntry {
@@ -46,10 +51,18 @@ interface CatalogEntry {
   desc: string;
 }
 
-const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }] });
+/** Compact JSON: indentation would spend a model's tokens on spaces. */
+const json = (uri: string, value: unknown) => ({ contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value) }] });
 
 /** One MCP server over the service: tools, resources and prompts. Stateless: cheap to build per HTTP request. */
-export function createMcpServer({ doc, caller, credentials, tools = buildTools(doc), selection = DEFAULT_SELECTION }: McpContext): Server {
+export function createMcpServer({
+  doc,
+  caller,
+  credentials,
+  tools = buildTools(doc),
+  selection = DEFAULT_SELECTION,
+  pages = processPages,
+}: McpContext): Server {
   const server = new Server(
     { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
     { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
@@ -72,7 +85,7 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
   const catalog = async () => (await get('/api/v1/catalog')) as { data_types: CatalogEntry[] };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...listed.map((t) => t.definition), ...(selection.dynamic ? META_TOOLS : [])],
+    tools: [...listed.map((t) => t.definition), ...(selection.dynamic ? META_TOOLS : []), NEXT_PAGE_TOOL],
   }));
 
   /** The dynamic mode's three meta-tools, over every tool the selection reaches. */
@@ -91,7 +104,8 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
     const { name, arguments: args = {}, _meta: meta } = request.params;
     const token = meta?.progressToken;
     const progress: Progress | undefined = token === undefined ? undefined : { token, notify: (n) => extra.sendNotification(n) };
-    const extras: CallExtras = { payment: paymentInMeta(meta), progress };
+    const extras: CallExtras = { payment: paymentInMeta(meta), progress, pages };
+    if (name === NEXT_PAGE_TOOL.name) return refuseUnknownArguments(NEXT_PAGE_TOOL, args) ?? nextPageResult(args, pages);
     const metaTool = selection.dynamic ? META_TOOLS.find((t) => t.name === name) : undefined;
     if (metaTool) return callMeta(metaTool, args, extras);
     const tool = byName.get(name);
@@ -124,8 +138,8 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
       uri: 'svc://entities',
       name: 'entities',
       title: 'Entity list',
-      description: 'Canonical entities (svc-ent:…) usable as `entity` in query',
-      read: () => allEntities(get),
+      description: 'Canonical entities (svc-ent:…) usable as `entity` in query, in pages: nextCursor is the URI of the next',
+      read: () => entityPage(get, 1),
     },
   ];
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
@@ -149,6 +163,13 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
         mimeType: 'application/json',
       },
       {
+        uriTemplate: 'svc://entities{?page}',
+        name: 'entities-page',
+        title: 'One page of the entity list',
+        description: 'Page n of svc://entities (each under the token budget); a page names the next as nextCursor',
+        mimeType: 'application/json',
+      },
+      {
         uriTemplate: 'svc://tools/{name}',
         name: 'tool',
         title: 'One tool in full',
@@ -161,6 +182,8 @@ export function createMcpServer({ doc, caller, credentials, tools = buildTools(d
     const uri = request.params.uri;
     const fixed = RESOURCES.find((r) => r.uri === uri);
     if (fixed) return json(uri, await fixed.read());
+    const entitiesPage = /^svc:\/\/entities\?page=(\d+)$/.exec(uri)?.[1];
+    if (entitiesPage) return json(uri, await entityPage(get, Number(entitiesPage)));
     const toolName = /^svc:\/\/tools\/([a-z_]+)$/.exec(uri)?.[1];
     const tool = toolName ? anyTool.get(toolName) : undefined;
     if (tool) return json(uri, tool.full);
@@ -195,6 +218,17 @@ const notFound = (name: string, names: string[]): CallToolResult => {
   const body = { error: 'not_found', message: `no tool ${name}; tools: ${names.join(', ')}`, details: { field: 'name' } };
   return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };
 };
+
+/** Page `n` (from 1) of the entity list cut to the token budget, with the URI of the next as `nextCursor`. */
+async function entityPage(get: (path: string, query?: Record<string, string>) => Promise<unknown>, n: number) {
+  const tokens = await tokenCounter();
+  const pages = paginate(await allEntities(get), tokens, tokens, PAGE_TOKENS);
+  const page = pages[n - 1];
+  if (!page) throw new McpError(ErrorCode.InvalidParams, `svc://entities has ${pages.length} pages`);
+  const { count, entities } = page.value as { count: number; entities: unknown[] };
+  const next = n < pages.length ? { nextCursor: `svc://entities?page=${n + 1}` } : {};
+  return { total: count, page: n, pages: pages.length, entities, ...next };
+}
 
 /** Every entity, page by page (the list route caps a page at 200). */
 async function allEntities(get: (path: string, query?: Record<string, string>) => Promise<unknown>) {

@@ -6,11 +6,12 @@ import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc 
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
 import { paymentHeaderOf, paymentMeta, paymentRequiredOf, type McpPayment } from './x402.js';
 import { limitsMeta } from './limits-meta.js';
+import { pagedResult, processPages, type PageStore } from './result-pages.js';
 
 export { recordsSomething, TOOLS, type ToolSpec };
 
-/** Row and text bounds of one tool result. */
-export const LIMITS = { items: 50, stringChars: 20_000, textChars: 2_000 };
+/** Strings longer than this are cut in tool results (about 2,000 tokens, shown twice: as JSON and as text). */
+export const LIMITS = { stringChars: 8_000 };
 
 export interface Credentials {
   /** Day/week pass, presented on paid operations. */
@@ -73,7 +74,13 @@ function inputSchema(
 const TRUNCATED: JsonSchema = {
   type: 'object',
   description:
-    'Present when arrays or strings were cut to keep the result small; the receipt covers the full answer (fetch it over HTTP to verify)',
+    'Present when long strings were cut to keep the result small; the receipt covers the full answer (fetch it over HTTP to verify)',
+};
+const PAGE: JsonSchema = {
+  type: 'object',
+  description:
+    'Present when the answer came in pages to fit the token budget: page, pages, cut {path, from, to, total} and next (a cursor for next_page) ' +
+    'until the last page; the receipt covers the whole answer (fetch it over HTTP to verify)',
 };
 const ERROR_BODY: JsonSchema = {
   type: 'object',
@@ -91,7 +98,11 @@ const PAYMENT_REQUIRED: JsonSchema = {
 /** The answer, the error body or (paid tools) the x402 PaymentRequired: structuredContent is always one of them. */
 function outputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): JsonSchema {
   const ok = toJsonSchema(op.responses['200']?.content?.['application/json']?.schema ?? {}, doc);
-  return { type: 'object', properties: { _truncated: TRUNCATED }, anyOf: [ok, ERROR_BODY, ...(paid ? [PAYMENT_REQUIRED] : [])] };
+  return {
+    type: 'object',
+    properties: { _truncated: TRUNCATED, _page: PAGE },
+    anyOf: [ok, ERROR_BODY, ...(paid ? [PAYMENT_REQUIRED] : [])],
+  };
 }
 
 /**
@@ -189,6 +200,8 @@ const pathValue = (v: unknown) => (typeof v === 'string' || typeof v === 'number
 export interface CallExtras {
   payment?: McpPayment;
   progress?: Progress;
+  /** Where the pages of a long result wait for next_page (the service's cache; in-process by default). */
+  pages?: PageStore;
 }
 
 export async function callTool(
@@ -196,7 +209,7 @@ export async function callTool(
   args: Record<string, unknown>,
   caller: Caller,
   credentials: Credentials,
-  { payment, progress }: CallExtras = {},
+  { payment, progress, pages = processPages }: CallExtras = {},
 ): Promise<CallToolResult> {
   const refusal = refuseUnknownArguments(tool.definition, args);
   if (refusal) return refusal;
@@ -213,7 +226,7 @@ export async function callTool(
     () => caller(request),
     (a) => `answered HTTP ${a.status}`,
   );
-  return render(tool, answer, payment);
+  return render(tool, answer, pages, payment);
 }
 
 /** Arguments the tool does not take are refused by name (a tool execution error, so the model can correct itself). */
@@ -229,7 +242,7 @@ export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>
   return { content: [{ type: 'text', text: body.message }], structuredContent: body, isError: true };
 }
 
-function render(tool: BuiltTool, answer: ServiceAnswer, paid?: McpPayment): CallToolResult {
+async function render(tool: BuiltTool, answer: ServiceAnswer, pages: PageStore, paid?: McpPayment): Promise<CallToolResult> {
   const { status, body } = answer;
   if (status === 402 && tool.paid) {
     const required = paymentRequiredOf(answer);
@@ -245,36 +258,30 @@ function render(tool: BuiltTool, answer: ServiceAnswer, paid?: McpPayment): Call
       ? (body as Record<string, unknown>)
       : { error: 'unexpected_answer', message: `HTTP ${status}: ${JSON.stringify(body ?? null).slice(0, 200)}` };
   const { value, truncated } = bound(object);
-  const structured = truncated.length
-    ? {
-        ...value,
-        _truncated: { paths: truncated, hint: 'narrow the query or page with _cursor; the receipt covers the untruncated answer' },
-      }
+  const whole = truncated.length
+    ? { ...value, _truncated: { paths: truncated, hint: 'fetch the answer over HTTP for the whole text; the receipt covers it' } }
     : value;
   const ok = status >= 200 && status < 300;
+  const { text, structured } = await pagedResult(headOf(tool, status, whole), whole, pages);
   const meta = { ...limitsMeta(answer), ...paymentMeta(answer, paid?.responseKey) };
   return {
-    content: [{ type: 'text', text: summary(tool, status, structured) }],
+    content: [{ type: 'text', text }],
     structuredContent: structured,
     ...(ok ? {} : { isError: true }),
     ...(Object.keys(meta).length ? { _meta: meta } : {}),
   };
 }
 
-/** One line for the model to read: what happened, then the JSON cut to a few thousand characters. */
-function summary(tool: BuiltTool, status: number, structured: Record<string, unknown>): string {
-  const { _receipt: receipt, ...rest } = structured;
-  const head =
-    status >= 400
-      ? `${tool.spec.name} failed (HTTP ${status}): ${String(structured.error)}: ${String(structured.message)}`
-      : `${tool.spec.name} OK${receipt ? ` (signed receipt, kid ${(receipt as { kid?: string }).kid})` : ''}`;
-  const json = JSON.stringify(rest);
-  return `${head}\n${json.length > LIMITS.textChars ? `${json.slice(0, LIMITS.textChars)}… (full answer in structuredContent)` : json}`;
+/** The first line a model reads: what happened. */
+function headOf(tool: BuiltTool, status: number, structured: Record<string, unknown>): string {
+  if (status >= 400) return `${tool.spec.name} failed (HTTP ${status}): ${String(structured.error)}: ${String(structured.message)}`;
+  const receipt = structured._receipt as { kid?: string } | undefined;
+  return `${tool.spec.name} OK${receipt ? ` (signed receipt, kid ${receipt.kid}; structuredContent has it in full)` : ''}`;
 }
 
 type Cut = { path: string; total: number; kept: number };
 
-/** Caps arrays and long strings everywhere in the answer, reporting each cut. */
+/** Caps long strings everywhere in the answer, reporting each cut (long lists are paged instead: result-pages.ts). */
 export function bound(value: Record<string, unknown>): { value: Record<string, unknown>; truncated: Cut[] } {
   const truncated: Cut[] = [];
   const walk = (v: unknown, path: string): unknown => {
@@ -282,10 +289,7 @@ export function bound(value: Record<string, unknown>): { value: Record<string, u
       truncated.push({ path, total: v.length, kept: LIMITS.stringChars });
       return v.slice(0, LIMITS.stringChars);
     }
-    if (Array.isArray(v)) {
-      if (v.length > LIMITS.items) truncated.push({ path, total: v.length, kept: LIMITS.items });
-      return v.slice(0, LIMITS.items).map((item, i) => walk(item, `${path}[${i}]`));
-    }
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, `${path}[${i}]`));
     if (v && typeof v === 'object')
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, walk(item, path ? `${path}.${k}` : k)]));
     return v;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -89,7 +90,7 @@ afterAll(async () => {
 describe('MCP over streamable HTTP (stateless)', () => {
   it('initializes and lists the tools with input schemas from the registry, output schemas and annotations', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '7.0.0' });
-    expect(tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOLS);
+    expect(tools.map((tool) => tool.name)).toEqual([...DEFAULT_TOOLS, 'next_page']);
     const query = tools.find((tool) => tool.name === 'query')!;
     expect((query.inputSchema.properties as any).type.enum).toEqual(t.deps.registry.types());
     expect(query.inputSchema.required).toEqual(['type']);
@@ -173,7 +174,7 @@ describe('MCP over streamable HTTP (stateless)', () => {
     // session_event needs a session token on the connection (its own test above), record_outcome a registered agent's key,
     // the portfolio tools a linked portfolio's token. The model tools answer from the vendor fakes.
     const all = await connectHttp({}, '?toolsets=all');
-    const untested = ['session_event', 'record_outcome', 'portfolio_insights', 'portfolio_ask'];
+    const untested = ['session_event', 'record_outcome', 'portfolio_insights', 'portfolio_ask', 'next_page'];
     for (const tool of (await all.listTools()).tools.filter((t) => !untested.includes(t.name))) {
       const result = await all.callTool({ name: tool.name, arguments: EXAMPLE_ARGS[tool.name] });
       // A success, so the answer's own schema (not the error alternative) is what validates.
@@ -195,13 +196,16 @@ describe('MCP over streamable HTTP (stateless)', () => {
     expect(result.structuredContent).toMatchObject({ error: 'invalid_q', details: { field: 'q' } });
   });
 
-  it('bounds large answers and flags what was cut', async () => {
+  it('answers a model with compact text and code with structuredContent, together under the token budget', async () => {
     const result = await client.callTool({ name: 'backtest', arguments: EXAMPLE_ARGS.backtest });
     const answer = result.structuredContent as Record<string, any>;
     expect(answer.count).toBe(100);
-    expect(answer.data).toHaveLength(50);
-    expect(answer._truncated.paths).toEqual([{ path: 'data', total: 100, kept: 50 }]);
-    expect((result.content as { text: string }[])[0]!.text.length).toBeLessThan(2_200);
+    expect(answer.data).toHaveLength(100);
+    const text = (result.content as { text: string }[])[0]!.text;
+    // The candles as a table: their keys once, then one line per candle.
+    expect(text.split('\n').filter((line) => /^\s*\d+ \| /.test(line))).toHaveLength(100);
+    expect(text.length).toBeLessThan(JSON.stringify(answer).length);
+    expect(countTokens(JSON.stringify(result))).toBeLessThanOrEqual(10_000);
   });
 
   it('serves the catalog, type, key and entity resources and the prompts', async () => {
@@ -215,9 +219,14 @@ describe('MCP over streamable HTTP (stateless)', () => {
     expect(type).toMatchObject({ type: 'weather', query: { tool: 'query', arguments: { type: 'weather' } } });
     expect(type.row_schema.properties.temp_c.description).toBe('degrees Celsius');
     expect((await read('svc://receipt-key')).kid).toBe(t.deps.signingKey.kid);
-    const entities = await read('svc://entities');
-    expect(entities.count).toBe(entities.entities.length);
-    expect(entities.count).toBeGreaterThan(200);
+    // The entity list in pages under the token budget, each naming the next by its URI.
+    const seen: unknown[] = [];
+    let page = await read('svc://entities');
+    for (; page.nextCursor; page = await read(page.nextCursor)) seen.push(...page.entities);
+    seen.push(...page.entities);
+    expect(page.total).toBeGreaterThan(200);
+    expect(seen).toHaveLength(page.total);
+    expect(page.pages).toBeGreaterThan(1);
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(prompts).toEqual(['check_asset', 'research_topic', 'verify_answer']);
     const prompt = await client.getPrompt({ name: 'check_asset', arguments: { asset: 'ETH' } });
@@ -253,7 +262,7 @@ describe('MCP that fits a context window', () => {
     const bytes = Buffer.byteLength(await listed.text());
     expect(bytes).toBeLessThanOrEqual(16 * 1024);
     const all = await connectHttp({}, '?toolsets=all');
-    expect(await names(all)).toEqual(TOOLS.map((tool) => tool.name));
+    expect(await names(all)).toEqual([...TOOLS.map((tool) => tool.name), 'next_page']);
     // The full definition is a resource: record_claim's resolver configs are there, not in tools/list.
     const full = JSON.parse(((await all.readResource({ uri: 'svc://tools/record_claim' })).contents[0] as { text: string }).text);
     expect(JSON.stringify(full.inputSchema)).toContain('threshold_usd');
@@ -265,7 +274,7 @@ describe('MCP that fits a context window', () => {
 
   it('toolsets pick the tools listed; a tool of another toolset is refused with the toolset to ask for', async () => {
     const chart = await connectHttp({}, '?toolsets=chart,arena');
-    expect(await names(chart)).toEqual(['arena_compare', 'olympics_standings', 'analyze_chart']);
+    expect(await names(chart)).toEqual(['arena_compare', 'olympics_standings', 'analyze_chart', 'next_page']);
     await expect(chart.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query })).rejects.toThrow(/toolset data.*toolsets=data/);
     await chart.close();
   });
@@ -281,7 +290,7 @@ describe('MCP that fits a context window', () => {
 
   it('dynamic mode: three meta-tools list every tool, describe one in full and call it', async () => {
     const dynamic = await connectHttp({}, '?toolsets=dynamic&readonly=1');
-    expect(await names(dynamic)).toEqual(['list_tools', 'describe_tool', 'call_tool']);
+    expect(await names(dynamic)).toEqual(['list_tools', 'describe_tool', 'call_tool', 'next_page']);
     const listed = (await dynamic.callTool({ name: 'list_tools', arguments: {} })).structuredContent as { tools: { name: string }[] };
     expect(listed.tools.map((tool) => tool.name)).toContain('olympics_standings');
     expect(listed.tools.map((tool) => tool.name)).not.toContain('record_claim'); // read-only
@@ -393,7 +402,7 @@ describe('MCP over stdio (the svc-mcp bin)', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-mcp-stdio-'));
     const c = await spawnClient({ SVC_DEMO: '1', SVC_DATA_DIR: dataDir });
     try {
-      expect((await c.listTools()).tools.map((tool) => tool.name)).toEqual(DEFAULT_TOOLS);
+      expect((await c.listTools()).tools.map((tool) => tool.name)).toEqual([...DEFAULT_TOOLS, 'next_page']);
       const result = await c.callTool({ name: 'query', arguments: EXAMPLE_ARGS.query });
       const answer = result.structuredContent as Record<string, any>;
       // The demo world's price of the moment (a seeded walk), not a fixed figure.
