@@ -28,7 +28,7 @@ export const backtestRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const backtests = new BacktestService(deps.upstream, ctx.cursors, deps.clock);
+    const backtests = new BacktestService(deps.upstream, deps.sources, ctx.cursors, deps.clock);
 
     app.get(
       '/api/v1/backtest',
@@ -39,14 +39,16 @@ export const backtestRoutes =
           summary: 'Historical OHLCV candles for backtests',
           description:
             `Candles \`{t,o,h,l,c,v}\` (t = open time, Unix s) sorted ascending, one per t, never after \`to\` or after now (a candle still forming is left out). ` +
-            `crypto-price: Binance klines (q = BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
+            'q takes the forms the type takes everywhere (catalog `q_forms`; entity ids too), one instrument per call; a q no source knows is a 404 ' +
+            '`unknown_symbol` with `details.suggestions`. ' +
+            `crypto-price: Binance klines (q = bitcoin, BTC or BTCUSDT; ${intervalsOf('crypto-price').join(', ')}). ` +
             `stock-quote: Yahoo charts (${intervalsOf('stock-quote').join(', ')}). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter ` +
             `(o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. ` +
             'No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, ' +
             'close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. ' +
             `Yahoo serves 1m bars for the last 30 days, 5m and 15m ` +
             'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
-            `Unpaid (or free=1): the last ${FREE_CANDLES} candles of the range, with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
+            `Unpaid (or free=1): the last ${FREE_CANDLES} candles that exist in the range (across nights, weekends and holidays), with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
             `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
             '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
           querystring: Type.Object({
@@ -87,7 +89,7 @@ export const backtestRoutes =
               data: Type.Array(Candle),
               _cursor: Type.Optional(Type.String()),
             }),
-            ...errorResponses(400, 402, 503),
+            ...errorResponses(400, 402, 404, 503),
           },
         },
       },

@@ -3,12 +3,18 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import { Availability } from '../status/schemas.js';
 import { watchPlan } from '../stream/watch.js';
+import { qForms } from '../sources/vocabulary.js';
 
 export const CatalogEntry = Type.Object({
   type: Type.String(),
   categories: Type.Array(Type.String()),
   example: Type.String({ description: 'a sample q; empty when the type takes none' }),
   desc: Type.String(),
+  q_forms: Type.Array(Type.String(), {
+    description:
+      'every form of q the type accepts, the same on every endpoint (preview, bundle, backtest, stream, MCP, calibration): its own shapes, ' +
+      'then entity ids (svc-ent:…) where the type can use entities',
+  }),
   upstreams: Type.Array(Type.String(), {
     description:
       'where rows come from, primary first: upstream hosts, then `curated` for a data file that cites its origin; a type with none answers ok:false (no_upstream)',
@@ -29,6 +35,7 @@ export const catalogRoutes =
       categories: [...d.categories],
       example: d.example,
       desc: d.desc,
+      q_forms: qForms(d),
       upstreams: [...Object.keys(d.upstreams), ...(d.curated ? ['curated'] : [])],
       live_stream: streamed.has(d.type),
     }));

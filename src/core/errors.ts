@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   forbidden: 403,
   blocked: 403,
   not_found: 404,
+  unknown_symbol: 404,
   method_not_allowed: 405,
   request_timeout: 408,
   no_history: 404,

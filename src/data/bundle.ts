@@ -33,7 +33,8 @@ export const BundleResultSchema = Type.Object(
       {
         additionalProperties: true,
         description:
-          'ok:true: `{count, results[], source, as_of, fetched_at, cached}`; ok:false: `{error, message, attempts[{source, error}], retry_after_s?}`',
+          'ok:true: `{count, results[], source, as_of, fetched_at, cached}`; ok:false: `{error, message, details?, attempts[{source, error}], retry_after_s?}` ' +
+          '(error `unknown_symbol` when every upstream refused q as naming nothing, with `details.suggestions`)',
       },
     ),
     error: Type.Optional(Type.String({ description: 'ok:false only: the same as data.error' })),
@@ -87,9 +88,10 @@ const toResult = (result: SourceResult, rowLimit: number): BundleResult =>
       }
     : { type: result.type, q: result.q, ok: false, error: result.error, message: result.message, data: failureData(result) };
 
-const failureData = ({ error, message, attempts, retry_after_s }: SourceFailure) => ({
+const failureData = ({ error, message, details, attempts, retry_after_s }: SourceFailure) => ({
   error,
   message,
+  ...(details ? { details } : {}),
   attempts,
   ...(retry_after_s !== undefined ? { retry_after_s } : {}),
 });

@@ -82,6 +82,7 @@ export class PreviewService {
     if (input.asOf !== undefined) return this.fromHistory(descriptor, key, input.asOf);
 
     const result = await this.runner.run(descriptor.type, key, { maxAgeS: input.maxAgeS });
+    if (!result.ok && result.error === 'unknown_symbol') throw new ApiError('unknown_symbol', result.message, result.details);
     if (!result.ok) return { ...result };
     const cursor = this.cursor(result.type, key, result.rows_hash);
     if (held && held.h === result.rows_hash) return { ok: true, changed: false, _cursor: cursor };

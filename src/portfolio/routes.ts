@@ -73,7 +73,7 @@ export const portfolioRoutes =
     });
     const calculator = new InsightsCalculator({
       sources: deps.sources,
-      backtests: new BacktestService(deps.upstream, ctx.cursors, deps.clock),
+      backtests: new BacktestService(deps.upstream, deps.sources, ctx.cursors, deps.clock),
       resolver,
       clock: deps.clock,
     });

@@ -1,6 +1,5 @@
-import type { FailureReason } from '../upstream/errors.js';
 import type { Row } from '../sources/define.js';
-import type { SourceRunner } from '../sources/runner.js';
+import type { SourceFailure, SourceRunner } from '../sources/runner.js';
 import type { Finding, Severity } from './schemas.js';
 
 /**
@@ -40,7 +39,7 @@ export interface TypeReport {
   row?: Row;
   as_of?: number;
   /** Why the type did not answer, when it did not. */
-  error?: FailureReason;
+  error?: SourceFailure['error'];
 }
 
 const EVIDENCE_FIELDS = [

@@ -2,20 +2,28 @@ import { SimplePrice } from '../upstream/formats/coingecko-simple-price.js';
 import { Ticker24h } from '../upstream/formats/binance-ticker.js';
 import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
-import { binancePairOf } from './lib/entities.js';
+import { binancePairOf, exactEntities } from './lib/entities.js';
 import { defineSource, type Row } from './define.js';
 
 const MAX_IDS = 50;
 const COIN_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
+const COIN_FORMS = ['<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)', 'symbols such as BTC', 'Binance pairs such as BTCUSDT'];
 
-/** `bitcoin,ethereum` → CoinGecko ids (lowercase ids, not tickers). */
+/** A coin as CoinGecko names it: its id, or the id of the coin an entity id, symbol, Binance pair or name names exactly. */
+function coinId(item: string): string {
+  const coins = exactEntities(item).filter((e) => (e.type === 'crypto' || e.type === 'stablecoin') && e.ids.coingecko);
+  const known = coins.find((e) => e.ids.coingecko === item.toLowerCase()) ?? coins[0];
+  return known?.ids.coingecko ?? item.toLowerCase();
+}
+
+/** `bitcoin,ETH,svc-ent:cr.solana` → CoinGecko ids, in order, once each. */
 export function coinIds(q: string): string[] {
-  const ids = q
-    .toLowerCase()
-    .split(',')
-    .map((s) => s.trim());
+  const ids = q.split(',').map((s) => coinId(s.trim()));
   if (!q || ids.some((id) => !COIN_ID.test(id)))
-    throw invalidQ('<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)', 'bitcoin,ethereum');
+    throw invalidQ(
+      '<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)',
+      'bitcoin,ethereum',
+    );
   if (ids.length > MAX_IDS) throw invalidQ(`at most ${MAX_IDS} comma-separated coin ids`, 'bitcoin,ethereum');
   return [...new Set(ids)];
 }
@@ -76,6 +84,8 @@ export default defineSource({
   type: 'crypto-price',
   categories: ['finance', 'crypto'],
   qShape: '<coin_id>[,<coin_id>...]',
+  qForms: COIN_FORMS,
+  namesInstrument: true,
   example: 'bitcoin,ethereum',
   desc: '`<coin_id>[,<coin_id>...]`; spot price in USD; comma-separated ids are used in bundles',
   parseQ: coinIds,

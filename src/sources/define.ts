@@ -42,6 +42,8 @@ export interface SourceDescriptor<Q = unknown> {
   desc: string;
   /** The q shape as the spec words it, e.g. `<lat>,<lon>`; used in 400 messages and docs. */
   qShape: string;
+  /** Every form of q the type accepts (catalog `q_forms`), when more than `qShape`; entity ids are added for types with `entityQ`. */
+  qForms?: readonly string[];
   /** string → typed query; throws `invalidQ(...)` for a malformed q. */
   parseQ(q: string): Q;
   /** Canonical text of a parsed query: the cache and history key, so `BTC` and `btc` share an entry. */
@@ -55,6 +57,8 @@ export interface SourceDescriptor<Q = unknown> {
    * upstream failed or when the type has none. Rows carry the file's own `as_of`.
    */
   curated?: (q: Q, ctx: Pick<FetchContext, 'clock' | 'config'>) => Promise<Row[]> | Row[];
+  /** q names an instrument (a coin, ticker or pair): when every upstream refuses it, the answer is `unknown_symbol`, not an outage. */
+  namesInstrument?: boolean;
   ttlSeconds: number;
   /** For an upstream that publishes on a schedule: when it next publishes after a row observed at `asOfS` (rows' `next_update_at`). */
   nextUpdate?: NextUpdate;

@@ -43,6 +43,8 @@ export default defineSource<[string, string]>({
   type: 'forex',
   categories: ['finance', 'forex'],
   qShape: '<base>:<symbol>',
+  qForms: ['<base>:<symbol> ISO 4217 codes (EUR:USD)', '<base>/<symbol> (EUR/USD)', '<base><symbol> (EURUSD)'],
+  namesInstrument: true,
   example: 'EUR:USD',
   desc: '`<base>:<symbol>` currency codes',
   parseQ: currencyPair,

@@ -36,8 +36,11 @@ export interface SourceFailure {
   ok: false;
   type: string;
   q: string;
-  error: FailureReason;
+  /** Why: an upstream failure, or `unknown_symbol` when every upstream refused q as naming nothing (the caller's mistake). */
+  error: FailureReason | 'unknown_symbol';
   message: string;
+  /** For `unknown_symbol`: `{field: 'q', q, suggestions}`. */
+  details?: Record<string, unknown>;
   attempts: { source: string; error: FailureReason }[];
   retry_after_s?: number;
 }

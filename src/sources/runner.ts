@@ -3,6 +3,7 @@ import { UpstreamError } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { beforeDeadline } from './deadline.js';
 import { isStale, servedRows } from './freshness.js';
+import { refusedEverywhere, resolveQ, unknownSymbolFailure } from './vocabulary.js';
 import { upstreamOrder, type Fetcher, type Row, type SourceDescriptor } from './define.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
@@ -34,8 +35,7 @@ export class SourceRunner {
     const descriptor = this.deps.registry.get(type);
     const allowed = () => this.deps.registry.types();
     if (!descriptor) throw new ApiError('unknown_type', `unknown data type "${type}"`, { field: 'type', allowed: allowed() });
-    const parsed = descriptor.parseQ((rawQ ?? '').trim());
-    return { descriptor, key: descriptor.keyOf ? descriptor.keyOf(parsed) : (rawQ ?? '').trim() };
+    return { descriptor, key: resolveQ(descriptor, rawQ ?? '').key };
   }
 
   cacheKeyOf(type: string, key: string): string {
@@ -92,6 +92,7 @@ export class SourceRunner {
     const deadline = Date.now() + deadlineMs;
     const entries = upstreamOrder(descriptor, q);
     const attempts: SourceFailure['attempts'] = [];
+    const errors: UpstreamError[] = [];
     let firstError: UpstreamError | undefined;
     for (const [index, [host, fetcher]] of entries.entries()) {
       const share = Math.floor((deadline - Date.now()) / (entries.length - index));
@@ -100,9 +101,11 @@ export class SourceRunner {
       } catch (e) {
         const error = e instanceof UpstreamError ? e : new UpstreamError('upstream_bad_response', `${host}: ${(e as Error).message}`);
         attempts.push({ source: host, error: error.reason });
+        errors.push(error);
         if (!firstError || (firstError.reason === 'upstream_key_missing' && error.reason !== 'upstream_key_missing')) firstError = error;
       }
     }
+    if (refusedEverywhere(descriptor, errors)) return unknownSymbolFailure(descriptor, key, attempts);
     if (descriptor.curated) {
       const rows = await descriptor.curated(q, { clock: this.deps.clock, config: this.deps.config });
       // A curated row cites its origin in `source` (`curated: <publisher>; <url>; retrieved <date>`).

@@ -2,7 +2,8 @@ import Type from 'typebox';
 import { roundTo } from '../core/numbers.js';
 import { stockTicker } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
-import { YahooChart } from '../upstream/formats/yahoo-chart.js';
+import { YahooChart, marketState } from '../upstream/formats/yahoo-chart.js';
+import { unixSeconds } from '../core/clock.js';
 import { defineSource, type Row } from './define.js';
 import { stooqQuote } from './lib/stooq.js';
 
@@ -22,7 +23,7 @@ const Profile = Type.Object({ currency: Type.Optional(Type.String()), exchange: 
 type Profile = Type.Static<typeof Profile>;
 
 /** Yahoo's 5-day daily chart: the last bar is today; the previous close comes from the bar before it. */
-export function fromYahoo(raw: YahooChart): Row[] {
+export function fromYahoo(raw: YahooChart, nowS: number): Row[] {
   const r = raw.chart.result?.[0];
   if (!r) throw noData('Yahoo has no chart for this ticker');
   const q = r.indicators.quote[0];
@@ -45,6 +46,7 @@ export function fromYahoo(raw: YahooChart): Row[] {
       volume: last(q?.volume),
       exchange: r.meta.exchangeName ?? null,
       as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1),
+      market_state: marketState(raw, nowS),
     },
   ];
 }
@@ -66,32 +68,38 @@ export function fromFinnhub(symbol: string, raw: Finnhub, profile: Profile): Row
       volume: null,
       exchange: profile.exchange || null,
       as_of: raw.t,
+      market_state: null,
     },
   ];
 }
 
 /**
  * Rows: symbol, price, currency (as the upstream states it; null for an index, which is in points), open, high, low,
- * prev_close, change, change_pct (null where the upstream gives no previous close), volume, exchange.
+ * prev_close, change, change_pct (null where the upstream gives no previous close), volume, exchange, market_state (Yahoo's
+ * trading period at the fetch: open, pre, post or closed; null where the upstream does not say).
  * Yahoo, then Finnhub (key), then Stooq's keyless quote CSV (US tickers and indices).
  */
 export default defineSource({
   type: 'stock-quote',
   categories: ['finance', 'stocks'],
   qShape: '<ticker>',
+  qForms: ['<ticker> as Yahoo spells it (AAPL, BRK-B, VOD.L)', 'an index with its caret (^GSPC)'],
+  namesInstrument: true,
   example: 'AAPL',
   desc: '`<ticker>` (or an index such as ^GSPC); end-of-day or intraday quote',
   parseQ: stockTicker,
+  keyOf: (ticker) => ticker,
   ttlSeconds: 60,
   deadlineMs: 5000,
-  entityQ: (e) => (e.type === 'equity' ? e.ids.ticker : undefined),
+  entityQ: (e) => (e.type === 'equity' ? e.ids.ticker : e.type === 'index' ? e.ids.yahoo : undefined),
   upstreams: {
-    yahoo: async (ticker, { http, deadline }) =>
+    yahoo: async (ticker, { http, deadline, clock }) =>
       fromYahoo(
         await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(ticker)}`, YahooChart, {
           deadline,
           query: { interval: '1d', range: '5d' },
         }),
+        unixSeconds(clock),
       ),
     finnhub: async (ticker, { http, deadline }) => {
       const query = { symbol: ticker };

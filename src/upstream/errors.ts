@@ -41,3 +41,10 @@ const REGIONAL_403 = /configured to block access from your country|restricted lo
 /** HTTP 451 (Unavailable For Legal Reasons), or a 403 whose body says the caller's region is refused. */
 export const isRegionBlocked = (status: number, body: string): boolean =>
   status === 451 || (status === 403 && REGIONAL_403.test(body.slice(0, 4096)));
+
+/** HTTP statuses that refuse the request itself (an unknown symbol, a malformed parameter), not svc's access or the host's health. */
+const QUERY_REFUSALS = new Set([400, 404, 410, 422]);
+
+/** The upstream answered that this query names nothing it has (no rows, or a 4xx about the request): the caller's mistake. */
+export const refusesQuery = (e: UpstreamError): boolean =>
+  e.reason === 'no_data' || (e.reason === 'upstream_error' && e.info.status !== undefined && QUERY_REFUSALS.has(e.info.status));

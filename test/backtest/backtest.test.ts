@@ -183,7 +183,7 @@ describe('backtest', () => {
       free: 1,
     });
     expect(fxOld.json().details).toMatchObject({ rule: 'lookback', interval: '5m' });
-    expect((await backtest({ type: 'forex', q: 'EURUSD', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({
+    expect((await backtest({ type: 'forex', q: 'EURUS', from: 1, to: 2, interval: '1d' })).json()).toMatchObject({
       error: 'invalid_q',
       details: { example: 'EUR:USD' },
     });

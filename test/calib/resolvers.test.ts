@@ -104,6 +104,18 @@ describe.each(STORE_BACKENDS)('outcome resolvers over HTTP on %s', (backend) => 
     await bad({ type: 'manual', config: { anything: 1 } }, 'outcome_resolver.config');
   });
 
+  it('takes a coin in any form crypto-price takes (id, symbol, entity id), and refuses what names no coin', async () => {
+    for (const coin of ['bitcoin', 'BTC', 'svc-ent:cr.bitcoin']) {
+      expect((await claim({ type: 'price_above', config: { coin, threshold_usd: 1 } })).statusCode, coin).toBe(200);
+    }
+    const gainer = { coins: ['BTC', 'ethereum'], baseline_usd: [1, 1], coin: 'svc-ent:cr.bitcoin' };
+    expect((await claim({ type: 'top_gainer', config: gainer })).statusCode).toBe(200);
+    const twice = await claim({ type: 'top_gainer', config: { ...gainer, coins: ['BTC', 'bitcoin'] } });
+    expect(twice.json().details).toMatchObject({ field: 'outcome_resolver.config.coins' });
+    const stock = await claim({ type: 'price_below', config: { coin: 'svc-ent:eq.aapl', threshold_usd: 1 } });
+    expect(stock.json().details).toMatchObject({ field: 'outcome_resolver.config.coin' });
+  });
+
   it('resolves value_above/value_below on any numeric field, and event_occurred by the documented rule, as verified outcomes', async () => {
     t.clock.set((COP31_SEEN_S - 600) * 1000);
     const eth = { type: 'crypto-price', q: 'bitcoin,ethereum', field: 'usd', where: { field: 'coin', equals: 'ethereum' } };

@@ -145,10 +145,11 @@ describe.each(descriptors.map((d) => [d.type, d] as const))('%s', (type) => {
     else expect(result).toMatchObject({ ok: false, type, error: override ?? reason });
   });
 
-  it('treats object property names in q as plain text: a 200 or a 400, never a 500', async () => {
+  it('treats object property names in q as plain text: a 200, a 400 or an unknown symbol, never a 500', async () => {
     for (const q of PROTOTYPE_NAMES) {
       const res = await t.app.inject({ url: '/api/data/preview', query: { type, q }, remoteAddress: clientOf(type) });
-      expect([200, 400], `q=${q}`).toContain(res.statusCode);
+      expect([200, 400, 404], `q=${q}`).toContain(res.statusCode);
+      if (res.statusCode === 404) expect(res.json()).toMatchObject({ error: 'unknown_symbol', details: { field: 'q' } });
     }
   });
 

@@ -2,7 +2,9 @@ import type { HostHttp } from '../../upstream/client.js';
 import { INTERVAL_SECONDS, INTERVALS, type Candle, type Interval } from '../../core/candles.js';
 import type { CandleProvider } from './index.js';
 
+import { invalidQ } from '../../core/errors.js';
 import { binancePair } from '../../sources/lib/q.js';
+import { binancePairOf } from '../../sources/lib/entities.js';
 import { Klines, klineToCandle } from '../../upstream/formats/binance-klines.js';
 
 const PAGE = 1000;
@@ -15,10 +17,20 @@ async function page(http: HostHttp, pair: string, interval: Interval, startMs: n
   return rows.map(klineToCandle);
 }
 
+/** One coin's pair: the entity graph's USDT pair for a known coin, else the q read as a symbol or pair (`PEPE`, `ETHBTC`). */
+function klinePair(coins: string, unknown: () => Error): string {
+  if (coins.includes(',')) throw invalidQ('one coin (backtests read one series)', 'BTC');
+  try {
+    return binancePairOf(coins) ?? binancePair(coins);
+  } catch {
+    throw unknown();
+  }
+}
+
 export const binanceCandles: CandleProvider = {
   host: 'binance',
   intervals: INTERVALS,
-  parseQ: binancePair,
+  symbolOf: klinePair,
   /** Pages forward 1,000 klines at a time until the range or `max` candles are covered. */
   async fetch(http, pair, interval, from, to, max, deadline) {
     const step = INTERVAL_SECONDS[interval];

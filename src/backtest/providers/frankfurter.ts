@@ -25,7 +25,7 @@ const isoDate = (s: number) => new Date(s * 1000).toISOString().slice(0, 10);
 export const frankfurterDailyCandles: CandleProvider = {
   host: 'frankfurter',
   intervals: ['1d'],
-  parseQ: (q) => currencyPair(q).join(':'),
+  symbolOf: (pair) => currencyPair(pair).join(':'),
   async fetch(http, pair, _interval, from, to, _max, deadline) {
     const [base, symbol] = pair.split(':') as [string, string];
     const raw = await http.json<TimeSeries>(`/v1/${isoDate(from)}..${isoDate(to)}`, TimeSeries, {

@@ -12,8 +12,11 @@ export interface CandleProvider {
   intervals: readonly Interval[];
   /** How far before now the upstream still serves an interval (seconds); an older `from` is a 400. None = no limit. */
   lookbackS?: Partial<Record<Interval, number>>;
-  /** Validates q and returns the source's canonical symbol. */
-  parseQ(q: string): string;
+  /**
+   * The source's symbol for a q the type's vocabulary already resolved (its canonical key: `bitcoin`, `AAPL`, `EUR:USD`);
+   * `unknown()` is the 404 to throw for one the source has no symbol for.
+   */
+  symbolOf(key: string, unknown: () => Error): string;
   fetch(http: HostHttp, symbol: string, interval: Interval, from: number, to: number, max: number, deadline: number): Promise<Candle[]>;
 }
 

@@ -13,14 +13,14 @@ const INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
 /** Yahoo chart candles for a Yahoo symbol, paged by the interval's longest request span; halted bars dropped. */
 function yahooCandles(
   toSymbol: (canonical: string) => string,
-  parseQ: (q: string) => string,
+  symbolOf: (key: string) => string,
   intervals: readonly Interval[],
 ): CandleProvider {
   return {
     host: 'yahoo',
     intervals,
     lookbackS: LOOKBACK_S,
-    parseQ,
+    symbolOf,
     async fetch(http, canonical, interval, from, to, _max, deadline) {
       const symbol = toSymbol(canonical);
       const span = MAX_SPAN_S[interval] ?? Infinity;
@@ -41,6 +41,6 @@ export const yahooStockCandles = yahooCandles((ticker) => ticker, stockTicker, I
 /** Intraday forex from Yahoo's `<BASE><QUOTE>=X` charts (daily forex comes from the ECB fixings). */
 export const yahooFxCandles = yahooCandles(
   (pair) => `${pair.replace(':', '')}=X`,
-  (q) => currencyPair(q).join(':'),
+  (pair) => currencyPair(pair).join(':'),
   ['1m', '5m', '15m', '1h'],
 );

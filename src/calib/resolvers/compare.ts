@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { Row } from '../../sources/define.js';
 import type { SourceRunner } from '../../sources/runner.js';
-import { DataQuery, checkDataQuery, fetchRows, numberIn } from './data-query.js';
+import { CoinQ, DataQuery, checkDataQuery, coinIdOf, fetchRows, numberIn } from './data-query.js';
 import { defineResolver, type Resolution } from './define.js';
 
 export const ValueConfig = Type.Object(
@@ -48,7 +48,7 @@ export async function compareValue(
 
 const PriceConfig = Type.Object(
   {
-    coin: Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: 'a CoinGecko id such as bitcoin' }),
+    coin: CoinQ,
     threshold_usd: Type.Number({ exclusiveMinimum: 0 }),
   },
   { additionalProperties: false },
@@ -60,6 +60,7 @@ export const priceResolver = (direction: Direction) =>
     type: `price_${direction}`,
     rule: `at expected_resolution_at svc reads crypto-price for config.coin (data at most 2 minutes old); outcome 1 iff its usd is strictly ${direction} threshold_usd.`,
     config: PriceConfig,
+    check: ({ coin }, registry) => void coinIdOf(registry, coin, 'outcome_resolver.config.coin'),
     async resolve({ coin, threshold_usd }, { runner }) {
       const read = await compareValue(runner, { type: 'crypto-price', q: coin, field: 'usd', threshold: threshold_usd }, direction);
       if (!read) return undefined;

@@ -1,7 +1,8 @@
 import Type from 'typebox';
 import { ApiError } from '../../core/errors.js';
 import type { Registry } from '../../sources/registry.js';
-import type { Row } from '../../sources/define.js';
+import type { Row, SourceDescriptor } from '../../sources/define.js';
+import { resolveQ } from '../../sources/vocabulary.js';
 import type { SourceRunner, SourceSuccess } from '../../sources/runner.js';
 
 /** Resolvers read data at most this old: a resolution reflects the data at its due time. */
@@ -25,14 +26,26 @@ export function checkDataQuery(
       field: 'outcome_resolver.config.type',
     });
   }
+  resolvesAs(descriptor, config.q, 'outcome_resolver.config.q');
+}
+
+/** The canonical q (the type's one vocabulary: `BTC` → `bitcoin`), or a 400 naming the config field. */
+export function resolvesAs(descriptor: SourceDescriptor, q: string, field: string): string {
   try {
-    descriptor.parseQ(config.q);
+    return resolveQ(descriptor, q).key;
   } catch (error) {
-    throw new ApiError('validation_failed', `outcome_resolver.config.q: ${(error as Error).message}`, {
-      field: 'outcome_resolver.config.q',
-    });
+    throw new ApiError('validation_failed', `${field}: ${(error as Error).message}`, { field });
   }
 }
+
+/** A coin in any form crypto-price takes (CoinGecko id, symbol, entity id), for resolvers that read one coin. */
+export const CoinQ = Type.String({
+  pattern: '^(svc-ent:[a-z]+\\.[a-z0-9-]+|[A-Za-z0-9][A-Za-z0-9-]{0,63})$',
+  description: 'a coin as crypto-price takes it: a CoinGecko id (bitcoin), a symbol (BTC) or an entity id (svc-ent:cr.bitcoin)',
+});
+
+/** The CoinGecko id of a coin in any crypto-price form; a 400 naming `field` when it is none. */
+export const coinIdOf = (registry: Registry, coin: string, field: string): string => resolvesAs(registry.get('crypto-price')!, coin, field);
 
 /** The rows of a fresh fetch, or undefined when the data type failed (the resolver will try again). */
 export async function fetchRows(runner: SourceRunner, type: string, q: string): Promise<SourceSuccess | undefined> {

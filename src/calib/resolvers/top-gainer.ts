@@ -1,9 +1,7 @@
 import Type from 'typebox';
 import { ApiError } from '../../core/errors.js';
-import { fetchRows, numberIn } from './data-query.js';
+import { CoinQ, coinIdOf, fetchRows, numberIn } from './data-query.js';
 import { defineResolver } from './define.js';
-
-const CoinId = Type.String({ pattern: '^[a-z0-9-]{1,64}$', description: 'a CoinGecko id such as bitcoin' });
 
 /** Percent gains from baseline to now, per coin in order. */
 export const gainsPct = (baseline: readonly number[], now: readonly number[]): number[] =>
@@ -20,30 +18,37 @@ export default defineResolver({
     'A coin without a usd price is retried for an hour, then the claim expires.',
   config: Type.Object(
     {
-      coins: Type.Array(CoinId, { minItems: 2, maxItems: 10, uniqueItems: true }),
+      coins: Type.Array(CoinQ, { minItems: 2, maxItems: 10, uniqueItems: true }),
       baseline_usd: Type.Array(Type.Number({ exclusiveMinimum: 0 }), {
         minItems: 2,
         maxItems: 10,
         description: 'the price of each coin when the claim was made, in coins order',
       }),
-      coin: CoinId,
+      coin: CoinQ,
     },
     { additionalProperties: false },
   ),
-  check({ coins, baseline_usd, coin }) {
+  check({ coins, baseline_usd, coin }, registry) {
+    const ids = coins.map((c, i) => coinIdOf(registry, c, `outcome_resolver.config.coins[${i}]`));
+    if (new Set(ids).size !== ids.length)
+      throw new ApiError('validation_failed', 'outcome_resolver.config.coins names one coin twice', {
+        field: 'outcome_resolver.config.coins',
+      });
     if (baseline_usd.length !== coins.length) {
       throw new ApiError('validation_failed', 'outcome_resolver.config.baseline_usd must have one price per coin', {
         field: 'outcome_resolver.config.baseline_usd',
       });
     }
-    if (!coins.includes(coin))
+    if (!ids.includes(coinIdOf(registry, coin, 'outcome_resolver.config.coin')))
       throw new ApiError('validation_failed', 'outcome_resolver.config.coin must be one of coins', {
         field: 'outcome_resolver.config.coin',
       });
   },
   async resolve({ coins, baseline_usd, coin }, { runner }) {
-    const result = await fetchRows(runner, 'crypto-price', coins.join(','));
-    const prices = coins.map((id) =>
+    const idOf = (c: string) => runner.prepare('crypto-price', c).key;
+    const ids = coins.map(idOf);
+    const result = await fetchRows(runner, 'crypto-price', ids.join(','));
+    const prices = ids.map((id) =>
       numberIn(
         result?.rows.find((row) => row.coin === id),
         'usd',
@@ -52,7 +57,7 @@ export default defineResolver({
     if (!result || prices.some((p) => p === undefined)) return undefined;
     const gains = gainsPct(baseline_usd, prices as number[]);
     return {
-      outcome: isTopGainer(gains, coins.indexOf(coin)),
+      outcome: isTopGainer(gains, ids.indexOf(idOf(coin))),
       evidence: {
         resolver: 'top_gainer',
         coin,

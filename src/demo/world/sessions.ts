@@ -1,14 +1,14 @@
 import type { Candle } from '../../core/candles.js';
 import type { Market } from '../market.js';
+import { isTradingDay, tradingPeriod } from './us-calendar.js';
 
 /**
  * Trading sessions of the demo world, for answers that follow an exchange's hours: US equities, indexes and futures
- * trade 14:30–21:00 UTC on weekdays (no holidays, no daylight saving), currencies around the clock on weekdays. The
- * price path runs on between sessions, so a session can open with a gap, as real ones do.
+ * trade 09:30–16:00 New York time on the US exchange calendar (holidays and daylight saving included), currencies
+ * around the clock on weekdays. The price path runs on between sessions, so a session can open with a gap, as real
+ * ones do.
  */
 const DAY_S = 86_400;
-const OPEN_S = 14.5 * 3600;
-const CLOSE_S = 21 * 3600;
 
 export interface Session {
   open: number;
@@ -16,17 +16,21 @@ export interface Session {
 }
 
 const isWeekday = (dayStart: number) => ![0, 6].includes(new Date(dayStart * 1000).getUTCDay());
+const trades = (dayStart: number, allDay: boolean) => (allDay ? isWeekday(dayStart) : isTradingDay(dayStart));
 
-/** The session of the weekday starting at `dayStart`. */
-const sessionOf = (dayStart: number, allDay: boolean): Session =>
-  allDay ? { open: dayStart, close: dayStart + DAY_S } : { open: dayStart + OPEN_S, close: dayStart + CLOSE_S };
+/** The session of the trading day starting at `dayStart`. */
+function sessionOf(dayStart: number, allDay: boolean): Session {
+  if (allDay) return { open: dayStart, close: dayStart + DAY_S };
+  const { regular } = tradingPeriod(dayStart);
+  return { open: regular.start, close: regular.end };
+}
 
 /** Sessions that opened in [from, to], oldest first. */
 export function sessions(from: number, to: number, allDay = false): Session[] {
   const out: Session[] = [];
   for (let day = Math.floor(from / DAY_S) * DAY_S; day <= to; day += DAY_S) {
     const session = sessionOf(day, allDay);
-    if (isWeekday(day) && session.open >= from && session.open <= to) out.push(session);
+    if (trades(day, allDay) && session.open >= from && session.open <= to) out.push(session);
   }
   return out;
 }
@@ -35,8 +39,23 @@ export function sessions(from: number, to: number, allDay = false): Session[] {
 export function lastSession(nowS: number, allDay = false): Session {
   for (let day = Math.floor(nowS / DAY_S) * DAY_S; ; day -= DAY_S) {
     const session = sessionOf(day, allDay);
-    if (isWeekday(day) && session.open <= nowS) return session;
+    if (trades(day, allDay) && session.open <= nowS) return session;
   }
+}
+
+/**
+ * Yahoo's `currentTradingPeriod` (pre, regular, post) at `nowS`: today's once its pre-market has begun, else that of the
+ * last trading day; currencies trade the whole UTC day, with no pre- or after-hours.
+ */
+export function currentTradingPeriod(nowS: number, allDay = false) {
+  const today = Math.floor(nowS / DAY_S) * DAY_S;
+  if (allDay) {
+    const day = Math.floor(lastSession(nowS, true).open / DAY_S) * DAY_S;
+    const edge = (t: number) => ({ start: t, end: t });
+    return { pre: edge(day), regular: { start: day, end: day + DAY_S }, post: edge(day + DAY_S) };
+  }
+  const startedToday = trades(today, false) && tradingPeriod(today).pre.start <= nowS;
+  return tradingPeriod(startedToday ? today : Math.floor(lastSession(nowS).open / DAY_S) * DAY_S);
 }
 
 /** The last traded instant: now inside a session, else the last close. */

@@ -5,7 +5,9 @@ import { between, own } from '../random.js';
 import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
 import { isoDay, releasedPeriods } from './calendar.js';
 import { FRED_ROUTES } from './fred.js';
-import { lastSession, lastTrade, sessionBars } from './sessions.js';
+import { currentTradingPeriod, lastSession, lastTrade, sessionBars } from './sessions.js';
+import { newYorkOffsetH } from './us-calendar.js';
+import { ECB_CURRENCIES, LISTING_ROUTES, isListed } from './listings.js';
 
 /**
  * Stocks, currencies and commodities of the demo world: Yahoo charts and day movers (US session hours), ECB rates
@@ -47,7 +49,7 @@ function yahooAsset(symbol: string): { asset: string; allDay: boolean; currency:
 
 function yahooChart(req: WorldRequest, world: DemoWorld): unknown {
   const symbol = decodeURIComponent(req.match[1]!);
-  if (!/^[A-Z0-9^.=-]{1,15}$/.test(symbol)) {
+  if (!isListed(symbol)) {
     return new Reply(404, { chart: { result: null, error: { code: 'Not Found', description: 'No data found, symbol may be delisted' } } });
   }
   const { asset, allDay, currency } = yahooAsset(symbol);
@@ -76,11 +78,20 @@ function yahooChart(req: WorldRequest, world: DemoWorld): unknown {
     regularMarketPrice: roundPrice(world.market.price(asset, traded)),
     regularMarketTime: traded,
     chartPreviousClose: roundPrice(world.market.price(asset, bars[0] ? bars[0].t - 1 : from)),
+    currentTradingPeriod: withZone(currentTradingPeriod(req.nowS, allDay), allDay),
     dataGranularity: interval,
     range,
   };
   const quote = { open: column('o'), high: column('h'), low: column('l'), close: column('c'), volume: column('v').map(Math.round) };
   return { chart: { result: [{ meta, timestamp: bars.map((b) => b.t), indicators: { quote: [quote] } }], error: null } };
+}
+
+/** Yahoo writes each period with its exchange's zone: New York for US listings, GMT for currencies. */
+function withZone(periods: Record<'pre' | 'regular' | 'post', { start: number; end: number }>, allDay: boolean) {
+  const gmtoffset = allDay ? 0 : newYorkOffsetH(periods.regular.start) * 3600;
+  const timezone = allDay ? 'GMT' : gmtoffset === -4 * 3600 ? 'EDT' : 'EST';
+  const zoned = (p: { start: number; end: number }) => ({ timezone, ...p, gmtoffset });
+  return { pre: zoned(periods.pre), regular: zoned(periods.regular), post: zoned(periods.post) };
 }
 
 /** Yahoo's predefined day_gainers / day_losers over the entity graph's equities: change since the previous session's close. */
@@ -128,49 +139,16 @@ function screener(req: WorldRequest, world: DemoWorld): unknown {
 const ECB_RELEASE_S = 15 * 3600 - DAY_S;
 const ecbRate = (market: Market, base: string, symbol: string, dayStart: number) =>
   roundSig(market.usd(base, dayStart + 13.25 * 3600) / market.usd(symbol, dayStart + 13.25 * 3600), 5);
-const FRANKFURTER = [
-  'AUD',
-  'BGN',
-  'BRL',
-  'CAD',
-  'CHF',
-  'CNY',
-  'CZK',
-  'DKK',
-  'EUR',
-  'GBP',
-  'HKD',
-  'HUF',
-  'IDR',
-  'ILS',
-  'INR',
-  'ISK',
-  'JPY',
-  'KRW',
-  'MXN',
-  'MYR',
-  'NOK',
-  'NZD',
-  'PHP',
-  'PLN',
-  'RON',
-  'SEK',
-  'SGD',
-  'THB',
-  'TRY',
-  'USD',
-  'ZAR',
-];
 
 function frankfurterRates(market: Market, base: string, symbols: string[], dayStart: number): Record<string, number> | undefined {
-  if (!FRANKFURTER.includes(base) || symbols.some((s) => !FRANKFURTER.includes(s))) return undefined;
+  if (!ECB_CURRENCIES.includes(base) || symbols.some((s) => !ECB_CURRENCIES.includes(s))) return undefined;
   return Object.fromEntries(symbols.filter((s) => s !== base).map((s) => [s, ecbRate(market, base, s, dayStart)]));
 }
 
 function frankfurterLatest(req: WorldRequest, world: DemoWorld): unknown {
   const base = req.params.get('base') ?? 'EUR';
   const [day] = releasedPeriods('weekdays', ECB_RELEASE_S, req.nowS, 1);
-  const symbols = req.params.get('symbols')?.split(',') ?? FRANKFURTER;
+  const symbols = req.params.get('symbols')?.split(',') ?? ECB_CURRENCIES;
   const rates = frankfurterRates(world.market, base, symbols, day!.start);
   return rates ? { amount: 1, base, date: day!.date, rates } : new Reply(404, { message: 'not found' });
 }
@@ -182,7 +160,7 @@ function frankfurterSeries(req: WorldRequest, world: DemoWorld): unknown {
   const days = releasedPeriods('weekdays', ECB_RELEASE_S, req.nowS, back)
     .filter((p) => p.start >= start && p.start <= end)
     .reverse();
-  const symbols = req.params.get('symbols')?.split(',') ?? FRANKFURTER;
+  const symbols = req.params.get('symbols')?.split(',') ?? ECB_CURRENCIES;
   if (!frankfurterRates(world.market, base, symbols, start)) return new Reply(404, { message: 'not found' });
   const rates = Object.fromEntries(days.map((d) => [d.date, frankfurterRates(world.market, base, symbols, d.start)]));
   return { amount: 1, base, start_date: days[0]?.date ?? isoDay(start), end_date: days.at(-1)?.date ?? isoDay(end), rates };
@@ -276,6 +254,7 @@ function goldApi(req: WorldRequest, world: DemoWorld): unknown {
 
 export const TRADFI_ROUTES: Route[] = [
   ...FRED_ROUTES,
+  ...LISTING_ROUTES,
   { host: 'yahoo', path: /^\/v8\/finance\/chart\/([^/]+)$/, answer: yahooChart },
   { host: 'yahoo', path: /^\/v1\/finance\/screener\/predefined\/saved$/, answer: screener },
   { host: 'frankfurter', path: /^\/v1\/latest$/, answer: frankfurterLatest },

@@ -62,9 +62,9 @@ export function stockTicker(q: string): string {
   return ticker;
 }
 
-/** `EUR:USD` → ['EUR', 'USD']. */
+/** `EUR:USD`, `EUR/USD` or `EURUSD` (any case) → ['EUR', 'USD']. */
 export function currencyPair(q: string): [string, string] {
-  const match = /^([A-Za-z]{3}):([A-Za-z]{3})$/.exec(q.trim());
+  const match = /^([A-Za-z]{3})[:/]?([A-Za-z]{3})$/.exec(q.trim());
   if (!match) throw invalidQ('<base>:<symbol> ISO 4217 currency codes', 'EUR:USD');
   return [match[1]!.toUpperCase(), match[2]!.toUpperCase()];
 }

@@ -47,5 +47,6 @@ export async function stooqQuote(http: HostHttp, ticker: string, deadline: numbe
     volume: quote.volume,
     exchange: null,
     as_of: zonedUnixSeconds(quote.date, quote.time, 'Europe/Warsaw'),
+    market_state: null,
   };
 }

@@ -3,6 +3,7 @@ import type { Candle } from '../../core/candles.js';
 
 /** Yahoo v8 chart (`/v8/finance/chart/<symbol>`): parallel timestamp and OHLCV arrays that may hold nulls (halted bars). */
 const Nullable = Type.Array(Type.Union([Type.Number(), Type.Null()]));
+const Period = Type.Object({ start: Type.Integer(), end: Type.Integer() });
 
 export const YahooChart = Type.Object({
   chart: Type.Object({
@@ -17,6 +18,8 @@ export const YahooChart = Type.Object({
             regularMarketPrice: Type.Optional(Type.Number()),
             regularMarketTime: Type.Optional(Type.Integer()),
             chartPreviousClose: Type.Optional(Type.Number()),
+            /** The exchange's pre-market, regular and after-hours periods of the current (or last) trading day, Unix s. */
+            currentTradingPeriod: Type.Optional(Type.Object({ pre: Period, regular: Period, post: Period })),
           }),
           timestamp: Type.Optional(Type.Array(Type.Integer())),
           indicators: Type.Object({
@@ -48,4 +51,14 @@ export function yahooDailyCloses(raw: YahooChart): { date: string; value: number
     const close = closes[i];
     return typeof close === 'number' ? [{ date: new Date(t * 1000).toISOString().slice(0, 10), value: close }] : [];
   });
+}
+
+export type MarketState = 'pre' | 'open' | 'post' | 'closed';
+
+/** The exchange's pre-market, regular session or after-hours at `nowS`, from the chart's trading period; null when Yahoo sent none. */
+export function marketState(raw: YahooChart, nowS: number): MarketState | null {
+  const periods = raw.chart.result?.[0]?.meta.currentTradingPeriod;
+  if (!periods) return null;
+  const inside = (p: { start: number; end: number }) => p.start <= nowS && nowS < p.end;
+  return inside(periods.regular) ? 'open' : inside(periods.pre) ? 'pre' : inside(periods.post) ? 'post' : 'closed';
 }
