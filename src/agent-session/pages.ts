@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 
 /** A file served from memory with a strong ETag. */
 export interface Asset {
@@ -52,6 +53,12 @@ export function sendAsset(request: FastifyRequest, reply: FastifyReply, file: As
   reply.header('etag', file.etag).header('cache-control', file.cacheControl).header('x-content-type-options', 'nosniff');
   if (status === 200 && request.headers['if-none-match'] === file.etag) return reply.code(304).send();
   return reply.code(status).type(file.type).send(file.body);
+}
+
+/** The route schema of a static asset: documented with the media type it is sent as (not the default JSON). */
+export function assetSchema(tags: string[], summary: string, file: Asset) {
+  const mediaType = file.type.split(';')[0]!;
+  return { tags, summary, produces: [mediaType], response: { 200: Type.String({ description: `the file (${mediaType})` }) } };
 }
 
 /** No inline script or style, nothing from other origins but the service's own public address. */

@@ -5,8 +5,8 @@ import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses, EventStream, SECURITY } from '../core/schemas.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { MAX_BUFFERED_BYTES, answeredHead, openEventStream } from '../stream/sse.js';
-import { loadPages, pageCsp, sendAsset } from './pages.js';
+import { MAX_BUFFERED_BYTES, STREAM_ROUTE_CONFIG, answeredHead, openEventStream } from '../stream/sse.js';
+import { assetSchema, loadPages, pageCsp, sendAsset } from './pages.js';
 import {
   EVENT_KINDS,
   EndBody,
@@ -163,6 +163,7 @@ export const agentSessionRoutes =
     app.get(
       '/api/agent-session/stream',
       {
+        config: STREAM_ROUTE_CONFIG,
         schema: {
           tags,
           summary: 'Follow a session live (server-sent events, public)',
@@ -260,7 +261,7 @@ export const agentSessionRoutes =
     );
 
     const staticRoute = (path: string, summary: string, file: (typeof pages)[keyof typeof pages], crossOrigin = false) =>
-      app.get(path, { schema: { tags, summary, response: { 200: Type.String() } } }, async (request, reply) => {
+      app.get(path, { schema: assetSchema(tags, summary, file) }, async (request, reply) => {
         if (crossOrigin) reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
         return sendAsset(request, reply, file);
       });

@@ -63,7 +63,7 @@ export const calibRoutes =
         config: signed,
         ...write,
         schema: {
-          security: [...SECURITY.agent, { agentKey: [], x402: [] }, { agentKey: [], passHeader: [] }],
+          security: [...SECURITY.agentOrNew, { agentKey: [], x402: [] }, { agentKey: [], passHeader: [] }],
           tags: proTags,
           summary: 'Record a confidence-weighted claim (free, or a paid calib-pro claim)',
           description:

@@ -126,17 +126,20 @@ export const EventStream = (message: TSchema, description: string) =>
  * Security requirements for `schema.security`, by who may call. Routes that do not declare one get
  * a default (see plugins/openapi.ts): public, or paid when the route answers 402.
  */
+type Requirement = Record<string, string[]>;
 export const SECURITY = {
   /** Anyone; an API key (`X-API-Key`) only raises the rate-limit tier. */
   public: [{}, { apiKey: [] }],
-  /** An agent that proves itself with the agent key it got at registration (its first write needs none). */
+  /** An existing agent, proving itself with the agent key it got at registration. */
   agent: [{ agentKey: [] }],
+  /** A write that creates the agent when its agent_id is new: the first one needs no key (`{}`), later ones need it. */
+  agentOrNew: [{ agentKey: [] }, {}] as Requirement[],
   /** The agent that started a live session, with its session token. */
   session: [{ sessionToken: [] }],
   /** A portfolio owner, with the token it got when linking (its first link needs none). */
   portfolio: [{ portfolioToken: [] }],
-  /** Only an x402 payment (buying a pass). */
-  x402: [{ x402: [] }],
+  /** Only an x402 payment (buying a pass); the unpaid call is served too (`{}`): its answer is the 402 challenge. */
+  x402: [{ x402: [] }, {}] as Requirement[],
   admin: [{ adminToken: [] }],
   cron: [{ cronKey: [] }],
 };

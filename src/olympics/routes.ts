@@ -7,12 +7,13 @@ import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { modelsFor } from '../models/index.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { asset, pageCsp, read, sendAsset } from '../agent-session/pages.js';
+import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
 import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { OlympicsService, RESOLVE_GRACE_S } from './service.js';
 import { OlympicsViews } from './views.js';
 import { Ticker, HEARTBEAT_MS, TICKER_REPLAY } from './ticker.js';
+import { STREAM_ROUTE_CONFIG } from '../stream/sse.js';
 import { TEMPLATES } from './templates.js';
 import { BACKFILL_PAIRS, CANDLE_RULE, replayEvents } from './history.js';
 import { SCORING_RULES } from './scoring.js';
@@ -156,6 +157,7 @@ export const olympicsRoutes =
     app.get(
       '/api/v1/olympics/ticker',
       {
+        config: STREAM_ROUTE_CONFIG,
         schema: {
           tags,
           summary: 'Olympics ticker (server-sent events)',
@@ -190,12 +192,12 @@ export const olympicsRoutes =
     );
     app.get(
       '/assets/olympics.js',
-      { schema: { tags, summary: 'Scoreboard script', response: { 200: Type.String() } } },
+      { schema: assetSchema(tags, 'Scoreboard script', pages.script) },
       async (request, reply) => sendAsset(request, reply, pages.script),
     );
     app.get(
       '/assets/olympics.css',
-      { schema: { tags, summary: 'Scoreboard styles', response: { 200: Type.String() } } },
+      { schema: assetSchema(tags, 'Scoreboard styles', pages.styles) },
       async (request, reply) => sendAsset(request, reply, pages.styles),
     );
   };

@@ -80,15 +80,16 @@ interface RouteSchema {
 /**
  * Who may call a route that did not say: admin paths need the admin token, 402-answering routes are paid, the rest
  * take no credential (`[]`, so /docs shows no lock on them; the optional X-API-Key that raises the rate-limit tier
- * is described in the document's introduction, not listed on every free route).
+ * is described in the document's introduction, not listed on every free route). A paid route also lists `{}`: the
+ * unpaid call is served (its free tier or the 402 challenge), and validating proxies such as Prism answer 401
+ * themselves to a call that meets none of the listed requirements.
  */
 function defaultSecurity(url: string, schema: RouteSchema): Record<string, string[]>[] {
   if (url.startsWith('/api/v1/admin/')) return [{ adminToken: [] }];
   if (!schema.response?.[402]) return [];
   const paid: Record<string, string[]>[] = [{ x402: [] }, { passToken: [] }];
   if (schema.body?.properties?.session_id) paid.push({ checkoutSession: [] });
-  if (schema.querystring?.properties?.free) paid.push({});
-  return paid;
+  return [...paid, {}];
 }
 
 /** The 200 schema of a signed route, as clients see it: with `_receipt` appended by the signing hook. */
@@ -112,6 +113,7 @@ function transformRoute({ schema = {}, url, route }: { schema?: RouteSchema; url
     schema: {
       ...schema,
       ...(description ? { description } : {}),
+      ...(method === 'HEAD' && typeof schema.summary === 'string' ? { summary: `${schema.summary}: the headers only (HEAD)` } : {}),
       operationId: schema.operationId ?? operationIdFor(method, url),
       security: schema.security ?? defaultSecurity(url, schema),
       ...(response ? { response } : {}),

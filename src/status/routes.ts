@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { asset, pageCsp, read, sendAsset } from '../agent-session/pages.js';
+import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
 import { StatusReport } from './schemas.js';
 import { buildFields, logMigrations, registerBuildInfoMetric } from './build.js';
 
@@ -66,12 +66,12 @@ export const statusRoutes =
     );
     app.get(
       '/assets/status.js',
-      { schema: { tags, summary: 'Status page script', response: { 200: Type.String() } } },
+      { schema: assetSchema(tags, 'Status page script', pages.script) },
       async (request, reply) => sendAsset(request, reply, pages.script),
     );
     app.get(
       '/assets/status.css',
-      { schema: { tags, summary: 'Status page styles', response: { 200: Type.String() } } },
+      { schema: assetSchema(tags, 'Status page styles', pages.styles) },
       async (request, reply) => sendAsset(request, reply, pages.styles),
     );
   };

@@ -7,7 +7,7 @@ import type { SourceRunner } from '../sources/runner.js';
 import { ReplayHub, TICKS_CHANNEL, type Framed } from './hub.js';
 import { StreamPoller } from './poller.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { answeredHead, openLiveStream, type LiveStream } from './sse.js';
+import { STREAM_ROUTE_CONFIG, answeredHead, openLiveStream, type LiveStream } from './sse.js';
 import { watchPlan } from './watch.js';
 
 const HEARTBEAT_MS = 15_000;
@@ -69,6 +69,7 @@ export const streamRoutes =
     app.get(
       '/api/data/stream',
       {
+        config: STREAM_ROUTE_CONFIG,
         schema: {
           tags: ['data'],
           summary: 'Live data ticks (server-sent events)',

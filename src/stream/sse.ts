@@ -54,6 +54,9 @@ export function answeredHead(request: FastifyRequest, reply: FastifyReply): bool
   return true;
 }
 
+/** Route config of a stream route: its HEAD, which `answeredHead` answers, is documented beside its GET. */
+export const STREAM_ROUTE_CONFIG = { swagger: { exposeHeadRoute: true } };
+
 /**
  * An open event stream. Frames written after the headers go straight to the socket as chunks of
  * the response's chunked coding: going through `ServerResponse.write` cost about 9 µs of

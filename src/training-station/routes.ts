@@ -47,7 +47,7 @@ export const trainingStationRoutes =
       {
         preParsing: keepRawBodyOfSignedRequests,
         schema: {
-          security: SECURITY.agent,
+          security: SECURITY.agentOrNew,
           tags,
           summary: 'Register (or update) an agent profile',
           description:

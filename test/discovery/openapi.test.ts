@@ -101,17 +101,36 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/data/preview'].get.operationId).toBe('getDataPreview');
   });
 
+  it('documents every asset with the media type it is sent as, and the HEAD the streams answer', async () => {
+    const assets = Object.keys(doc.paths).filter((path) => /^\/(assets|widget)\//.test(path));
+    expect(assets).toHaveLength(7);
+    for (const path of assets) {
+      const sent = (await t.app.inject(path)).headers['content-type'];
+      expect(Object.keys(doc.paths[path].get.responses['200'].content), path).toEqual([String(sent).split(';')[0]]);
+    }
+    for (const path of ['/api/data/stream', '/api/agent-session/stream', '/api/v1/olympics/ticker']) {
+      expect(doc.paths[path].head, path).toMatchObject({
+        operationId: expect.stringMatching(/^head/),
+        summary: expect.stringContaining('HEAD'),
+      });
+      const head = await t.app.inject({ method: 'HEAD', url: path });
+      expect(Object.keys(doc.paths[path].head.responses), path).toContain(String(head.statusCode));
+    }
+  });
+
   it('says who may call: paid operations accept x402 and document the 402 headers; writes that answer 401 name their credential', async () => {
     for (const { where, op } of operations()) {
       const schemes = (op.security ?? []).flatMap((s) => Object.keys(s));
       const anonymous = (op.security ?? []).some((s) => Object.keys(s).length === 0);
       if (op.responses['402']) {
         expect(schemes, where).toContain('x402');
+        // The unpaid call is served (the challenge): without `{}` a validating proxy (Prism) answers 401 in svc's place.
+        expect(anonymous, `${where} answers an unpaid call with 402 but does not declare it`).toBe(true);
         expect(Object.keys(op.responses['402'].headers), where).toEqual(expect.arrayContaining(['WWW-Authenticate', 'X-Payment-Required']));
         expect(op.responses['402'].content['application/json'].schema.$ref, where).toBe('#/components/schemas/PaymentChallenge');
       }
       // A route that refuses a missing credential must say which one (schema.security = SECURITY.agent, …).
-      if (op.responses['401']) expect(anonymous, `${where} answers 401 but declares anonymous access`).toBe(false);
+      if (op.responses['401']) expect(anonymous && !schemes.length, `${where} answers 401 but names no credential`).toBe(false);
       for (const [status, response] of Object.entries(op.responses)) {
         // 402 is the x402 challenge; /mcp answers every error as JSON-RPC (the MCP transport's format), house fields in `data`.
         // Pages for people (the watch page) answer their 404 as a page; every other API error is the house body.
@@ -124,7 +143,10 @@ describe('OpenAPI', () => {
       }
     }
     expect(doc.paths['/api/data/bundle'].post.security).toEqual([{ x402: [] }, { passToken: [] }, { checkoutSession: [] }, {}]);
-    expect(doc.paths['/api/v1/pass/day'].post.security).toEqual([{ x402: [] }]);
+    expect(doc.paths['/api/v1/pass/day'].post.security).toEqual([{ x402: [] }, {}]);
+    // A new agent's first claim needs no key; later ones do.
+    expect(doc.paths['/api/v1/calib/record_claim'].post.security).toEqual(expect.arrayContaining([{ agentKey: [] }, {}]));
+    expect(doc.paths['/api/v1/calib/record_outcome'].post.security).toEqual([{ agentKey: [] }]);
     expect(doc.paths['/api/v1/admin/keys'].get.security).toEqual([{ adminToken: [] }]);
     expect(Object.keys(doc.components.securitySchemes)).toEqual(
       expect.arrayContaining(['x402', 'passToken', 'checkoutSession', 'agentKey', 'adminToken']),

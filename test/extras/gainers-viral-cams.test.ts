@@ -73,6 +73,9 @@ describe('viral', () => {
         thumbnail_url: 'https://i.ytimg.com/vi/aB3dE5gH7jK/hqdefault.jpg',
       },
       expect.objectContaining({ video_id: 'Zx9Yw8Vu7Ts', views: 95310 }),
+      expect.objectContaining({ video_id: 'Lm3Np5Qr7St', views: 61240 }),
+      expect.objectContaining({ video_id: 'Uv8Wx0Yz2Ab', views: 40115 }),
+      expect.objectContaining({ video_id: 'Cd4Ef6Gh8Ij', views: 27902 }),
     ]);
     expect(body._receipt).toBeDefined();
   });
@@ -82,7 +85,10 @@ describe('viral', () => {
     expect(body.source).toBe('youtube');
     expect(body.top5.map((v: { video_id: string; views: number }) => [v.video_id, v.views])).toEqual([
       ['Ab12Cd34Ef5', 1204332],
+      ['Mn90Op12Qr3', 512004],
+      ['St45Uv67Wx8', 240991],
       ['Gh56Ij78Kl9', 88210],
+      ['Yz01Ab23Cd4', 61002],
     ]);
   });
 
