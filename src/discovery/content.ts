@@ -151,7 +151,7 @@ export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
         'x402 MCP transport: unpaid, the result is isError with the x402 PaymentRequired as structuredContent; send the payment in params._meta["x402/payment"] (settlement in the result\'s _meta["x402/payment-response"]), or send `Authorization: Bearer svc-pass_…` (SVC_MCP_PASS for stdio)',
       agent_key: '`Authorization: Bearer svc-ak_…` (SVC_MCP_AGENT_KEY for stdio) for agent-authenticated tools',
     },
-    capabilities: { tools: true, resources: true, prompts: true },
+    capabilities: { tools: true, resources: true, prompts: true, completions: true },
     resources: ['svc://catalog', 'svc://types/{type}', 'svc://tools/{name}', 'svc://receipt-key', 'svc://entities'],
     tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
     openapi: `${baseUrl}/openapi.json`,

@@ -1,6 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -15,6 +16,7 @@ import {
 import { rowComponentName } from '../plugins/openapi-rows.js';
 import type { Caller } from './caller.js';
 import { PROMPTS } from './prompts.js';
+import { completion } from './completions.js';
 import type { OpenApiDoc } from './schema.js';
 import type { Progress } from './progress.js';
 import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
@@ -65,7 +67,7 @@ export function createMcpServer({
 }: McpContext): Server {
   const server = new Server(
     { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS },
   );
   const listed = reachable(tools, selection, 'list');
   const byName = new Map(listed.map((t) => [t.spec.name, t]));
@@ -192,6 +194,18 @@ export function createMcpServer({
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `unknown resource ${uri}`);
     const row = doc.components.schemas[rowComponentName(entry.type)];
     return json(uri, { ...entry, query: { tool: 'query', arguments: { type: entry.type, q: entry.example } }, row_schema: row ?? null });
+  });
+
+  // The resource templates' variables have known values: the registry's types and the tools this selection reaches.
+  server.setRequestHandler(CompleteRequestSchema, async ({ params: { ref, argument } }) => {
+    const template = ref.type === 'ref/resource' ? `${ref.uri}#${argument.name}` : undefined;
+    if (template === 'svc://types/{type}#type')
+      return completion(
+        (await catalog()).data_types.map((d) => d.type),
+        argument.value,
+      );
+    if (template === 'svc://tools/{name}#name') return completion([...anyTool.keys()], argument.value);
+    return completion([], argument.value);
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS.map(({ render: _render, ...p }) => p) }));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { DEMO_PUBLIC_TOKEN } from '../fakes/plaid.js';
+import { startDemoApp } from '../demo/helpers.js';
 
 /** SVC_DEMO=1 without SVC_MODELS or Plaid credentials: the loopback vendor and Plaid fakes answer, labelled "demo". */
 let t: TestApp;
@@ -43,5 +44,31 @@ describe('the demo', () => {
     expect(body).toMatchObject({ planner: 'language_model', model: { model: 'demo' } });
     expect(body.context.decision_recipe.caveats[0]).toMatch(/^Demo planner/);
     expect(body.context.primary.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the demo world', () => {
+  let world: TestApp;
+  beforeAll(async () => {
+    world = await startDemoApp(Date.UTC(2026, 10, 21, 15, 0, 0));
+  });
+  afterAll(() => world?.close());
+
+  it('syncs any wallet from the demo chain world, on every chain Blockscout serves', async () => {
+    const { portfolio_token: token } = (
+      await world.app.inject({ method: 'POST', url: '/api/portfolio/link', payload: { user_id: 'wallet-user' } })
+    ).json();
+    const wallets = ['ethereum:0xd8da6bf26964af9d7eed9e03e53415d37aa96045', 'base:0x28c6c06298d514db089934071355e5743bf21d60'];
+    const synced = await world.app.inject({
+      method: 'POST',
+      url: '/api/portfolio/sync',
+      payload: { user_id: 'wallet-user', wallets },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(synced.statusCode, synced.body).toBe(200);
+    const symbols = synced.json().holdings.map((h: { symbol: string }) => h.symbol);
+    expect(symbols).toContain('ETH');
+    expect(symbols.filter((s: string) => s !== 'ETH').length).toBeGreaterThan(0);
+    for (const h of synced.json().holdings) expect(h.quantity).toBeGreaterThan(0);
   });
 });

@@ -1,11 +1,12 @@
 import { roundTo } from '../../core/numbers.js';
 import { LIQUIDATION_CALL_TOPIC } from '../../sources/lib/aave-v3-events.js';
 import { AAVE_V3_POOL } from '../../sources/lib/aave-v3-ethereum.js';
+import { BLOCKSCOUT_HOSTS } from '../../sources/lib/blockscout.js';
 import { between, hex, intBetween, own, pick } from '../random.js';
 import type { DemoWorld, Route, WorldRequest } from '../world.js';
 import { blockAt, blockTime, hexOf } from './chain-clock.js';
 import { coinBySymbol } from './coins.js';
-import { contractSource, etherscanItems, tokenSecurity, transfers } from './wallets.js';
+import { blockscoutAccount, contractSource, etherscanItems, tokenSecurity, transfers } from './wallets.js';
 
 /**
  * Ethereum in the demo world: the chain head follows the clock (a block every 12 s), the base fee walks, Aave V3
@@ -183,15 +184,19 @@ function mevBlocks(req: WorldRequest, world: DemoWorld): unknown {
   return template.map((t) => ({ ...t, block_number: t.block_number - templateFirst + first })).filter((t) => t.block_number <= head);
 }
 
+/** Blockscout's RPC-style `/api` on every chain's explorer: the chain head and wallet balances. */
+const blockscoutRpc =
+  (chain: string) =>
+  (req: WorldRequest, world: DemoWorld): unknown => {
+    const p = (k: string) => req.params.get(k) ?? '';
+    if (p('action') === 'eth_block_number') return { jsonrpc: '2.0', result: hexOf(blockAt(req.nowS)), id: 1 };
+    return p('module') === 'account' ? blockscoutAccount(world, chain, p('action'), p('address'), req.nowS) : undefined;
+  };
+
 export const CHAIN_ROUTES: Route[] = [
   { host: 'etherscan', path: /^\/v2\/api$/, answer: etherscan },
   { host: 'eth-rpc', method: 'POST', path: /^\/$/, answer: jsonRpc },
-  {
-    host: 'blockscout',
-    path: /^\/api$/,
-    answer: (req) =>
-      req.params.get('action') === 'eth_block_number' ? { jsonrpc: '2.0', result: hexOf(blockAt(req.nowS)), id: 1 } : undefined,
-  },
+  ...Object.entries(BLOCKSCOUT_HOSTS).map(([chain, host]) => ({ host, path: /^\/api$/, answer: blockscoutRpc(chain) })),
   { host: 'zeromev', path: /^\/v1\/mevBlock$/, answer: mevBlocks },
   {
     host: 'gopluslabs',

@@ -90,6 +90,28 @@ export function etherscanItems(list: Transfer[], nowS: number, native: boolean):
   }));
 }
 
+/**
+ * Blockscout's Etherscan-compatible account API (`/api?module=account&action=balance|tokenlist`) for any address on
+ * `chain`: a seeded native balance (in wei) and, for each wallet token with a contract on that chain, a seeded holding
+ * worth $50 to $250,000 at the world's price of the moment; all values are strings, as Blockscout sends them.
+ */
+export function blockscoutAccount(world: DemoWorld, chain: string, action: string, address: string, nowS: number): unknown {
+  const key = `${chain}:${address.toLowerCase()}`;
+  if (action === 'balance')
+    return { message: 'OK', result: toUnits(between(world.seed, `native:${key}`, 0.01, 40), 18).toString(), status: '1' };
+  if (action !== 'tokenlist') return undefined;
+  const held = coins(world.market).filter(
+    (c) => WALLET_TOKENS.includes(c.symbol) && c.contracts[chain] && uniform(world.seed, `holds:${key}:${c.symbol}`) < 0.6,
+  );
+  const result = held.map((c) => {
+    const decimals = own(DECIMALS, c.symbol) ?? 18;
+    const usd = Math.exp(between(world.seed, `holding:${key}:${c.symbol}`, Math.log(50), Math.log(250_000)));
+    const balance = toUnits(usd / world.market.usd(c.symbol, nowS), decimals).toString();
+    return { balance, contractAddress: c.contracts[chain], decimals: String(decimals), name: c.name, symbol: c.symbol, type: 'ERC-20' };
+  });
+  return result.length ? { message: 'OK', result, status: '1' } : { message: 'No tokens found', result: [], status: '0' };
+}
+
 /** Known contracts that are not tokens, by what they are. */
 const KNOWN_CONTRACTS: Record<string, string> = { '0x7a250d5630b4cf539739df2c5dacb4c659f2488d': 'UniswapV2Router02' };
 
