@@ -4,29 +4,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { EnvSchema } from '../src/config-env.js';
+import { ruleOf, type VariableSchema } from '../src/config-rules.js';
 
 export const CONFIGURATION_DOC = new URL('../docs/configuration.md', import.meta.url);
 
-interface VariableSchema {
-  type?: string;
-  default?: string | number;
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-  anyOf?: { const?: unknown }[];
-}
-
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
-
-/** The values a variable takes, when the schema says more than its description: a number range or a list of words. */
-function ruleOf(schema: VariableSchema): string {
-  if (schema.anyOf?.every((s) => s.const !== undefined)) return `one of ${schema.anyOf.map((s) => `\`${String(s.const)}\``).join(', ')}`;
-  if (schema.type !== 'integer' && schema.type !== 'number') return '';
-  const kind = schema.type === 'integer' ? 'integer' : 'number';
-  if (schema.minimum !== undefined && schema.maximum !== undefined) return `${kind} ${schema.minimum}–${schema.maximum}`;
-  if (schema.minimum !== undefined) return `${kind} ≥ ${schema.minimum}`;
-  return kind;
-}
 
 export function configTable(): string {
   const rows = Object.entries(EnvSchema.properties as Record<string, VariableSchema>).map(([name, schema]) => {

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Deps } from './deps.js';
 import type { AppContext } from './app-context.js';
@@ -6,6 +6,7 @@ import { CursorCodec } from './core/cursor.js';
 import { derivedSecret } from './core/secrets.js';
 import { createPaymentGate } from './payments/index.js';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.js';
+import { registerRequestLog } from './plugins/request-log.js';
 import { registerCors } from './plugins/cors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
@@ -101,6 +102,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
     logger: options.logger ? loggerOptions(options.logger.level, options.logger.stream) : false,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
+    // registerRequestLog writes one line per request instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -108,6 +111,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.decorate('stopping', false);
   registerTracing(app, deps.tracer);
   registerErrorHandler(app);
+  registerRequestLog(app, { probes: deps.config.logHealthProbes });
   registerServerLimits(app, deps.config);
   registerInputGuard(app);
   registerCors(app);

@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox';
 import { Flag, MCP_STDIO_ENV } from './config-env-stdio.js';
 import { SIGNING_KEY_ENV } from './config-env-keys.js';
 import { buildInfo } from './core/build-info.js';
+import { LOG_ENV } from './config-env-log.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -12,7 +13,11 @@ export const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port' }),
   HOST: Type.String({ default: '0.0.0.0', description: 'listen address' }),
   SVC_PUBLIC_URL: Type.Optional(
-    Type.String({ pattern: '^https?://[^/\\s]+$', description: 'public base URL (scheme + host, no path); default http://localhost:PORT' }),
+    Type.String({
+      pattern: '^https?://[^/\\s]+$',
+      expected: 'an http(s) URL of scheme and host only, such as https://svc.example.org',
+      description: 'public base URL (scheme + host, no path); default http://localhost:PORT',
+    }),
   ),
   SVC_DATA_DIR: Type.String({
     default: './data',
@@ -20,12 +25,23 @@ export const EnvSchema = Type.Object({
     description: 'directory for the SQLite file and the generated signing key',
   }),
   DATABASE_URL: Type.Optional(
-    Type.String({ pattern: '^postgres(ql)?://', description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR' }),
+    Type.String({
+      pattern: '^postgres(ql)?://',
+      expected: 'a URL starting with postgres:// or postgresql://',
+      description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR',
+    }),
   ),
-  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://', description: 'Redis URL for the shared cache, bus and rate limits' })),
+  REDIS_URL: Type.Optional(
+    Type.String({
+      pattern: '^rediss?://',
+      expected: 'a URL starting with redis:// or rediss://',
+      description: 'Redis URL for the shared cache, bus and rate limits',
+    }),
+  ),
   SVC_REDIS_PREFIX: Type.String({
     default: 'svc:',
     pattern: '^[A-Za-z0-9_.:-]{1,64}$',
+    expected: '1 to 64 letters, digits, or the characters _ . : -',
     description: 'prefix of every Redis key and channel, so two deployments can share one Redis',
   }),
   SVC_REDIS_TIMEOUT_MS: Type.Integer({
@@ -56,6 +72,7 @@ export const EnvSchema = Type.Object({
   SVC_TRUST_PROXY: Type.Optional(
     Type.String({
       pattern: '^([0-9]{1,2}|[0-9A-Fa-f:.]+(/[0-9]{1,3})?(\\s*,\\s*[0-9A-Fa-f:.]+(/[0-9]{1,3})?)*)$',
+      expected: 'a hop count (such as 1) or a comma-separated list of IP addresses and CIDR ranges',
       description:
         'which proxies may set X-Forwarded-For: a hop count (1 = the nearest proxy) or a comma-separated list of IPs/CIDRs; unset = the socket address is the client',
     }),
@@ -92,6 +109,7 @@ export const EnvSchema = Type.Object({
   }),
   SVC_WORKERS: Type.String({
     pattern: '^(auto|[1-9][0-9]?)$',
+    expected: 'auto or a number of processes from 1 to 99',
     default: '1',
     description:
       'processes serving the one port (node:cluster), 1–99 or auto (one per core); more than 1 needs REDIS_URL (docs/operations.md)',
@@ -117,6 +135,7 @@ export const EnvSchema = Type.Object({
   }),
   SVC_PAY_TO: Type.String({
     pattern: '^0x[0-9a-fA-F]{40}$',
+    expected: 'an Ethereum address: 0x and 40 hex digits',
     default: '0x0000000000000000000000000000000000000000',
     description: 'USDC recipient address for x402 payments (set it before charging anyone)',
   }),
@@ -151,9 +170,19 @@ export const EnvSchema = Type.Object({
     Type.String({ minLength: 40, description: 'CDP API key secret: EC private key PEM or base64 Ed25519 key (X402_FACILITATOR_AUTH=cdp)' }),
   ),
   STRIPE_SECRET_KEY: Type.Optional(
-    Type.String({ pattern: '^(sk|rk)_(live|test)_', description: 'Stripe key for checkout-session payments' }),
+    Type.String({
+      pattern: '^(sk|rk)_(live|test)_',
+      expected: 'a Stripe secret or restricted key (sk_live_, sk_test_, rk_live_ or rk_test_…)',
+      description: 'Stripe key for checkout-session payments',
+    }),
   ),
-  STRIPE_API_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]+$', description: 'Stripe API base (tests point it at a fake)' })),
+  STRIPE_API_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/]+$',
+      expected: 'an http(s) URL of scheme and host only',
+      description: 'Stripe API base (tests point it at a fake)',
+    }),
+  ),
   SVC_ADMIN_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'bearer token for the admin routes (API keys)' })),
   SVC_RATE_ANON_PER_MIN: Type.Integer({
     minimum: 1,
@@ -166,6 +195,7 @@ export const EnvSchema = Type.Object({
   SVC_STREAM_WATCH: Type.Optional(
     Type.String({
       pattern: '^(off|[a-z0-9-]+(,[a-z0-9-]+)*)$',
+      expected: 'off or a comma-separated list of data types',
       description:
         'types the live stream polls (their catalog examples, each at its own interval: docs/streams.md): unset = every type, a comma list restricts it, `off` polls none',
     }),
@@ -219,10 +249,7 @@ export const EnvSchema = Type.Object({
     default: 2048,
     description: 'MiB of screenshots stored in all; past it the images of the longest-ended sessions are evicted first',
   }),
-  SVC_SCHEDULER: Type.Union([Type.Literal('0'), Type.Literal('1')], {
-    default: '1',
-    description: '0 disables background jobs (snapshots, stream poller, viral refresh)',
-  }),
+  SVC_SCHEDULER: Flag('0 disables background jobs (snapshots, stream poller, viral refresh)', '1'),
   SVC_LLM_MODEL: Type.String({
     default: 'gpt-4o-mini',
     minLength: 1,
@@ -231,12 +258,14 @@ export const EnvSchema = Type.Object({
   }),
   SVC_FETCH_ALLOWED_PORTS: Type.String({
     pattern: '^[0-9]{1,5}(,[0-9]{1,5})*$',
+    expected: 'a comma-separated list of port numbers',
     default: '80,443',
     description: 'ports that fetches of user-given URLs (scrape) may connect to, comma-separated; redirects are held to the same list',
   }),
   SVC_WEBHOOK_ALLOWED_ADDRESSES: Type.Optional(
     Type.String({
       pattern: '^[0-9A-Fa-f.:]+(,[0-9A-Fa-f.:]+)*$',
+      expected: 'a comma-separated list of IP addresses',
       description:
         'calib-pro webhooks: IP addresses allowed although not public, comma-separated (tests, or a receiver on a private network); default none',
     }),
@@ -260,6 +289,7 @@ export const EnvSchema = Type.Object({
   SVC_SECRET_KEY: Type.Optional(
     Type.String({
       pattern: '^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$',
+      expected: '32 bytes as 64 hex digits or base64',
       description: '32-byte key (64 hex or base64) that encrypts stored secrets (Plaid access tokens) with AES-256-GCM',
     }),
   ),
@@ -279,24 +309,7 @@ export const EnvSchema = Type.Object({
   ),
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
   ...MCP_STDIO_ENV,
-  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
-    Type.String({
-      pattern: '^https?://[^\\s]+$',
-      description: 'OTLP/HTTP collector base URL: requests and their upstream calls are exported as traces to <url>/v1/traces; unset = off',
-    }),
-  ),
-  OTEL_SERVICE_NAME: Type.String({ default: 'svc', minLength: 1, description: 'service.name of the exported traces' }),
-  LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
-    {
-      default: 'info',
-      description: 'pino log level',
-    },
-  ),
-  LOG_FORMAT: Type.Union([Type.Literal('json'), Type.Literal('pretty')], {
-    default: 'json',
-    description: 'json: one JSON object per line, for log collectors; pretty: one readable line per event, for a terminal',
-  }),
+  ...LOG_ENV,
 });
 
 export type Env = Static<typeof EnvSchema>;

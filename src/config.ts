@@ -8,6 +8,9 @@ import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
 import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
+import { parseBoolean } from './core/booleans.js';
+import { variableProblems } from './config-rules.js';
+import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -50,6 +53,8 @@ export interface Config {
   userAgent: string;
   logLevel: string;
   logFormat: 'json' | 'pretty';
+  /** Log requests to /healthz, /readyz and /metrics too. */
+  logHealthProbes: boolean;
   /** OpenTelemetry export; undefined = tracing off. */
   tracing?: TracingSettings;
   upstreams: Record<HostName, UpstreamSetting>;
@@ -100,11 +105,14 @@ export interface Config {
     toolsets?: string;
     readonly?: boolean;
   };
+  /** Which Host and Origin headers /mcp answers (DNS-rebinding guard). */
+  mcpGuard: McpGuard;
 }
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
-    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    // One problem is one line, as every start-up error is; several are listed one a line.
+    super(problems.length === 1 ? `invalid configuration: ${problems[0]}` : `invalid configuration:\n  ${problems.join('\n  ')}`);
   }
 }
 
@@ -136,13 +144,13 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** Pure: env → Config. Throws ConfigError naming every bad variable at once. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.fromEntries(
+  const known: Record<string, string> = Object.fromEntries(
     Object.keys(EnvSchema.properties).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])),
   );
+  // `https://svc.example.org/` is the same public URL as without its slash; the service appends paths to it.
+  if (known.SVC_PUBLIC_URL) known.SVC_PUBLIC_URL = known.SVC_PUBLIC_URL.replace(/\/+$/, '');
   const parsed = Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env;
-  const problems = [...Value.Errors(EnvSchema, parsed)].map(
-    (e) => `${e.instancePath.slice(1) || e.schemaPath}: ${e.message} (got "${String(known[e.instancePath.slice(1)] ?? '')}")`,
-  );
+  const problems = variableProblems(known, parsed);
   const upstreams = readUpstreams(env, problems);
   for (const entry of parsed.SVC_TRUST_PROXY?.includes('.') || parsed.SVC_TRUST_PROXY?.includes(':')
     ? parsed.SVC_TRUST_PROXY.split(',')
@@ -206,12 +214,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signingKey: parsed.SVC_SIGNING_KEY,
     signingKeysPrevious: parsed.SVC_SIGNING_KEYS_PREVIOUS,
-    demo: parsed.SVC_DEMO === '1',
+    demo: parseBoolean(parsed.SVC_DEMO)!,
     demoSeed: parsed.SVC_DEMO_SEED,
     ...(parsed.SVC_TEST_CRASH_AT ? { testCrashAt: parsed.SVC_TEST_CRASH_AT } : {}),
     userAgent: parsed.SVC_USER_AGENT,
     logLevel: parsed.LOG_LEVEL,
     logFormat: parsed.LOG_FORMAT,
+    logHealthProbes: parseBoolean(parsed.SVC_LOG_HEALTH_PROBES)!,
     ...(parsed.OTEL_EXPORTER_OTLP_ENDPOINT
       ? { tracing: { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } }
       : {}),
@@ -234,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         budgetBytes: parsed.SVC_SESSION_IMAGES_BUDGET_MB * 1_048_576,
       },
     },
-    scheduler: parsed.SVC_SCHEDULER === '1',
+    scheduler: parseBoolean(parsed.SVC_SCHEDULER)!,
     cronKey: parsed.SVC_CRON_KEY,
     fetchAllowedPorts,
     webhookAllowedAddresses: parsed.SVC_WEBHOOK_ALLOWED_ADDRESSES?.split(',') ?? [],
@@ -257,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pro: parsed.SVC_RATE_PRO_PER_MIN,
       pass: parsed.SVC_RATE_PASS_PER_MIN,
     },
+    mcpGuard: mcpGuardOf(parsed),
     mcpClient: {
       baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
       pass: parsed.SVC_MCP_PASS,
@@ -264,7 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       apiKey: parsed.SVC_MCP_API_KEY,
       portfolioToken: parsed.SVC_MCP_PORTFOLIO_TOKEN,
       toolsets: parsed.SVC_MCP_TOOLSETS,
-      readonly: parsed.SVC_MCP_READONLY === '1',
+      readonly: parseBoolean(parsed.SVC_MCP_READONLY)!,
     },
   };
 }

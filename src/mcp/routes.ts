@@ -2,15 +2,17 @@ import Type from 'typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
+import { booleanParam, BOOLEAN_RULE } from '../core/booleans.js';
 import { ApiError } from '../core/errors.js';
 import { importOnce } from '../core/import-once.js';
 import { FreeObject } from '../core/schemas.js';
+import { guardHosts } from './allowed-hosts.js';
 import { injectCaller } from './caller.js';
 import { MCP_PROTOCOL_VERSION } from './protocol.js';
 import type { OpenApiDoc } from './schema.js';
 import { buildTools, type BuiltTool, type Credentials } from './tools.js';
 import { TOOLSET_WORDS } from './toolset-names.js';
-import { isOn, parseSelection, reachable, UnknownToolset, type ToolSelection } from './toolsets.js';
+import { parseSelection, reachable, UnknownToolset, type ToolSelection } from './toolsets.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -23,7 +25,8 @@ const DESCRIPTION =
   'JSON-RPC message and gets its answer as JSON, or as a short event stream when the call asks for progress (`_meta.progressToken`; send ' +
   '`Accept: application/json, text/event-stream`). `?toolsets=` picks the tools listed (comma-separated: data, calibration, sessions, safety, ' +
   'arena, chart, portfolio, `all`, `default` = data,safety, `dynamic` = three meta-tools reaching every tool); `?readonly=1` leaves out tools ' +
-  'that record something. Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials ' +
+  'that record something. A request naming a `Host` the instance does not serve, or sent by a page of another `Origin`, is refused 403 ' +
+  '(the DNS-rebinding guard: SVC_MCP_ALLOWED_HOSTS, SVC_MCP_ALLOWED_ORIGINS). Tools call this service’s own routes, so rate limits, payments and receipts apply as for HTTP clients. Credentials ' +
   'on this request are used by the tools: `Authorization: Bearer svc-pass_…` (a pass, for paid tools), `Bearer svc-ak_…` (an agent key, for ' +
   'record_claim), `Bearer ast_…` (a session token, for session_event), any other bearer token as a portfolio token, `X-API-Key` (rate-limit tier). ' +
   'Paid tools follow the x402 MCP transport: unpaid, the result is `isError` with the x402 `PaymentRequired` as `structuredContent`; the payment goes ' +
@@ -72,7 +75,7 @@ function asJsonRpcError(request: FastifyRequest, status: number, payload: unknow
 function selectionOf(request: FastifyRequest): ToolSelection {
   const query = request.query as { toolsets?: string; readonly?: string };
   try {
-    return parseSelection(query.toolsets, isOn(query.readonly));
+    return parseSelection(query.toolsets, booleanParam(query.readonly, 'readonly') ?? false);
   } catch (e) {
     if (!(e instanceof UnknownToolset)) throw e;
     throw new ApiError('bad_request', e.message, { field: 'toolsets', rule: 'enum', value: e.word, allowed: [...TOOLSET_WORDS] });
@@ -83,7 +86,7 @@ const SelectionQuery = Type.Object({
   toolsets: Type.Optional(
     Type.String({ maxLength: 200, description: `comma-separated: ${TOOLSET_WORDS.join(', ')}; default data,safety` }),
   ),
-  readonly: Type.Optional(Type.String({ maxLength: 5, description: '1 or true: leave out tools that record something' })),
+  readonly: Type.Optional(Type.String({ maxLength: 5, description: `leave out tools that record something: ${BOOLEAN_RULE}` })),
 });
 
 const jsonRpcErrors = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) =>
@@ -123,6 +126,7 @@ export const mcpRoutes =
       return built;
     };
     const caller = injectCaller(app);
+    const hostGuard = guardHosts(ctx.deps.config.mcpGuard);
 
     const handle = async (request: FastifyRequest, reply: FastifyReply) => {
       const { doc, tools } = toolsOnce();
@@ -159,9 +163,10 @@ export const mcpRoutes =
               'the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken)',
             ),
             202: Type.Null({ description: 'accepted (a notification has no answer)' }),
-            ...Object.fromEntries([400, 406, 413, 415, 429].map((status) => [status, JsonRpcErrorSchema])),
+            ...Object.fromEntries([400, 403, 406, 413, 415, 429].map((status) => [status, JsonRpcErrorSchema])),
           },
         },
+        onRequest: hostGuard,
         preSerialization: jsonRpcErrors,
       },
       handle,
@@ -188,9 +193,10 @@ export const mcpRoutes =
               tools: Type.Array(Type.String()),
             }),
             405: JsonRpcErrorSchema,
-            ...Object.fromEntries([400, 429].map((status) => [status, JsonRpcErrorSchema])),
+            ...Object.fromEntries([400, 403, 429].map((status) => [status, JsonRpcErrorSchema])),
           },
         },
+        onRequest: hostGuard,
         preSerialization: jsonRpcErrors,
       },
       async (request, reply) => {

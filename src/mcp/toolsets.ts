@@ -34,9 +34,6 @@ export function parseSelection(toolsets: string | undefined, readonly = false): 
   return { toolsets: TOOLSETS.filter((t) => chosen.has(t)), dynamic: words.includes('dynamic'), readonly };
 }
 
-/** `1`/`true` turn read-only mode on; anything else leaves it off. */
-export const isOn = (value: unknown) => value === '1' || value === 'true';
-
 /** The tools a selection reaches: those of its toolsets, or all of them through the dynamic meta-tools. */
 export function reachable(tools: BuiltTool[], selection: ToolSelection, through: 'list' | 'dynamic'): BuiltTool[] {
   return tools.filter(

@@ -13,7 +13,7 @@ describe('docs/configuration.md', () => {
   it('has a row for every variable, with its default and its rule', () => {
     const row = (name: string) => doc.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
     for (const name of Object.keys(EnvSchema.properties)) expect(row(name), name).toBeDefined();
-    expect(row('PORT')).toBe('| `PORT` | `8080` | HTTP port (integer 0–65535) |');
+    expect(row('PORT')).toBe('| `PORT` | `8080` | HTTP port (an integer from 0 to 65535) |');
     expect(row('LOG_LEVEL')).toContain('one of `fatal`, `error`, `warn`, `info`, `debug`, `trace`, `silent`');
     expect(row('DATABASE_URL')).toContain('| — |');
   });
