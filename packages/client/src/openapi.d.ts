@@ -4565,8 +4565,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-yUhKPuGjKeDZqR7_ZnjqgVo087vZP3Qi_KpvhTWw8Li6lkvHgZDMZzTv67QAzReW750Vn6zr9SmI6DQ-8zM0Bw"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-GPOxZpfOPGXdlaDIXLIt8t--MZGIuescyp1O7QLGsBdIflxBXpOdLtECLX5bPW8MOt5XgJ0LHCm8i2We7xjkCg"
                      *       }
                      *     }
                      */
@@ -4731,8 +4731,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-icou2jk1UJt4XMlw9yrVDvZlPGJBVdwghWUZGH2yAYZBLXJRHjKQazYnTwdnB09YAnVnXufZ4KbDxVq9CFhiBw"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-_9m4U9zAd-cnF_Fu84YpfDPKJIq25zp7ysF4oW3HJ_0nrbOgtksqyIfiV_KlDyRVNAk0yeyUO_Ew2A9E7G_MDQ"
                      *       }
                      *     }
                      */
@@ -4837,7 +4837,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.lXSZGATO6JaXyLw8seUwbQ_wa5QiXLCJVVuCxWLONxc",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.5jRizKwmyDgO73IxoESPaHPLu_uzwBV2uelLk91kJMQ",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4847,15 +4847,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-Oiv5XsTeBpEXCNkcNUUqMPFBzT4DRiQH4j6PUzDzK0o",
+                     *         "response_hash": "sha256-fQTSbbpFjnl2iofjzuaeC4d-zIfHH0ylLVVFctNs9ug",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-Qy5J3qGw36klmTS2D10t4pUJLfSqWSWL_zYJWjQ90wlb5yLe6K8PN2lFg74hKpxWSkg_4h9AWFzyCOLJPN8jBQ"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-cdSCchO0X51stVA8kgZoljGGdSzzIiouif-6s9_g49IBeco1wsGKxfmUAxZb7D8ughx8BucqrXSmqvoTyEW9Cg"
                      *       }
                      *     }
                      */
@@ -4895,7 +4895,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...] (CoinGecko ids such as bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "ed1bf361-baef-439b-a3d0-a2170f9f11fd"
+                     *       "request_id": "4fde3468-f94d-4b24-99f5-a8eff5b0ae60"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5062,8 +5062,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-oiCREyN9tBXsO0xecKNko3ayses-t8z1nGPmX9N69zWl2NwY--vCDQXBroC6Oa3djyzs-G42myFOC22fd_KDCA"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-eGS9uKBNGcLrp0cmmxNAosIzK1E_nmBaxpscZOi011kQSYFp0gWcSNN4UOuELIImQe9o5C1-MgykPBQqD0acCw"
                      *       }
                      *     }
                      */
@@ -5106,7 +5106,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x6622ced58b10fc0ed46e5ad34ee2077f5af071dcb86b5184388f785d1167ec4e",
+                     *         "memo": "0xf50ec26ca38cafbbd836768e1fdead5f0dc7fa2bf28d0682f95e92d1cb7e8b85",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5124,7 +5124,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x6622ced58b10fc0ed46e5ad34ee2077f5af071dcb86b5184388f785d1167ec4e"
+                     *             "memo": "0xf50ec26ca38cafbbd836768e1fdead5f0dc7fa2bf28d0682f95e92d1cb7e8b85"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5302,7 +5302,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "5060a176-ef24-4efd-ad56-28c9dd199081"
+                     *       "request_id": "aba8e279-fe8b-46b3-ba94-89a77b03dae5"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5511,8 +5511,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-bVy-Hx9J8av22L4Cpalgx296yx9ZkgjVuTlK0D_GMT6HxEej5l4ewyuRFash5iSSBgx6wjjmXDUPh8sPWKNICw"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519--bA2TRw-zqKBbMUObRnPY5MlMvy3manJL4c9_kveNQ6xz0RVsCyJcYjja-Sm91pa56yg9Dn21nZheONluKd-BA"
                      *       }
                      *     }
                      */
@@ -5838,19 +5838,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.mMNZSHevJtnzSIStBMEivUVl4sdKKzQ0Qg09yKWH6Uo",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.3A81kk1Cmt46gcoYjlEt2FtA7fzfvi8KS0ju6bD9jb0",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-6vDg68YMU9QqdYtVjAlO6mRDF9SpZrAsNKIfHMua544",
+                     *         "response_hash": "sha256-4-47AHkdF_hNBViPE5xxL_-0yT6sd8zdSnP_lz1c9A4",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-G-K3NoTAP6VboY4DVefUwnkWoe0LIivBxzAu6yEFgGULLh4YFgvyNkuRYo8kC4TQlR26Nj8yGkN7-lNj6nNfAQ"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-GJ9CuCv8FpV7G1Tjm7xRxYU8_Ovfe5jgOe2XGBKzUpV1rWvFVL85SeaMxIawSk9Ne3AhlFK_IWIwgqCtOw4BDQ"
                      *       }
                      *     }
                      */
@@ -7436,8 +7436,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "fej-UONyX_d2L6TVgANwhNZ8u7FNSqlBUBT-au27igE",
-                     *         "sig": "ed25519-FCoxOekEexBiX5ImcDBIB7cr2Gr8E3FqEwRLaJ4fmExNweARnTSaCN3_zBj6IY_JTbBTr-zU4dbDCdzPh4mjBQ"
+                     *         "kid": "LOPnQatETejLtVYvhFmI3Kh6H54Q4R9QA02dVhVp79k",
+                     *         "sig": "ed25519-p4DWHdMDE2zRDBIRSUMQE-DnYJG3T3kkpgoTu4VmihbaSZZ9kTPJ2W_FkvxY2WdkTHjAQIf9MfQnJzMX9k0PBA"
                      *       }
                      *     }
                      */
