@@ -3,8 +3,8 @@ import type { Tokens } from './budget.js';
 /**
  * Splits an answer too large for one MCP result into pages that fit (issue 35, item 2). The list holding the most
  * text is cut into runs of whole items, everything else repeated on every page; an item too large for a page on its
- * own is split the same way inside. Token counts are o200k_base (budget.ts): each item is counted once, then each
- * page's real count is checked, so a 10,000-candle answer costs a few counts per page, not one per item.
+ * own is split the same way inside. Token counts are o200k_base (budget.ts): each item is counted once to estimate a
+ * run, then each page's real count is checked (about once per page), so paging costs about two counts of the answer.
  */
 export type Json = Record<string, unknown>;
 type Path = (string | number)[];
@@ -63,11 +63,12 @@ export function paginate(value: Json, tokens: Tokens, cost: Cost, budget: number
   if (!list) return [{ value }];
   const items = getAt(value, list.path);
   const page = (from: number, to: number) => replaceAt(value, list.path, items.slice(from, to)) as Json;
-  const itemCosts = items.map((item) => tokens(item) * 2);
+  const itemCosts = items.map((item) => tokens(item) + tokens(isObject(item) ? Object.values(item).join(' | ') : item));
   const base = cost(page(0, 0));
   const pages: Page[] = [];
   for (let from = 0; from < items.length;) {
-    const to = longestRun(from, items.length, (end) => cost(page(from, end)) <= budget, estimate(from, itemCosts, budget - base));
+    // 5% under the estimate: sums of per-item counts run a little over or under the count of the page as a whole.
+    const to = fittingEnd(from, estimate(from, itemCosts, (budget - base) * 0.95), (end) => cost(page(from, end)) <= budget);
     if (to === from) {
       // One item alone is over the budget: split inside it, each of its pages standing for this one item.
       pages.push(
@@ -87,25 +88,16 @@ export function paginate(value: Json, tokens: Tokens, cost: Cost, budget: number
 
 const cutOf = (path: Path, from: number, to: number, total: number): Cut => ({ path: pathText(path), from, to, total });
 
-/** Where a run from `from` likely ends: as many items as their counted costs (JSON and text, about 2×) allow. */
+/** Where a run from `from` likely ends: as many items as their counted costs (JSON and text row) allow. */
 function estimate(from: number, costs: number[], room: number): number {
   let end = from;
   for (let used = 0; end < costs.length && used + costs[end]! <= room; end += 1) used += costs[end]!;
   return end;
 }
 
-/** The largest end in (from, max] whose page fits, starting from the estimate and checking real counts (binary search). */
-function longestRun(from: number, max: number, fits: (end: number) => boolean, guess: number): number {
-  let low = from;
-  let high = max;
-  const first = Math.min(Math.max(guess, from + 1), max);
-  if (fits(first)) low = first;
-  else high = first - 1;
-  if (low === max || (low > from && !fits(Math.min(low + 1, max)))) return low;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid - 1;
-  }
-  return low;
+/** The end of the run from `from` that fits: the estimate, shrunk by a tenth at a time while the real count says no. */
+function fittingEnd(from: number, guess: number, fits: (end: number) => boolean): number {
+  let end = Math.max(guess, from + 1);
+  while (end > from && !fits(end)) end = Math.min(end - 1, from + Math.floor((end - from) * 0.9));
+  return end;
 }

@@ -6,7 +6,7 @@ import { startDemoServer } from '../../scripts/conformance.js';
  * Issue 35, item 5: the conformance check runs against the demo (as `npm run conformance` does) over HTTP and MCP, with
  * the demo's own rate limits (its 429s are waited out by Retry-After and checked) and its test payments.
  * The rules of items 1 and 2 (freshness on every row, token budgets, the default tool list's size) are marked
- * [items 1-2]: they land with that work, and until then the second test names their misses.
+ * [items 1-2] and checked by the second test.
  */
 const MINUTES = 60_000;
 let demo: Awaited<ReturnType<typeof startDemoServer>>;

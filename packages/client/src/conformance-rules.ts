@@ -3,8 +3,8 @@ import { firstLimitItem } from './meta.js';
 
 /**
  * The rules the conformance check (conformance.ts) holds every answer to, from issue 35. Each rule answers a miss
- * (a reason) or undefined. Rules marked `needs: 'fresh'` come from the issue's items 1 and 2 (freshness on every row,
- * results that fit a context window), which land separately: until they do, those rules miss.
+ * (a reason) or undefined. Rules marked `needs: 'items 1-2'` come from the issue's items 1 and 2 (freshness on every
+ * row, results that fit a context window).
  */
 
 /** MCP tool results stay under this many o200k tokens (issue 35, item 2). */
@@ -90,12 +90,16 @@ export function rowFreshness(row: unknown): Miss {
   return undefined;
 }
 
-/** The rows of an answer: a preview's row, a bundle's rows, a tool result's. */
+/** The rows of an answer: a preview's row, a bundle's and agent-context's `data.results`, a snapshot's items' rows, a tool result's. */
 export function rowsOf(body: unknown): unknown[] {
   if (!isRecord(body)) return [];
   if (isRecord(body.preview)) return [body.preview];
-  if (Array.isArray(body.results))
-    return body.results.flatMap((r) => (isRecord(r) && isRecord(r.data) && Array.isArray(r.data.rows) ? (r.data.rows as unknown[]) : []));
+  const listed = (items: unknown, key: string) =>
+    Array.isArray(items) ? items.flatMap((i) => (isRecord(i) && Array.isArray(i[key]) ? (i[key] as unknown[]) : [])) : [];
+  const dataOf = (results: unknown) => (Array.isArray(results) ? results.map((r) => (isRecord(r) ? r.data : undefined)) : []);
+  if (Array.isArray(body.results)) return listed(dataOf(body.results), 'results');
+  if (isRecord(body.context)) return listed([...dataOf(body.context.primary), ...dataOf(body.context.supporting)], 'results');
+  if (isRecord(body.data) && Array.isArray(body.data.items)) return listed(body.data.items, 'rows');
   return Array.isArray(body.rows) ? (body.rows as unknown[]) : [];
 }
 

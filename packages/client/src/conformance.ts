@@ -29,7 +29,7 @@ import { parseChallenge, signPayment } from './x402.js';
 export interface ConformanceRow {
   area: 'http' | 'mcp' | 'retry';
   rule: string;
-  /** Set on the rules of issue 35's items 1 and 2 (freshness, budgets), which land separately. */
+  /** Set on the rules of issue 35's items 1 and 2 (freshness, budgets). */
   needs?: 'items 1-2';
   seen: number;
   misses: string[];
