@@ -2314,7 +2314,7 @@ export interface components {
          *       "volume": 39812000,
          *       "exchange": "NMS",
          *       "as_of": 1731704401,
-         *       "market_state": null,
+         *       "market_state": "closed",
          *       "source": "yahoo"
          *     }
          */
@@ -2333,8 +2333,7 @@ export interface components {
             exchange: string | null;
             /** @description Unix seconds of the data */
             as_of: number;
-            /** @description always null in recorded data */
-            market_state: unknown;
+            market_state: string | null;
             /** @description the upstream that answered (or `curated`) */
             source: string;
         } & {
