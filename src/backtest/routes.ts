@@ -86,6 +86,12 @@ export const backtestRoutes =
                 Type.String({ description: 'how svc built the candles from `source_interval` candles, when it did' }),
               ),
               as_of: Type.Integer(),
+              market_state: Type.Optional(
+                StringEnum(['open', 'pre', 'post', 'closed'], {
+                  description:
+                    "stocks and forex: the market's state now, from Yahoo's trading period (absent for crypto, or when Yahoo does not say)",
+                }),
+              ),
               data: Type.Array(Candle),
               _cursor: Type.Optional(Type.String()),
             }),

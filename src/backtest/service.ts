@@ -6,7 +6,8 @@ import { UpstreamError, refusesQuery } from '../upstream/errors.js';
 import type { SourceRunner } from '../sources/runner.js';
 import { unknownSymbol } from '../sources/vocabulary.js';
 import { INTERVAL_SECONDS, aggregateCandles, normalizeCandles, type Candle, type Interval } from '../core/candles.js';
-import { sourceFor, type BacktestType, type CandleProvider } from './providers/index.js';
+import { marketStateSource, sourceFor, type BacktestType, type CandleProvider } from './providers/index.js';
+import type { MarketState } from '../upstream/formats/yahoo-chart.js';
 
 export const BACKTEST_CURSOR = 'svc-bt-cur:';
 export const FREE_CANDLES = 100;
@@ -34,6 +35,8 @@ export interface CursorPayload {
 interface Plan {
   provider: CandleProvider;
   symbol: string;
+  /** q as the type's vocabulary resolved it (`bitcoin`, `AAPL`, `EUR:USD`). */
+  key: string;
   interval: Interval;
   sourceInterval: Interval;
   nowS: number;
@@ -66,9 +69,10 @@ export class BacktestService {
     if (input.from >= input.to) throw new ApiError('validation_failed', 'from must be before to', { field: 'from', rule: 'before_to' });
     const step = INTERVAL_SECONDS[input.interval];
     const limit = input.paid ? PAID_CANDLES : FREE_CANDLES;
-    const all = input.paid
-      ? await this.range(plan, this.checked(plan, input.from), input.to, limit + 1)
-      : await this.lastCandles(plan, input);
+    const [all, marketState] = await Promise.all([
+      input.paid ? this.range(plan, this.checked(plan, input.from), input.to, limit + 1) : this.lastCandles(plan, input),
+      this.marketState(input.type, plan),
+    ]);
     const data = input.paid ? all.slice(0, limit) : all.slice(-limit);
     const last = data[data.length - 1];
     const query = { type: input.type, q: input.q, interval: input.interval, to: input.to };
@@ -82,6 +86,7 @@ export class BacktestService {
       source_interval: plan.sourceInterval,
       ...(plan.sourceInterval === input.interval ? {} : { aggregation: aggregationNote(input.interval, plan.sourceInterval) }),
       as_of: last ? last.t + step : plan.nowS,
+      ...(marketState ? { market_state: marketState } : {}),
       data,
       ...(next !== undefined ? { _cursor: this.cursors.encode(BACKTEST_CURSOR, { ...query, from: next } satisfies CursorPayload) } : {}),
     };
@@ -93,7 +98,23 @@ export class BacktestService {
     const { descriptor, key } = this.sources.prepare(input.type, input.q);
     const unknown = () => unknownSymbol(descriptor, input.q);
     const symbol = provider.symbolOf(key, unknown);
-    return { provider, symbol, interval: input.interval, sourceInterval, nowS: unixSeconds(this.clock), unknown };
+    return { provider, symbol, key, interval: input.interval, sourceInterval, nowS: unixSeconds(this.clock), unknown };
+  }
+
+  /** Whether the instrument's market is open now, where a source says so; its failure leaves the field out rather than the candles. */
+  private async marketState(type: BacktestType, plan: Plan): Promise<MarketState | null> {
+    const source = marketStateSource(type);
+    if (!source?.marketState) return null;
+    try {
+      return await source.marketState(
+        this.upstream.host(source.host),
+        source.symbolOf(plan.key, plan.unknown),
+        plan.nowS,
+        Date.now() + DEADLINE_MS,
+      );
+    } catch {
+      return null;
+    }
   }
 
   /** `from`, once the source is known to reach back that far (else a 400). */

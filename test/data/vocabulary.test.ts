@@ -111,5 +111,7 @@ describe('the last 100 candles are the last 100 that exist', () => {
     const { body } = await backtest('forex', 'EUR:USD', '1m');
     expect(body.count).toBe(100);
     expect(body.data.at(-1).t).toBe(Date.parse('2027-03-13T00:00:00Z') / 1000 - 60);
+    expect(body.market_state).toBe('closed');
+    expect((await backtest('crypto-price', 'BTC', '1m')).body).not.toHaveProperty('market_state');
   });
 });

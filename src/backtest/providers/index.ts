@@ -2,6 +2,7 @@ import { ApiError } from '../../core/errors.js';
 import { INTERVALS, type Candle, type Interval } from '../../core/candles.js';
 import type { HostHttp } from '../../upstream/client.js';
 import type { HostName } from '../../upstream/hosts.js';
+import type { MarketState } from '../../upstream/formats/yahoo-chart.js';
 import { binanceCandles } from './binance.js';
 import { frankfurterDailyCandles } from './frankfurter.js';
 import { yahooFxCandles, yahooStockCandles } from './yahoo.js';
@@ -18,6 +19,8 @@ export interface CandleProvider {
    */
   symbolOf(key: string, unknown: () => Error): string;
   fetch(http: HostHttp, symbol: string, interval: Interval, from: number, to: number, max: number, deadline: number): Promise<Candle[]>;
+  /** Whether the symbol's market is open, pre, post or closed at `nowS`, for sources that say so (Yahoo's trading period). */
+  marketState?(http: HostHttp, symbol: string, nowS: number, deadline: number): Promise<MarketState | null>;
 }
 
 /**
@@ -45,6 +48,10 @@ export function intervalsOf(type: BacktestType): Interval[] {
   const served = new Set(providersOf(type).flatMap((p) => [...p.intervals]));
   return INTERVALS.filter((i) => served.has(i) || served.has(AGGREGATED_FROM[i]!));
 }
+
+/** The source that tells a type's market state (stocks and currencies: Yahoo), if any; crypto trades around the clock. */
+export const marketStateSource = (type: BacktestType): CandleProvider | undefined =>
+  providersOf(type).find((p) => p.marketState !== undefined);
 
 /** Where an interval's candles come from: a source serving it, or one serving the interval it is aggregated from. */
 export interface CandleSource {

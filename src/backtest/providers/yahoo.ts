@@ -1,7 +1,7 @@
 import type { Interval } from '../../core/candles.js';
 import { currencyPair, stockTicker } from '../../sources/lib/q.js';
 import { noData } from '../../upstream/errors.js';
-import { YahooChart, yahooBars } from '../../upstream/formats/yahoo-chart.js';
+import { YahooChart, marketState, yahooBars } from '../../upstream/formats/yahoo-chart.js';
 import type { CandleProvider } from './index.js';
 
 const DAY_S = 86_400;
@@ -21,6 +21,14 @@ function yahooCandles(
     intervals,
     lookbackS: LOOKBACK_S,
     symbolOf,
+    async marketState(http, canonical, nowS, deadline) {
+      const query = { interval: '1d', range: '1d' };
+      const raw = await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(toSymbol(canonical))}`, YahooChart, {
+        deadline,
+        query,
+      });
+      return marketState(raw, nowS);
+    },
     async fetch(http, canonical, interval, from, to, _max, deadline) {
       const symbol = toSymbol(canonical);
       const span = MAX_SPAN_S[interval] ?? Infinity;
