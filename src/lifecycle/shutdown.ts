@@ -54,16 +54,15 @@ export async function shutDown(app: FastifyInstance, signal: string, options: Sh
 
 /**
  * Serves on while /readyz answers 503, so a balancer that probes it (Caddy's health_uri, Kubernetes) stops
- * sending before the listener closes; every answer closes its connection, so a proxy's kept-alive
- * connections end after a complete exchange instead of being cut while it may be sending on them.
+ * sending before the listener closes. From now until the process exits every answer closes its connection,
+ * so a proxy's kept-alive connections end after a complete exchange: none is left idle for the close to cut
+ * while the proxy may be sending a request on it.
  */
 async function drain(app: FastifyInstance, drainMs: number): Promise<void> {
   app.log.info({ drain_ms: drainMs }, 'shutting down: /readyz answers 503; still serving until the drain ends');
   app.stopping = true;
-  const closeAfterAnswer = (_request: unknown, response: ServerResponse) => {
+  app.server.on('request', (_request: unknown, response: ServerResponse) => {
     if (!response.headersSent) response.setHeader('connection', 'close');
-  };
-  app.server.on('request', closeAfterAnswer);
+  });
   await new Promise((resolve) => setTimeout(resolve, drainMs));
-  app.server.off('request', closeAfterAnswer);
 }

@@ -40,7 +40,7 @@ async function withRetry(probe: () => Promise<void>): Promise<void> {
 }
 
 /** The URL as it may appear in a log: without its password. */
-function redacted(url: string): string {
+export function redacted(url: string): string {
   const parsed = new URL(url);
   if (parsed.password) parsed.password = '***';
   return parsed.toString();
@@ -48,7 +48,7 @@ function redacted(url: string): string {
 
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0];
 
-async function probePostgres(url: string): Promise<void> {
+export async function probePostgres(url: string): Promise<void> {
   const pg = await loadPg();
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   client.on('error', () => undefined);
@@ -60,7 +60,7 @@ async function probePostgres(url: string): Promise<void> {
   }
 }
 
-async function probeRedis(url: string): Promise<void> {
+export async function probeRedis(url: string): Promise<void> {
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     lazyConnect: true,

@@ -69,6 +69,10 @@ export function serverOptions(config: Config): FastifyHttpOptions<Server> {
     genReqId: requestIdOf,
     clientErrorHandler,
     keepAliveTimeout: keepAliveTimeoutMs,
+    // Shutdown stops routing before it stops listening (the preClose and onClose hooks run in between): a
+    // request that reaches the instance then is served, with Connection: close, rather than refused with a
+    // 503 that a proxy cannot resend when it is a POST. In-flight work is bounded by SVC_SHUTDOWN_TIMEOUT_MS.
+    return503OnClosing: false,
     requestTimeout: requestTimeoutMs,
     // Node checks header/request timeouts on this interval (30 s by default): a slowloris client would outlive headersTimeout.
     http: { headersTimeout: headersTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeoutMs / 2) },

@@ -1,17 +1,22 @@
+#!/usr/bin/env node
 /**
- * `npm run doctor [-- --json] [--types a,b] [--deadline-ms N] [--budget-s N] [--concurrency N]`: checks every data
- * type against the upstreams configured by the environment (the same variables as the service) and exits 1 when a
- * type fails, needs a key or was not reached within the time budget. With SVC_DEMO=1 it checks the demo simulator.
+ * `svc-doctor` (`npm run doctor` in a checkout) `[--json] [--skip-types] [--types a,b] [--deadline-ms N] [--budget-s N]
+ * [--concurrency N]`: checks the deployment (database, Redis, public URL and proxy trust, free space) and every data type
+ * against the upstreams configured by the environment (the same variables as the service); exits 1 when a deployment
+ * check fails or a type fails, needs a key or was not reached within the time budget. With SVC_DEMO=1 it checks the
+ * demo simulator.
  */
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { startDemoSimulator } from '../demo/simulator.js';
 import { registry } from '../sources/registry.js';
-import { formatDoctor, runDoctor } from './doctor.js';
+import { formatDoctor, runDoctor, type DoctorReport } from './doctor.js';
+import { formatDeployment, runDeploymentChecks } from './doctor-deployment.js';
 
 const { values } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
+    'skip-types': { type: 'boolean', default: false },
     types: { type: 'string' },
     'deadline-ms': { type: 'string' },
     'budget-s': { type: 'string' },
@@ -35,16 +40,32 @@ if (unknown?.length) {
   process.exit(2);
 }
 
-let config = loadConfigOrExit(process.env);
-const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
-if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
 const budgetS = positive('budget-s', values['budget-s']);
-const report = await runDoctor(config, {
+const doctorOptions = {
   types,
   deadlineMs: positive('deadline-ms', values['deadline-ms']),
   budgetMs: budgetS === undefined ? undefined : budgetS * 1000,
   concurrency: positive('concurrency', values.concurrency),
-});
-await demo?.close();
-process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatDoctor(report));
-process.exitCode = report.failed > 0 ? 1 : 0;
+};
+
+let config = loadConfigOrExit(process.env);
+const deployment = await runDeploymentChecks(config);
+const deploymentFailed = deployment.filter((f) => f.level === 'fail').length;
+
+async function checkTypes(): Promise<DoctorReport> {
+  const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
+  if (demo) config = { ...config, upstreams: demo.pointAt(config.upstreams) };
+  try {
+    return await runDoctor(config, doctorOptions);
+  } finally {
+    await demo?.close();
+  }
+}
+
+const report = values['skip-types'] ? undefined : await checkTypes();
+const output = values.json
+  ? `${JSON.stringify({ deployment, ...report }, null, 2)}\n`
+  : [formatDeployment(deployment), report ? formatDoctor(report) : ''].join('\n');
+process.stdout.write(output);
+// A probe cut off at its deadline may hold a socket open: the answer is given, so end here.
+process.exit(deploymentFailed + (report?.failed ?? 0) > 0 ? 1 : 0);

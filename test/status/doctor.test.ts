@@ -164,7 +164,10 @@ describe('npm run doctor (the command)', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
+    // The deployment checks come first (test/status/doctor-deployment.test.ts), then the types.
     const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toBe('deployment');
+    lines.splice(0, lines.indexOf('') + 1);
     expect(lines[0]).toMatch(/^type +upstream +latency +verdict +what to do$/);
     expect(lines[1]).toMatch(/^forex +frankfurter +\d+ ms +ok +–$/);
     expect(lines.at(-1)).toBe('2 types: 2 ok, 0 degraded, 0 needs_key, 0 failing, 0 skipped');
