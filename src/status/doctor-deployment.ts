@@ -3,6 +3,7 @@ import { statfs } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { probePostgres, probeRedis, redacted } from '../lifecycle/startup-errors.js';
+import { clusterKeyCheck } from './doctor-cluster.js';
 
 /**
  * The doctor's deployment checks: what the instance needs around it, each a small function of the
@@ -127,7 +128,7 @@ async function freeSpace(config: Config): Promise<Outcome> {
 }
 
 /** In the order they are printed; more slot in here. */
-export const DEPLOYMENT_CHECKS: DeploymentCheck[] = [database, redis, publicUrl, dataDirSpace];
+export const DEPLOYMENT_CHECKS: DeploymentCheck[] = [database, redis, clusterKeyCheck(), publicUrl, dataDirSpace];
 
 async function withDeadline(check: DeploymentCheck, config: Config): Promise<Finding> {
   let timer: NodeJS.Timeout | undefined;

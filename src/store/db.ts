@@ -93,7 +93,7 @@ export function isDatabaseOutage(error: unknown): boolean {
 /** How long a request waits for a new database connection before it is answered 503 `store_unavailable`. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
+export async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10, options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });

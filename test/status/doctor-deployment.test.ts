@@ -112,6 +112,7 @@ describe('svc-doctor --skip-types (the command)', () => {
     expect(lines.slice(1).map((l) => l.split(/\s{2,}/).slice(0, 2))).toEqual([
       ['ok', 'database'],
       ['ok', 'redis'],
+      ['ok', 'signing key'],
       ['ok', 'public URL'],
       ['ok', 'data directory'],
     ]);

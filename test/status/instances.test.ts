@@ -3,7 +3,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SHARED_STORE_BACKENDS, uniqueName } from '../helpers/backends.js';
 import { LIVE_FOR_MS } from '../../src/lifecycle/cluster.js';
-import { sameKeyCheck } from '../../src/status/doctor-cluster.js';
+import { clusterKeyCheck, sameKeyCheck } from '../../src/status/doctor-cluster.js';
+import type { Config } from '../../src/config.js';
 import type { StatusReport } from '../../src/status/service.js';
 
 const instances = async (t: TestApp) => (await t.app.inject({ url: '/api/v1/status' })).json<StatusReport>().instances;
@@ -58,5 +59,10 @@ describe.each(SHARED_STORE_BACKENDS)('live instances on %s', () => {
     expect(check.ok).toBe(false);
     expect(check.message).toContain(`1 of 2 live instances sign with another key than the cluster's (kid ${a.deps.signingKey.kid})`);
     expect(check.message).toContain(b.deps.signingKey.kid);
+
+    // The same finding from svc-doctor's deployment check, which reads the shared database by its URL.
+    const databaseUrl = `${process.env.DATABASE_URL}?options=${encodeURIComponent(`-c search_path=${pgSchema}`)}`;
+    const finding = await clusterKeyCheck(a.clock).run({ databaseUrl } as Config);
+    expect(finding).toMatchObject({ level: 'fail', detail: expect.stringContaining('1 of 2 live instances') });
   });
 });
