@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import { importOnce } from '../core/import-once.js';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { openSqlite } from './sqlite.js';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -13,6 +10,12 @@ export interface Store {
   db: Kysely<DB>;
   engine: Engine;
   ping(): Promise<boolean>;
+  /**
+   * Why this instance cannot write to its own database, or undefined when it can: SQLite's code
+   * (SQLITE_FULL) after a write failed for want of disk, until a write succeeds again. Postgres'
+   * disk is the database server's, shared by every instance: `ping` answers for it.
+   */
+  writeFailure(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -22,6 +25,8 @@ export interface StoreOptions {
   sqlitePath: string;
   /** Postgres schema to use (tests isolate themselves in a fresh schema). */
   schema?: string;
+  /** false: leave the schema as it is (another process of the deployment migrated it). */
+  migrate?: boolean;
 }
 
 /** The Postgres driver, configured as svc reads it; loaded only for a Postgres store: an SQLite deployment never needs it (RSS). */
@@ -31,31 +36,6 @@ export const loadPg = importOnce(async () => {
   pg.types.setTypeParser(pg.types.builtins.INT8, Number);
   return pg;
 });
-
-function sqliteDialect(path: string): SqliteDialect {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database: { prepare: preparedOnce(database), close: () => database.close() } });
-}
-
-/**
- * Kysely prepares every query anew; preparing cost about as much as running the query (a seventh of
- * the CPU of opening a session stream). A statement is prepared once per SQL text and reused, unless
- * it is still busy (an unfinished iterator), which gets a fresh one.
- */
-function preparedOnce(database: SQLite.Database): (sql: string) => SQLite.Statement {
-  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
-  return (sql) => {
-    const kept = statements.get(sql);
-    if (kept && !kept.busy) return kept;
-    const statement = database.prepare(sql);
-    statements.set(sql, statement);
-    return statement;
-  };
-}
 
 /**
  * Connection-level failures (socket errors, Postgres' connection and shutdown classes, too many
@@ -101,25 +81,13 @@ async function postgresDialect(url: string, schema?: string): Promise<PostgresDi
   return new PostgresDialect({ pool });
 }
 
-/** Opens the database and applies every pending migration before returning. */
+/** Opens the database and (unless told not to) applies every pending migration before returning. */
 export async function createStore(options: StoreOptions): Promise<Store> {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
-  const db = new Kysely<DB>({
-    dialect: engine === 'postgres' ? await postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
-  });
-  const { error, results } = await new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
-    // schema of the same database holding them would make it skip creating ours.
-    ...(engine === 'postgres' ? { migrationTableSchema: options.schema ?? (await currentSchema(db)) } : {}),
-  }).migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    await db.destroy();
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`);
-  }
+  const sqlite = engine === 'sqlite' ? openSqlite(options.sqlitePath) : undefined;
+  const db = new Kysely<DB>({ dialect: sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema)) });
+  if (options.migrate !== false) await migrate(db, engine, options.schema);
   return {
     db,
     engine,
@@ -131,8 +99,27 @@ export async function createStore(options: StoreOptions): Promise<Store> {
         return false;
       }
     },
+    writeFailure: () => sqlite?.writes.check(),
     close: () => db.destroy(),
   };
+}
+
+async function migrate(db: Kysely<DB>, engine: Engine, schema: string | undefined): Promise<void> {
+  const { error, results } = await new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
+    // schema of the same database holding them would make it skip creating ours.
+    ...(engine === 'postgres' ? { migrationTableSchema: schema ?? (await currentSchema(db)) } : {}),
+  }).migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    // The cause keeps the driver's error code: a full disk at start-up is told apart (exit 23).
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`, {
+      cause: error,
+    });
+  }
 }
 
 /** The schema unqualified names resolve to (the first of search_path): where svc's tables live. */
