@@ -156,8 +156,9 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     const stored = new Map<number, string>();
     const last = Math.max(...acknowledged.keys());
-    for (let text = ''; !stored.has(last);) {
-      const { value, done } = await reader.read();
+    const readUntil = Date.now() + 30_000;
+    for (let text = ''; !stored.has(last) && Date.now() < readUntil;) {
+      const { value, done } = await Promise.race([reader.read(), sleep(1000).then(() => ({ value: '', done: false }))]);
       if (done) break;
       text += value;
       for (const match of text.matchAll(/^data: (\{.*\})$/gm)) {
@@ -169,7 +170,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     for (const [seq, text] of acknowledged) expect(stored.get(seq)).toBe(text);
     const ms = /a replacement worker listens, (\d+) ms after it was started/.exec(log.split('\n').reverse().join('\n'))?.[1];
     console.log(`replacement worker listened ${ms} ms after it was started (tsx, compiling the sources)`);
-  }, 180_000);
+  }, 400_000);
 
   it('a replacement that dies before it listens (Postgres refused) is retried with backoff while the other worker serves', async () => {
     const replacements = log.split('a replacement worker listens').length;
