@@ -61,6 +61,8 @@ export interface DepsOptions {
   /** Caps every data type's deadline (tests). */
   deadlineCapMs?: number;
   registry?: Registry;
+  /** false: another process of this deployment applied the migrations (a replacement worker). */
+  migrate?: boolean;
 }
 
 /**
@@ -94,6 +96,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     databaseUrl: config.databaseUrl,
     sqlitePath: join(config.dataDir, 'svc.db'),
     schema: options.pgSchema,
+    migrate: options.migrate,
   });
   const redis = config.redisUrl ? await connectRedis(config) : undefined;
   const metrics = new Metrics();

@@ -4,21 +4,22 @@ import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
 import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
-import { runWorkers } from './lifecycle/workers.js';
-import { checkStartupOrExit } from './lifecycle/startup-errors.js';
+import { runWorkers, type Generation } from './lifecycle/workers.js';
+import { checkStartupOrExit, orExitOnStartupError } from './lifecycle/startup-errors.js';
 import { surviveUnhandledRejections } from './lifecycle/unhandled.js';
 import { joinClusterOrExit, keyEventLine } from './lifecycle/cluster-checks.js';
 import { buildInfo } from './core/build-info.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
 
-async function main(): Promise<void> {
+/** A replacement worker (SVC_WORKERS) skips the start-up work its first generation did: migrations, the demo's past. */
+async function main(generation: Generation): Promise<void> {
   const loaded = loadConfigOrExit(process.env);
   await checkStartupOrExit(loaded);
   const demo = loaded.demo ? await startDemo(loaded) : undefined;
   const config = demo?.config ?? loaded;
 
-  const deps = await createDeps(config);
+  const deps = await orExitOnStartupError(config, () => createDeps(config, { migrate: generation === 'first' }));
   const joined = await joinClusterOrExit(deps);
   const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : undefined;
   const app = await buildApp(deps, { logger: { level: config.logLevel, stream } });
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
   app.log.info({ ...buildInfo, kid: joined.kid }, keyEventLine(joined));
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
-  await demo?.prepare(app, deps);
+  if (generation === 'first') await demo?.prepare(app, deps);
 
   const closeResources = async () => {
     await deps.close();

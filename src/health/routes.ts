@@ -6,9 +6,10 @@ import { BuildFields, buildFields } from '../status/build.js';
 
 const Health = Type.Object({ ok: Type.Boolean(), store: Type.String(), engine: Type.String(), ...BuildFields });
 const Readiness = Type.Object({
-  ok: Type.Boolean({ description: 'true when every dependency answered within the deadline' }),
-  store: Type.String({ description: 'ok, or timeout / unreachable' }),
-  redis: Type.String({ description: 'ok, timeout / unreachable, or not_configured' }),
+  ok: Type.Boolean({ description: 'true when this instance can serve: its database answers within the deadline and takes writes' }),
+  store: Type.String({ description: 'ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk)' }),
+  store_error: Type.Optional(Type.String({ description: 'with write_failed: the database error code, e.g. SQLITE_FULL' })),
+  redis: Type.String({ description: 'ok, timeout / unreachable, or not_configured; reported, never counted against readiness' }),
   deadline_ms: Type.Integer(),
 });
 
@@ -67,23 +68,34 @@ export const healthRoutes =
       {
         schema: {
           tags: ['ops'],
-          summary: 'Readiness: the database and Redis answer within the deadline',
+          summary: 'Readiness: this instance can serve (its database answers and takes writes)',
           description:
-            `For load balancers: 503 while the database or Redis (when configured) does not answer within SVC_READY_TIMEOUT_MS (${deps.config.readyTimeoutMs} ms). ` +
-            'During a Redis outage the instance still serves (rate limits fall back to the in-process limiter) but reports not ready, so a balancer can prefer instances that see Redis.',
+            `For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (${deps.config.readyTimeoutMs} ms), ` +
+            'or, on SQLite, while writes fail for want of disk (until one succeeds again), and while it drains on shutdown (SVC_SHUTDOWN_DRAIN_MS). The server listens only once start-up is done. ' +
+            'Redis is shared by every instance: its state is reported in `redis` (and the svc_redis_available metric) but never fails readiness, ' +
+            'because during a Redis outage every instance still serves (rate limits fall back to the in-process limiter) and failing them all at once would turn a blip into an outage.',
           response: { 200: Readiness, 503: Readiness },
         },
       },
       async (_request, reply) => {
         const deadline = deps.config.readyTimeoutMs;
         const redis = deps.redis;
-        const [store, redisCheck] = await Promise.all([
+        const [reached, redisCheck] = await Promise.all([
           within(deadline, () => deps.store.ping()),
           redis ? within(deadline, () => redis.ping()) : Promise.resolve('not_configured' as const),
         ]);
-        const ok = !app.stopping && store === 'ok' && (redisCheck === 'ok' || redisCheck === 'not_configured');
+        const writeFailure = reached === 'ok' ? deps.store.writeFailure() : undefined;
+        const store = writeFailure ? 'write_failed' : reached;
+        // Draining on shutdown (SVC_SHUTDOWN_DRAIN_MS) takes the instance out of the balancer while it still serves.
+        const ok = !app.stopping && store === 'ok';
         reply.code(ok ? 200 : 503);
-        return { ok, store, redis: redisCheck, deadline_ms: deadline };
+        return {
+          ok,
+          store,
+          ...(writeFailure ? { store_error: writeFailure } : {}),
+          redis: redisCheck,
+          deadline_ms: deadline,
+        };
       },
     );
   };

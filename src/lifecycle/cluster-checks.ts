@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import type { InstanceRecord } from '../store/repos/cluster.js';
 import { HEARTBEAT_MS } from './cluster.js';
-import { STARTUP_EXIT, StartupError, exitOnStartupError } from './startup-errors.js';
+import { STARTUP_EXIT, StartupError, orExitOnStartupError } from './startup-errors.js';
 
 /** What joining reads: `previousKeys` listing the cluster's current key is what lets a new key take over. */
 export type JoinDeps = Pick<Deps, 'store' | 'repos' | 'clock' | 'cluster' | 'signingKey' | 'previousKeys' | 'redis'>;
@@ -91,4 +91,5 @@ async function checkRedisAgreement({ cluster: membership, redis }: JoinDeps, wat
 }
 
 /** joinCluster for the entry points: a refusal is one line on stderr and its exit code. */
-export const joinClusterOrExit = (deps: JoinDeps): Promise<KeyEvent> => exitOnStartupError(() => joinCluster(deps));
+export const joinClusterOrExit = (deps: JoinDeps & Pick<Deps, 'config'>): Promise<KeyEvent> =>
+  orExitOnStartupError(deps.config, () => joinCluster(deps));

@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
@@ -91,18 +91,50 @@ async function checkReachable(variable: string, exitCode: number, url: string, p
   }
 }
 
+/** Free space the data directory must have at start-up: the SQLite file's first pages and its WAL, with room to spare. */
+const FREE_SPACE_NEEDED_BYTES = 1 << 20;
+/** The answers of a full disk: the file system's (no space, quota) and SQLite's. */
+const DISK_FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+const noSpace = (dir: string, code: string) =>
+  new StartupError(
+    'SVC_DATA_DIR',
+    STARTUP_EXIT.dataDir,
+    `no space left in "${dir}" (${code}): free space on its disk, or set SVC_DATA_DIR to a directory on a disk with room`,
+  );
+
 function checkDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
     accessSync(dir, constants.W_OK);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? reason(error);
+    const { code } = error as NodeJS.ErrnoException;
+    if (code && DISK_FULL_CODES.has(code)) throw noSpace(dir, code);
     throw new StartupError(
       'SVC_DATA_DIR',
       STARTUP_EXIT.dataDir,
-      `cannot write to "${dir}" (${code}): create it and give the user svc runs as write access, or set SVC_DATA_DIR to a writable directory`,
+      `cannot write to "${dir}" (${code ?? reason(error)}): create it and give the user svc runs as write access, or set SVC_DATA_DIR to a writable directory`,
     );
   }
+  const probe = join(dir, '.svc-free-space-check');
+  try {
+    writeFileSync(probe, Buffer.alloc(FREE_SPACE_NEEDED_BYTES));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (DISK_FULL_CODES.has(code)) throw noSpace(dir, code);
+    throw error;
+  } finally {
+    rmSync(probe, { force: true });
+  }
+}
+
+/** A full disk met past the checks (the migrations of a first start filled it): the same one line as the check's. */
+function diskFullAtStart(error: unknown, dir: string): StartupError | undefined {
+  for (let cause = error; cause instanceof Error; cause = cause.cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code && DISK_FULL_CODES.has(code)) return noSpace(dir, code);
+  }
+  return undefined;
 }
 
 function checkSigningKey(config: Config): void {
@@ -169,15 +201,20 @@ export async function checkStartup(config: Config): Promise<void> {
     );
 }
 
-/** For the entry points: a named start-up problem is one line on stderr and its exit code, not a stack trace. */
-export async function exitOnStartupError<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * For the entry points: runs a start-up step (the checks, opening the store) and turns a problem it
+ * can name into one line on stderr and its exit code, not a stack trace.
+ */
+export async function orExitOnStartupError<T>(config: Config, step: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await step();
   } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    process.stderr.write(`svc cannot start: ${error.message}\n`);
-    process.exit(error.exitCode);
+    const named = error instanceof StartupError ? error : config.databaseUrl ? undefined : diskFullAtStart(error, config.dataDir);
+    if (!named) throw error;
+    process.stderr.write(`svc cannot start: ${named.message}\n`);
+    process.exit(named.exitCode);
   }
 }
 
-export const checkStartupOrExit = (config: Config): Promise<void> => exitOnStartupError(() => checkStartup(config));
+/** checkStartup for the entry points. */
+export const checkStartupOrExit = (config: Config): Promise<void> => orExitOnStartupError(config, () => checkStartup(config));

@@ -127,7 +127,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const apiError = toApiError(error);
     request.apiError = apiError;
     // An unavailable dependency is not a fault of svc's: one line without a stack, not an error report per request.
-    if (apiError.code === 'store_unavailable') request.log.warn({ reason: (error as Error).message }, apiError.message);
+    if (apiError.code === 'store_unavailable')
+      request.log.warn({ reason: (error as Error).message, code: (error as { code?: unknown }).code }, apiError.message);
     else if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendError(reply, request, apiError);
   });

@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import { importOnce } from '../core/import-once.js';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { openSqlite } from './sqlite.js';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
 
@@ -17,6 +14,12 @@ export interface Store {
   /** The migrations this start applied (none when the database was up to date). */
   migrated: string[];
   ping(): Promise<boolean>;
+  /**
+   * Why this instance cannot write to its own database, or undefined when it can: SQLite's code
+   * (SQLITE_FULL) after a write failed for want of disk, until a write succeeds again. Postgres'
+   * disk is the database server's, shared by every instance: `ping` answers for it.
+   */
+  writeFailure(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,8 @@ export interface StoreOptions {
   sqlitePath: string;
   /** Postgres schema to use (tests isolate themselves in a fresh schema). */
   schema?: string;
+  /** false: leave the schema as it is (another process of the deployment migrated it). */
+  migrate?: boolean;
 }
 
 /** The Postgres driver, configured as svc reads it; loaded only for a Postgres store: an SQLite deployment never needs it (RSS). */
@@ -35,31 +40,6 @@ export const loadPg = importOnce(async () => {
   pg.types.setTypeParser(pg.types.builtins.INT8, Number);
   return pg;
 });
-
-function sqliteDialect(path: string): SqliteDialect {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new SQLite(path);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = NORMAL');
-  database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database: { prepare: preparedOnce(database), close: () => database.close() } });
-}
-
-/**
- * Kysely prepares every query anew; preparing cost about as much as running the query (a seventh of
- * the CPU of opening a session stream). A statement is prepared once per SQL text and reused, unless
- * it is still busy (an unfinished iterator), which gets a fresh one.
- */
-function preparedOnce(database: SQLite.Database): (sql: string) => SQLite.Statement {
-  const statements = new LRUCache<string, SQLite.Statement>({ max: 500 });
-  return (sql) => {
-    const kept = statements.get(sql);
-    if (kept && !kept.busy) return kept;
-    const statement = database.prepare(sql);
-    statements.set(sql, statement);
-    return statement;
-  };
-}
 
 /**
  * Connection-level failures (socket errors, Postgres' connection and shutdown classes, too many
@@ -105,32 +85,20 @@ export async function postgresDialect(url: string, schema?: string): Promise<Pos
   return new PostgresDialect({ pool });
 }
 
-/** Opens the database and applies every pending migration before returning. */
+/** Opens the database and (unless told not to) applies every pending migration before returning. */
 export async function createStore(options: StoreOptions): Promise<Store> {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
-  const db = new Kysely<DB>({
-    dialect: engine === 'postgres' ? await postgresDialect(options.databaseUrl!, options.schema) : sqliteDialect(options.sqlitePath),
-  });
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
-    // schema of the same database holding them would make it skip creating ours.
-    ...(engine === 'postgres' ? { migrationTableSchema: options.schema ?? (await currentSchema(db)) } : {}),
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    await db.destroy();
-    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`);
-  }
+  const sqlite = engine === 'sqlite' ? openSqlite(options.sqlitePath) : undefined;
+  const db = new Kysely<DB>({ dialect: sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema)) });
+  const migrator = await migratorFor(db, engine, options.schema);
+  const migrated = options.migrate === false ? [] : await migrate(db, migrator);
   const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
   return {
     db,
     engine,
     migrations: applied,
-    migrated: (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName),
+    migrated,
     ping: async () => {
       try {
         await sql`select 1`.execute(db);
@@ -139,8 +107,33 @@ export async function createStore(options: StoreOptions): Promise<Store> {
         return false;
       }
     },
+    writeFailure: () => sqlite?.writes.check(),
     close: () => db.destroy(),
   };
+}
+
+async function migratorFor(db: Kysely<DB>, engine: Engine, schema: string | undefined): Promise<Migrator> {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
+    // schema of the same database holding them would make it skip creating ours.
+    ...(engine === 'postgres' ? { migrationTableSchema: schema ?? (await currentSchema(db)) } : {}),
+  });
+}
+
+/** Applies every pending migration, answering the names of those it applied. */
+async function migrate(db: Kysely<DB>, migrator: Migrator): Promise<string[]> {
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    await db.destroy();
+    // The cause keeps the driver's error code: a full disk at start-up is told apart (exit 23).
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error | undefined)?.message ?? error)}`, {
+      cause: error,
+    });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** The schema unqualified names resolve to (the first of search_path): where svc's tables live. */

@@ -9,7 +9,7 @@ import { ApiError } from '../../src/core/errors.js';
  * Audit finding 3: every request waited on Redis without a deadline (a paused Redis stalled every
  * request for as long as it was paused) and a Redis that was down answered 500 on nearly every
  * route while /healthz said ok. Now every command has a deadline, rate limits fall back to the
- * in-process limiter (logged once, counted), single-use claims fail closed with 503, /readyz tells,
+ * in-process limiter (logged once, counted), single-use claims fail closed with 503, /readyz reports it (without failing: Redis is shared),
  * and the bus reconnects. A private redis-server is paused and killed under load.
  */
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -63,9 +63,11 @@ describe('Redis paused, then killed, under load', () => {
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(200));
     expect(statuses.slice(30)).toContain(429);
 
+    // Redis is every instance's: its outage is reported, but failing readiness everywhere at once would take the
+    // whole deployment out of its balancer while each instance still serves (issue 33, finding 4).
     const ready = await t.app.inject('/readyz');
-    expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toMatchObject({ ok: false, store: 'ok', redis: expect.stringMatching(/^(timeout|unreachable)$/) });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ ok: true, store: 'ok', redis: expect.stringMatching(/^(timeout|unreachable)$/) });
     expect((await t.app.inject('/healthz')).statusCode).toBe(200);
     const metrics = (await t.app.inject('/metrics')).body;
     expect(metric(metrics, 'svc_redis_available')).toBe(0);
@@ -74,7 +76,7 @@ describe('Redis paused, then killed, under load', () => {
 
     redis.resume();
     await untilAvailable();
-    expect((await t.app.inject('/readyz')).statusCode).toBe(200);
+    expect((await t.app.inject('/readyz')).json()).toMatchObject({ ok: true, redis: 'ok' });
     expect(metric((await t.app.inject('/metrics')).body, 'svc_redis_available')).toBe(1);
     expect(logs.some((line) => line.includes('Redis answers again'))).toBe(true);
   });
@@ -111,7 +113,7 @@ describe('Redis paused, then killed, under load', () => {
       const answers = await load(40, '10.4.0');
       expect(answers.map((r) => r.statusCode)).toEqual(Array(40).fill(200));
       expect((await post('during')).statusCode).toBe(200);
-      expect((await t.app.inject('/readyz')).statusCode).toBe(503);
+      expect((await t.app.inject('/readyz')).json()).toMatchObject({ ok: true, redis: expect.stringMatching(/^(timeout|unreachable)$/) });
 
       await redis.start();
       await untilAvailable();
