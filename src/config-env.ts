@@ -3,6 +3,7 @@ import { Flag, MCP_STDIO_ENV } from './config-env-stdio.js';
 import { SIGNING_KEY_ENV } from './config-env-keys.js';
 import { buildInfo } from './core/build-info.js';
 import { LOG_ENV } from './config-env-log.js';
+import { PLAID_ENV } from './config-env-plaid.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -296,17 +297,7 @@ export const EnvSchema = Type.Object({
   SVC_SECRET_KEY_PREVIOUS: Type.Optional(
     Type.String({ description: 'former SVC_SECRET_KEY values, comma-separated: still decrypt, never encrypt (key rotation)' }),
   ),
-  PLAID_CLIENT_ID: Type.Optional(
-    Type.String({ minLength: 1, description: 'Plaid client id (portfolio account linking); needs PLAID_SECRET and SVC_SECRET_KEY' }),
-  ),
-  PLAID_SECRET: Type.Optional(Type.String({ minLength: 1, description: 'Plaid secret for PLAID_ENV' })),
-  PLAID_ENV: Type.Union([Type.Literal('sandbox'), Type.Literal('production')], { default: 'sandbox', description: 'Plaid environment' }),
-  PLAID_BASE_URL: Type.Optional(
-    Type.String({
-      pattern: '^https?://[^\\s]+$',
-      description: 'Plaid API base URL; overrides PLAID_ENV (tests point it at the loopback fake)',
-    }),
-  ),
+  ...PLAID_ENV,
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
   ...MCP_STDIO_ENV,
   ...LOG_ENV,

@@ -2,9 +2,11 @@ import { ApiError } from '../core/errors.js';
 import { UpstreamError } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { beforeDeadline } from './deadline.js';
+import { Generations } from './generations.js';
+import { curatedValue } from './curated.js';
 import { isStale, servedRows } from './freshness.js';
 import { refusedEverywhere, resolveQ, unknownSymbolFailure } from './vocabulary.js';
-import { upstreamOrder, type Fetcher, type Row, type SourceDescriptor } from './define.js';
+import { upstreamOrder, type Fetcher, type SourceDescriptor } from './define.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
 
@@ -14,8 +16,6 @@ export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess
 const STALE_FACTOR = 4;
 /** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
 const BACKSTOP_GRACE_MS = 100;
-/** Store generations remembered (as many as the memory cache holds values). */
-const MAX_GENERATIONS = 50_000;
 
 /**
  * Runs a data type: parse q, then cache (TTL + stale-while-revalidate), single-flight, and the
@@ -24,17 +24,15 @@ const MAX_GENERATIONS = 50_000;
  */
 export class SourceRunner {
   private readonly inFlight = new Map<string, Promise<SourceResult>>();
-  /** cache key → number of the last store made by this process (bounded; a forgotten key reads undefined). */
-  private readonly generations = new Map<string, number>();
-  private lastGeneration = 0;
+  private readonly generations = new Generations();
 
   constructor(private readonly deps: RunnerDeps) {}
 
   /** Parses q for the type; throws 400s for an unknown type or a malformed q. */
   prepare(type: string, rawQ: string | undefined): { descriptor: SourceDescriptor; key: string } {
     const descriptor = this.deps.registry.get(type);
-    const allowed = () => this.deps.registry.types();
-    if (!descriptor) throw new ApiError('unknown_type', `unknown data type "${type}"`, { field: 'type', allowed: allowed() });
+    if (!descriptor)
+      throw new ApiError('unknown_type', `unknown data type "${type}"`, { field: 'type', allowed: this.deps.registry.types() });
     return { descriptor, key: resolveQ(descriptor, rawQ ?? '').key };
   }
 
@@ -44,7 +42,7 @@ export class SourceRunner {
 
   /** Changes whenever this process stores a new value under `cacheKey`: answers built on an older one are retired. */
   generationOf(cacheKey: string): number | undefined {
-    return this.generations.get(cacheKey);
+    return this.generations.of(cacheKey);
   }
 
   async run(type: string, rawQ: string | undefined, options: RunOptions = {}): Promise<SourceResult> {
@@ -73,23 +71,21 @@ export class SourceRunner {
 
   /** Single-flight: concurrent identical runs share one upstream fetch. */
   private refresh(descriptor: SourceDescriptor, key: string, cacheKey: string): Promise<SourceResult> {
-    let pending = this.inFlight.get(cacheKey);
-    if (!pending) {
-      pending = this.fetchFresh(descriptor, key, cacheKey)
-        .then((result) => {
-          this.deps.onFresh?.(descriptor, result);
-          return result;
-        })
-        .finally(() => this.inFlight.delete(cacheKey));
-      this.inFlight.set(cacheKey, pending);
-    }
-    return pending;
+    const pending = this.inFlight.get(cacheKey);
+    if (pending) return pending;
+    const fetched = this.fetchFresh(descriptor, key, cacheKey)
+      .then((result) => {
+        this.deps.onFresh?.(descriptor, result);
+        return result;
+      })
+      .finally(() => this.inFlight.delete(cacheKey));
+    this.inFlight.set(cacheKey, fetched);
+    return fetched;
   }
 
   private async fetchFresh(descriptor: SourceDescriptor, key: string, cacheKey: string): Promise<SourceResult> {
     const q = descriptor.parseQ(key);
-    const deadlineMs = Math.min(descriptor.deadlineMs, this.deps.deadlineCapMs ?? Infinity);
-    const deadline = Date.now() + deadlineMs;
+    const deadline = Date.now() + Math.min(descriptor.deadlineMs, this.deps.deadlineCapMs ?? Infinity);
     const entries = upstreamOrder(descriptor, q);
     const attempts: SourceFailure['attempts'] = [];
     const errors: UpstreamError[] = [];
@@ -107,11 +103,8 @@ export class SourceRunner {
     }
     if (refusedEverywhere(descriptor, errors)) return unknownSymbolFailure(descriptor, key, attempts);
     if (descriptor.curated) {
-      const rows = await descriptor.curated(q, { clock: this.deps.clock, config: this.deps.config });
-      // A curated row cites its origin in `source` (`curated: <publisher>; <url>; retrieved <date>`).
-      const cited = (row: Row) => (typeof row.source === 'string' ? row.source : 'curated');
-      const stamp = { rowSource: cited, nextUpdate: descriptor.nextUpdate };
-      if (rows.length > 0) return this.store(descriptor, key, cacheKey, stampRows('curated', rows, this.deps.clock.now(), stamp));
+      const curated = await curatedValue(descriptor, q, this.deps);
+      if (curated) return this.store(descriptor, key, cacheKey, curated);
       attempts.push({ source: 'curated', error: 'no_data' });
       firstError ??= new UpstreamError('no_data', 'the curated data set has no entry for this query');
     }
@@ -121,9 +114,7 @@ export class SourceRunner {
 
   private async store(descriptor: SourceDescriptor, key: string, cacheKey: string, value: CachedValue): Promise<SourceSuccess> {
     await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
-    this.generations.delete(cacheKey);
-    this.generations.set(cacheKey, ++this.lastGeneration);
-    if (this.generations.size > MAX_GENERATIONS) this.generations.delete(this.generations.keys().next().value as string);
+    this.generations.bump(cacheKey);
     const { rows, skipped_items, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
     return this.success(descriptor, key, value, false);

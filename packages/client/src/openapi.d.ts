@@ -1473,8 +1473,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database and Redis answer within the deadline
-         * @description For load balancers: 503 while the database or Redis (when configured) does not answer within SVC_READY_TIMEOUT_MS (1000 ms). During a Redis outage the instance still serves (rate limits fall back to the in-process limiter) but reports not ready, so a balancer can prefer instances that see Redis.
+         * Readiness: this instance can serve (its database answers and takes writes)
+         * @description For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (1000 ms), or, on SQLite, while writes fail for want of disk (until one succeeds again), and while it drains on shutdown (SVC_SHUTDOWN_DRAIN_MS). The server listens only once start-up is done. Redis is shared by every instance: its state is reported in `redis` (and the svc_redis_available metric) but never fails readiness, because during a Redis outage every instance still serves (rate limits fall back to the in-process limiter) and failing them all at once would turn a blip into an outage.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -4581,8 +4581,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-8IHu7xAOKKk2j5UPCGjR1rspHjc2u5OJpwqyWGRXPLM_5IvkHL4Z79MO0ynDbMpr1ZAZ13HcTSvbKD1P5E5CAQ"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-Hacb8kEhgsFTbPGpdUTCxcQJy3SHmfgRrfQRSmyN4wwZ2TA4PxN51RVQ6YhkxekuysV_ZeqvcZCKWCayPEOVDQ"
                      *       }
                      *     }
                      */
@@ -4747,8 +4747,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-p9WNYXvJ4HKVXFkhSWsX3IF38OtjWHPe7DUMIunFwGsP6LcRKqiCGjgedvOoYgFRZhB3CfxogB7TsBrhS4ADAg"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-M-2GZkMkBT8M_HUG4gRLL4gQ7snns3_9N_d4FDe0nyVOXLwJx2HjfxIHZhGOVw4TMwLtEISLjO9Kg4DnPNRDAA"
                      *       }
                      *     }
                      */
@@ -4853,7 +4853,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.LudvREa2OFbNgKhaMhmwyBy2DUlVJPgSeA7Ci07EjnY",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ._JT2t9owPF5t0Uh9Wl3UR0xorYL-WfVGrzNNGKP6x9A",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4863,15 +4863,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-yrxQV0dkpFvno4qVSEIXw1_PxIf6YTWtKJXDixUjcRg",
+                     *         "response_hash": "sha256-cbfenaQY34yvSoIksJXxVV47HNOcP9OCSFztyKBF-3w",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-QVqs5v4bn8moErPm4JIiOTohdSaTq6JB-ErstAkvm-g6TKo-N_KWxVQPkpvEOZl22RpOVJs-SlaUuLW9PIWACw"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-6rzY2S2YKSi7D2wMQHpiKiiUXWgbfbWxxIGiLKcI2lteLplE-PHt4EmiYKD1H42dIrGMHQdUtnIQac2zRXJTDA"
                      *       }
                      *     }
                      */
@@ -4911,7 +4911,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "e44e05d1-8a7d-4876-8a3a-98b9eb7231dc"
+                     *       "request_id": "444a28da-07a9-4c17-920c-52f673054cd8"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5078,8 +5078,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-w-5IFPNy_aRDKjw43iIit0pEyM8_WoySkFjSsft8nYMvl71S9hftjm8wUQDtuC9xqOyT50frbEDhnWs4I0wfBQ"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-A-KgJFyo45Uf3y1KIeSi3ewlq8yyUn9rinHzzbft4UQJ3OMMRD7suopWTMH3YtjpYej9jlDFrQ0uVVENLxJ_Bw"
                      *       }
                      *     }
                      */
@@ -5122,7 +5122,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x4e25fd31831b518cbe748a242cb3ecc14e809a0cbbae60f8b774bdb011ffd33a",
+                     *         "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5140,7 +5140,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x4e25fd31831b518cbe748a242cb3ecc14e809a0cbbae60f8b774bdb011ffd33a"
+                     *             "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5318,7 +5318,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "53637a75-abb5-40f4-92e8-1e9556bb47ed"
+                     *       "request_id": "456750a0-aa9e-40a6-b635-2f4ddecf6c9c"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5527,8 +5527,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-etl5j1fTQvfay7jHBosgF6ctInJmJrXvf9S2jC3sXpSR7mDX2E6TpkVwxvIgsFnP5DkHljttMDYtzPcbJkvnCw"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-a2DYJcG81ahsfeEBbQViqu6rFnWnCsOfh-ZNEGi3_OIHx4BXkslZ-znt0lGkv6PJItW2YcvMK1qH3wZ4FpTzCA"
                      *       }
                      *     }
                      */
@@ -5904,19 +5904,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.bjcCXBCnmegjOtPuhIyk0Von5jgPEdnygk19lnFtMKs",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.euav_rZXgN7WRj2zh2Zp3hcPPtUuVGiMWI9uHQ7xfwI",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-79VZlwBN0dIiaPA9Ptr4zMaCcYmuHijpZvoNy87uzbo",
+                     *         "response_hash": "sha256-CYGKxoP-PRD4NUYmLGFmVOeKMQegAhaOWW-QHxPgggg",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-wpPfM2RJlbeAEqGcIb8nXUAaO0GBN5aHPk3P75A6tpFB_UeAM14bICUXxxDI5Vu9bjcTaEvrAbBtYHKqRrwUAw"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-d8K1eFwM1rn5rBLKrpHpnbVggLTW9l1nTA4kluS8UUDHAafcpeAVUUgNF3LTYglNPC8cYUvF_fY8A18cjpLzCQ"
                      *       }
                      *     }
                      */
@@ -7519,8 +7519,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "SZToIWIBCZx2j0Vl2pk3in_j6xrnM52CZo5mzqbif-s",
-                     *         "sig": "ed25519-CZrSyMFbBbfS3xM8WwcBUdH4NI98gATF2_tRKAOSCte8XD6nlVjpf9oHh5Wz48_RLsS03SMlckIqz50TQNE4Bw"
+                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
+                     *         "sig": "ed25519-6KVYBFS6t7poH_Cn7S0ftuyt3mBsiPz2aDJlne7ocK-2QD6GHeJtuLxREm-HdUtSXa2x45CcdX4ZoGw8_vHBCw"
                      *       }
                      *     }
                      */
@@ -11665,11 +11665,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description true when every dependency answered within the deadline */
+                        /** @description true when this instance can serve: its database answers within the deadline and takes writes */
                         ok: boolean;
-                        /** @description ok, or timeout / unreachable */
+                        /** @description ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk) */
                         store: string;
-                        /** @description ok, timeout / unreachable, or not_configured */
+                        /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
+                        store_error?: string;
+                        /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;
                         deadline_ms: number;
                     };
@@ -11684,11 +11686,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description true when every dependency answered within the deadline */
+                        /** @description true when this instance can serve: its database answers within the deadline and takes writes */
                         ok: boolean;
-                        /** @description ok, or timeout / unreachable */
+                        /** @description ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk) */
                         store: string;
-                        /** @description ok, timeout / unreachable, or not_configured */
+                        /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
+                        store_error?: string;
+                        /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;
                         deadline_ms: number;
                     };
