@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +63,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
         HOST: '127.0.0.1',
         SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-workers-')),
         DATABASE_URL: databaseUrl.toString(),
+        // On Postgres every instance signs with the cluster's key, given (svc refuses to make one per instance).
+        SVC_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
         SVC_REDIS_PREFIX: `${uniqueName('workers')}:`,
         SVC_SCHEDULER: '1',
         SVC_PUBLIC_URL: 'http://svc.test',
