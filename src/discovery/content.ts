@@ -14,6 +14,7 @@ import {
 import { API_VERSION } from '../plugins/openapi.js';
 import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
 import { TOOLS } from '../mcp/tools.js';
+import { NEXT_PAGE_TOOL } from '../mcp/result-pages.js';
 import { DEFAULT_TOOLSETS, TOOLSETS } from '../mcp/toolset-names.js';
 import { FAVICON_LINK, FAVICON_PATH, LOGO_SVG, PAGE_CSS, siteNav } from '../core/brand.js';
 import { escapeHtml, plainDesc } from './describe.js';
@@ -153,7 +154,14 @@ export function mcpDescriptor({ baseUrl, sources, tools }: DiscoveryInput) {
     },
     capabilities: { tools: true, resources: true, prompts: true, completions: true },
     resources: ['svc://catalog', 'svc://types/{type}', 'svc://tools/{name}', 'svc://receipt-key', 'svc://entities'],
-    tools: tools.map(({ name, title, description, inputSchema, annotations }) => ({ name, title, description, inputSchema, annotations })),
+    // As tools/list lists them: every tool, then next_page, which fetches the rest of a result cut to the token budget.
+    tools: [...tools, NEXT_PAGE_TOOL].map(({ name, title, description, inputSchema, annotations }) => ({
+      name,
+      title,
+      description,
+      inputSchema,
+      annotations,
+    })),
     openapi: `${baseUrl}/openapi.json`,
     license: ATTRIBUTION,
   };
