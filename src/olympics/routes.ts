@@ -190,14 +190,10 @@ export const olympicsRoutes =
         return sendAsset(request, reply, pages.page);
       },
     );
-    app.get(
-      '/assets/olympics.js',
-      { schema: assetSchema(tags, 'Scoreboard script', pages.script) },
-      async (request, reply) => sendAsset(request, reply, pages.script),
+    app.get('/assets/olympics.js', { schema: assetSchema(tags, 'Scoreboard script', pages.script) }, async (request, reply) =>
+      sendAsset(request, reply, pages.script),
     );
-    app.get(
-      '/assets/olympics.css',
-      { schema: assetSchema(tags, 'Scoreboard styles', pages.styles) },
-      async (request, reply) => sendAsset(request, reply, pages.styles),
+    app.get('/assets/olympics.css', { schema: assetSchema(tags, 'Scoreboard styles', pages.styles) }, async (request, reply) =>
+      sendAsset(request, reply, pages.styles),
     );
   };

@@ -64,14 +64,10 @@ export const statusRoutes =
         return sendAsset(request, reply, pages.page);
       },
     );
-    app.get(
-      '/assets/status.js',
-      { schema: assetSchema(tags, 'Status page script', pages.script) },
-      async (request, reply) => sendAsset(request, reply, pages.script),
+    app.get('/assets/status.js', { schema: assetSchema(tags, 'Status page script', pages.script) }, async (request, reply) =>
+      sendAsset(request, reply, pages.script),
     );
-    app.get(
-      '/assets/status.css',
-      { schema: assetSchema(tags, 'Status page styles', pages.styles) },
-      async (request, reply) => sendAsset(request, reply, pages.styles),
+    app.get('/assets/status.css', { schema: assetSchema(tags, 'Status page styles', pages.styles) }, async (request, reply) =>
+      sendAsset(request, reply, pages.styles),
     );
   };
