@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { CHECK_DEADLINE_MS, runDeploymentChecks, type Finding } from '../../src/status/doctor-deployment.js';
 import { freePort } from '../helpers/private-redis.js';
+// With CI=true, a missing DATABASE_URL or REDIS_URL fails the run here rather than skipping the reachable-backends case.
+import '../helpers/backends.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-doctor-'));
 const checks = (env: Record<string, string>) => runDeploymentChecks(loadConfig({ SVC_DATA_DIR: dataDir, ...env }));
