@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+/** The operator's drill (`.ci/drill`): one long scenario on a real deployment, kept out of `npm test`. */
+export default defineConfig({
+  test: {
+    include: ['test/drill/**/*.drill.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    fileParallelism: false,
+  },
+});
