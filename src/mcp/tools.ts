@@ -6,7 +6,8 @@ import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc 
 import { outputOutline, outputSchema } from './tool-output.js';
 import { decodeJsonText, portableInput, type ArgumentPath } from './portable-input.js';
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
-import { paymentHeaderOf, paymentMeta, paymentRequiredOf, type McpPayment } from './x402.js';
+import { paymentHeaderOf, paymentMeta, type McpPayment } from './x402.js';
+import { toolPaymentRequired } from './tool-402.js';
 import { limitsMeta } from './limits-meta.js';
 import { pagedResult, processPages, type PageStore } from './result-pages.js';
 
@@ -207,7 +208,7 @@ export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>
 async function render(tool: BuiltTool, answer: ServiceAnswer, pages: PageStore, paid?: McpPayment): Promise<CallToolResult> {
   const { status, body } = answer;
   if (status === 402 && tool.paid) {
-    const required = paymentRequiredOf(answer);
+    const required = toolPaymentRequired(answer, tool.definition);
     return {
       content: [{ type: 'text', text: JSON.stringify(required) }],
       structuredContent: required,
