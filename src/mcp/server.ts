@@ -68,7 +68,10 @@ export function createMcpServer({
 }: McpContext): Server {
   const server = new Server(
     { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS },
+    // logging: the SDK answers logging/setLevel and keeps the level per session. Over HTTP each request is a
+    // server of its own (stateless), so a level lasts that request; over stdio, the connection. svc sends no
+    // log messages yet: progress goes as progress notifications, failures in the results (docs/mcp.md).
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
   const listed = reachable(tools, selection, 'list');
   const byName = new Map(listed.map((t) => [t.spec.name, t]));
