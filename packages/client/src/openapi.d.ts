@@ -8284,7 +8284,11 @@ export interface operations {
         parameters: {
             query: {
                 strategy: "rsi2_mean_reversion" | "rsi14_oversold" | "macd_bullish_div" | "bollinger_bounce" | "trend_following";
-                asset: "BTC" | "ETH" | "SOL";
+                /**
+                 * @description BTC, ETH, SOL, in crypto-price's vocabulary (BTC, bitcoin or svc-ent:cr.bitcoin); another asset is a 400 naming these
+                 * @example BTC
+                 */
+                asset: string;
                 /** @description live, backfill or all (default) */
                 mode?: "live" | "backfill" | "all";
             };
