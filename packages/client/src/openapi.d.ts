@@ -9488,6 +9488,17 @@ export interface operations {
                             price_source: string;
                             /** @description Unix seconds of the price */
                             price_as_of: number;
+                            /** @description Unix seconds of the price: the upstream's observation where it gives one, else svc's fetch or the sync */
+                            as_of: number;
+                            /**
+                             * @description source: as_of is the upstream’s (or institution’s) time; fetched: svc’s
+                             * @enum {string}
+                             */
+                            as_of_kind: "source" | "fetched";
+                            /** @description seconds from as_of to the moment of this answer */
+                            age_s: number;
+                            /** @description true when the price is served past its type's TTL (a fallback, an open circuit), or is an institution price over a day old */
+                            stale: boolean;
                             /** @description quantity × price */
                             value: number;
                             /** @description 100 × value / market_value */
