@@ -4658,6 +4658,8 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        /** @description where the next page starts, when entities remain (a page is cut short to fit the token budget) */
+                        next_offset?: number;
                         /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
                         source: string;
                         entities: components["schemas"]["Entity"][];
