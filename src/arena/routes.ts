@@ -7,6 +7,7 @@ import type { Deps } from '../deps.js';
 import { binanceCandles } from '../backtest/providers/binance.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
+import { arenaAsset } from './assets.js';
 import { ArenaService, MODE_RULE, agentIdOf } from './service.js';
 import { MODE_FILTERS, trackRecord } from './track-record.js';
 import { COMPARED_ASSETS, COMPARED_STRATEGIES, COMPARE_ID_FORMULA, COMPARE_WINDOWS, METRIC_RULES } from './compare.js';
@@ -135,14 +136,19 @@ export const arenaRoutes =
             'the headline figures (total_pnl_pct, trade/win/loss counts, win_rate, peak, drawdown), the chain and the curve cover the trades `mode` selects (default all). Public: no credentials needed.',
           querystring: Type.Object({
             strategy: StringEnum(STRATEGIES),
-            asset: StringEnum(ASSETS),
+            asset: Type.String({
+              maxLength: 200,
+              examples: ['BTC'],
+              description: `${ASSETS.join(', ')}, in crypto-price's vocabulary (BTC, bitcoin or svc-ent:cr.bitcoin); another asset is a 400 naming these`,
+            }),
             mode: Type.Optional(StringEnum(MODE_FILTERS, { default: 'all', description: 'live, backfill or all (default)' })),
           }),
           response: { 200: FreeObject("the spec's track-record fields"), ...errorResponses(400) },
         },
       },
       async (request, reply) => {
-        const { strategy, asset, mode = 'all' } = request.query;
+        const { strategy, mode = 'all' } = request.query;
+        const asset = arenaAsset(request.query.asset);
         const cardUrl = `${deps.config.publicUrl}/api/v1/calib/agent_card?agent_id=${encodeURIComponent(agentIdOf(strategy, asset))}`;
         const record = trackRecord(
           strategy,

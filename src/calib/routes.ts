@@ -23,6 +23,7 @@ import { checkResolver } from './resolvers/registry.js';
 import { StringEnum } from '../core/schemas.js';
 import { PRICES, usd } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
+import { answerBareProbes } from '../payments/probes.js';
 import { CalibPro, PRODUCT_TAG, PRO_DAYS } from './pro/service.js';
 import { DriftWatch } from './pro/drift.js';
 import { Webhooks } from './pro/webhooks.js';
@@ -57,11 +58,15 @@ export const calibRoutes =
     const proTags = ['calibration', PRODUCT_TAG];
     const write = { preParsing: keepRawBodyOfSignedRequests };
 
+    const challengeProbe = answerBareProbes(app, '/api/v1/calib/record_claim', ctx.payments, (request) =>
+      (request.query as { product?: string }).product === PRODUCT_TAG ? proClaim : undefined,
+    );
     app.post(
       '/api/v1/calib/record_claim',
       {
         config: signed,
         ...write,
+        preValidation: challengeProbe,
         schema: {
           security: [...SECURITY.agentOrNew, { agentKey: [], x402: [] }, { agentKey: [], passHeader: [] }],
           tags: proTags,

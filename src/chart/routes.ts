@@ -10,7 +10,8 @@ import { ASSETS, type Asset } from '../arena/paper-trader.js';
 import { IMAGE_LIMITS, IMAGE_RULES, cleanImage, tooLarge } from './image.js';
 import { CONSENSUS_RULE, WEIGHT_RULE } from './consensus.js';
 import { ChartService, RUBRIC } from './service.js';
-import { ChartTrader, TRADE_RULE, isArenaAsset } from './trade.js';
+import { ChartTrader, TRADE_RULE } from './trade.js';
+import { arenaAsset } from '../arena/assets.js';
 import { AnalyzeJsonBody, AnalyzeMultipartBody, AnalyzeResponse, type AnalyzeOptions } from './schemas.js';
 
 const WATCH_EVERY_MS = 15 * 60_000;
@@ -31,13 +32,7 @@ function options(body: Body): AnalyzeOptions & { tradeAsset?: Asset } {
   const paperTrade = body.paper_trade === true || body.paper_trade === 'true';
   if (!paperTrade) return { asset, timeframe, paper_trade: false };
   if (!asset) throw new ApiError('validation_failed', 'paper_trade needs asset', { field: 'asset', rule: 'required_with_paper_trade' });
-  if (!isArenaAsset(asset))
-    throw new ApiError('validation_failed', `paper trades are opened on ${ASSETS.join(', ')}`, {
-      field: 'asset',
-      rule: 'arena_asset',
-      allowed: [...ASSETS],
-    });
-  return { asset, timeframe, paper_trade: true, tradeAsset: asset };
+  return { asset, timeframe, paper_trade: true, tradeAsset: arenaAsset(asset) };
 }
 
 function decodeBase64(b64: string): Buffer {

@@ -43,8 +43,6 @@ export interface TraderDeps {
   publicUrl: string;
 }
 
-export const isArenaAsset = (asset: string): asset is Asset => (ASSETS as readonly string[]).includes(asset);
-
 /** The chart-consensus hand-off to the arena: opening trades from analyses, and closing them on candles. */
 export class ChartTrader {
   constructor(private readonly o: TraderDeps) {}

@@ -8,6 +8,7 @@ import { HotAnswers } from './hot-answers.js';
 import { BundleResultSchema, resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
+import { answerBareProbes } from '../payments/probes.js';
 
 export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
@@ -72,10 +73,20 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
     },
   );
 
+  const bundleRequirement = (count: number) => ({
+    amount: bundlePrice(count),
+    resource: `${deps.config.publicUrl}/api/data/bundle`,
+    description: `svc bundle of ${count} ${count === 1 ? 'query' : 'queries'}`,
+  });
+  // An indexer's bare probe is challenged at the price of one query; free mode asks for no payment.
+  const challengeProbe = answerBareProbes(app, '/api/data/bundle', ctx.payments, (request) =>
+    (request.query as { free?: string }).free === '1' ? undefined : bundleRequirement(1),
+  );
   app.post(
     '/api/data/bundle',
     {
       config: { signed: true },
+      preValidation: challengeProbe,
       schema: {
         tags: ['data'],
         summary: `Run 1–${MAX_BUNDLE_QUERIES} queries in one call (x402-paid, or free with at most ${FREE_BUNDLE_QUERIES})`,
@@ -115,11 +126,7 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
     async (request, reply) => {
       const free = request.query.free === '1' || request.body.free === true;
       const queries = await resolveQueries(deps.sources, request.body.queries, ctx.entityToQ, free);
-      const requirement = {
-        amount: bundlePrice(queries.length),
-        resource: `${deps.config.publicUrl}/api/data/bundle`,
-        description: `svc bundle of ${queries.length} ${queries.length === 1 ? 'query' : 'queries'}`,
-      };
+      const requirement = bundleRequirement(queries.length);
       const grant = free ? undefined : await ctx.payments.authorize(request, requirement);
       if (!free && !grant) throw ctx.payments.challenge(request, requirement);
       if (grant?.stored) return sendStoredAnswer(reply, grant.stored);

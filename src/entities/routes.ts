@@ -1,11 +1,14 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { PageFields, PageQuery, StringEnum, errorResponses } from '../core/schemas.js';
+import { TOKEN_BUDGET, prefixWithin, tokenCounter } from '../core/token-budget.js';
 import type { AppContext } from '../app-context.js';
 import { CLASS_CODES, ENTITY_TYPES, EntitySchema, loadDataset } from './dataset.js';
 import { citation } from '../core/curated.js';
 import { AMBIGUITY_MARGIN } from './resolver.js';
 
+/** A page of entities keeps under the token budget with room for its envelope; the rest is at next_offset. */
+const ENTITY_TOKENS = TOKEN_BUDGET - 1_000;
 /** Entity records come from the curated dataset: responses cite its origin. */
 const Source = Type.String({ description: "the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>`" });
 const datasetSource = () => `curated: ${citation(loadDataset().origin)}`;
@@ -67,6 +70,11 @@ export const entityRoutes =
           response: {
             200: Type.Object({
               ...PageFields,
+              next_offset: Type.Optional(
+                Type.Integer({
+                  description: 'where the next page starts, when entities remain (a page is cut short to fit the token budget)',
+                }),
+              ),
               source: Source,
               entities: Type.Array(EntitySchema),
             }),
@@ -77,7 +85,9 @@ export const entityRoutes =
       async (request) => {
         const { type, category, limit = 50, offset = 0 } = request.query;
         const page = entities.resolver.list({ type, category, limit, offset });
-        return { count: page.entities.length, total: page.total, limit, offset, source: datasetSource(), entities: page.entities };
+        const listed = prefixWithin(page.entities, ENTITY_TOKENS, await tokenCounter());
+        const next = offset + listed.length < page.total ? { next_offset: offset + listed.length } : {};
+        return { count: listed.length, total: page.total, limit, offset, ...next, source: datasetSource(), entities: listed };
       },
     );
 

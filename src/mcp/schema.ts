@@ -1,6 +1,7 @@
 /**
  * OpenAPI 3.0 schemas → self-contained JSON Schema for MCP `inputSchema` / `outputSchema`:
- * `$ref`s inlined, `nullable` spelled as a type union, documentation-only keywords dropped.
+ * `$ref`s inlined, `nullable` spelled as `anyOf` with `{type: "null"}` (a `type` array is not portable:
+ * the MCP Inspector warns about it and Gemini refuses it), documentation-only keywords dropped.
  * Per-type rows stay generic here (they are resources at `svc://types/{type}`) so tool lists stay small.
  */
 import type { OpenApiDoc, Operation, SchemaNode } from '../core/openapi-doc.js';
@@ -31,8 +32,12 @@ export function toJsonSchema(schema: SchemaNode, doc: OpenApiDoc, seen: string[]
       out.properties = Object.fromEntries(Object.entries(schema.properties!).map(([k, v]) => [k, toJsonSchema(v, doc, seen)]));
     else out[key] = VALUES.has(key) ? value : convertChild(value, doc, seen);
   }
-  if (schema.nullable && typeof out.type === 'string') out.type = [out.type, 'null'];
-  return out;
+  return schema.nullable ? orNull(out) : out;
+}
+
+/** `T | null`, the description kept on the union where a model reads it. */
+function orNull({ description, ...value }: SchemaNode): SchemaNode {
+  return { ...(description === undefined ? {} : { description }), anyOf: [value, { type: 'null' }] };
 }
 
 /** A keyword's value: a schema, a list of them, or a plain value. */

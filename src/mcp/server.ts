@@ -22,6 +22,7 @@ import type { Progress } from './progress.js';
 import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
 import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
 import { paymentInMeta } from './x402.js';
+import { decodeJsonText } from './portable-input.js';
 import { PAGE_TOKENS, tokenCounter } from './budget.js';
 import { paginate } from './pages.js';
 import { NEXT_PAGE_TOOL, nextPageResult, processPages, type PageStore } from './result-pages.js';
@@ -67,7 +68,10 @@ export function createMcpServer({
 }: McpContext): Server {
   const server = new Server(
     { name: MCP_NAME, title: 'svc data for agents', version: doc.info.version },
-    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {} }, instructions: INSTRUCTIONS },
+    // logging: the SDK answers logging/setLevel and keeps the level per session. Over HTTP each request is a
+    // server of its own (stateless), so a level lasts that request; over stdio, the connection. svc sends no
+    // log messages yet: progress goes as progress notifications, failures in the results (docs/mcp.md).
+    { capabilities: { tools: {}, resources: {}, prompts: {}, completions: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
   const listed = reachable(tools, selection, 'list');
   const byName = new Map(listed.map((t) => [t.spec.name, t]));
@@ -99,7 +103,9 @@ export function createMcpServer({
     const target = anyTool.get(String(args.name));
     if (!target) return notFound(String(args.name), [...anyTool.keys()]);
     if (name === 'describe_tool') return structured({ ...target.full });
-    return callTool(target, (args.arguments ?? {}) as Record<string, unknown>, caller, credentials, extras);
+    const decoded = decodeJsonText(args, [['arguments']]);
+    if ('refusal' in decoded) return decoded.refusal;
+    return callTool(target, (decoded.args.arguments ?? {}) as Record<string, unknown>, caller, credentials, extras);
   };
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {

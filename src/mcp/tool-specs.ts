@@ -119,6 +119,14 @@ export const TOOLS: ToolSpec[] = [
     'Map a raw probability to the calibrated one, from the resolved claims of this agent and kind.',
   ),
   tool(
+    'calibration',
+    'calibration_curve',
+    'getCalibCurve',
+    'Reliability curve of an agent',
+    READ,
+    'How well an agent’s probabilities of one kind came true: 10 bins with their success rates, ECE and Brier score.',
+  ),
+  tool(
     'sessions',
     'session_event',
     'postAgentSessionEvent',

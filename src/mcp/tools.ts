@@ -3,8 +3,11 @@ import type { Caller, ServiceAnswer } from './caller.js';
 import type { Operation } from '../core/openapi-doc.js';
 import { withProgress, type Progress } from './progress.js';
 import { compact, findOperation, toJsonSchema, type JsonSchema, type OpenApiDoc } from './schema.js';
+import { outputOutline, outputSchema } from './tool-output.js';
+import { decodeJsonText, portableInput, type ArgumentPath } from './portable-input.js';
 import { recordsSomething, TOOLS, type ToolSpec } from './tool-specs.js';
-import { paymentHeaderOf, paymentMeta, paymentRequiredOf, type McpPayment } from './x402.js';
+import { paymentHeaderOf, paymentMeta, type McpPayment } from './x402.js';
+import { toolPaymentRequired } from './tool-402.js';
 import { limitsMeta } from './limits-meta.js';
 import { pagedResult, processPages, type PageStore } from './result-pages.js';
 
@@ -39,6 +42,8 @@ export interface BuiltTool {
   queryNames: Set<string>;
   bodyNames: Set<string>;
   security: Set<string>;
+  /** Free-form arguments the schema offers as JSON text (portable-input.ts). */
+  jsonText: ArgumentPath[];
 }
 
 /** Deprecated: the payment as a tool argument. Kept for clients that follow the earlier docs; `_meta["x402/payment"]` replaces it. */
@@ -69,52 +74,6 @@ function inputSchema(
     queryNames: new Set(params.map((p) => p.name).filter((n) => !bodyNames.has(n))),
     bodyNames,
   };
-}
-
-const TRUNCATED: JsonSchema = {
-  type: 'object',
-  description:
-    'Present when long strings were cut to keep the result small; the receipt covers the full answer (fetch it over HTTP to verify)',
-};
-const PAGE: JsonSchema = {
-  type: 'object',
-  description:
-    'Present when the answer came in pages to fit the token budget: page, pages, cut {path, from, to, total} and next (a cursor for next_page) ' +
-    'until the last page; the receipt covers the whole answer (fetch it over HTTP to verify)',
-};
-const ERROR_BODY: JsonSchema = {
-  type: 'object',
-  description: 'The error body: error code, message and details',
-  required: ['error', 'message'],
-  properties: { error: { type: 'string' }, message: { type: 'string' }, details: { type: 'object' } },
-};
-const PAYMENT_REQUIRED: JsonSchema = {
-  type: 'object',
-  description: 'x402 PaymentRequired: pay one of accepts and call again with the payment in _meta["x402/payment"]',
-  required: ['x402Version', 'accepts'],
-  properties: { x402Version: { type: 'integer' }, error: { type: 'string' }, resource: { type: 'object' }, accepts: { type: 'array' } },
-};
-
-/** The answer, the error body or (paid tools) the x402 PaymentRequired: structuredContent is always one of them. */
-function outputSchema(op: Operation, doc: OpenApiDoc, paid: boolean): JsonSchema {
-  const ok = toJsonSchema(op.responses['200']?.content?.['application/json']?.schema ?? {}, doc);
-  return {
-    type: 'object',
-    properties: { _truncated: TRUNCATED, _page: PAGE },
-    anyOf: [ok, ERROR_BODY, ...(paid ? [PAYMENT_REQUIRED] : [])],
-  };
-}
-
-/**
- * The output schema in tools/list: the answer's top-level fields and their types (rows, receipts and
- * nested objects in full are in svc://tools/{name} and svc://types/{type}); the error body and the
- * PaymentRequired by their required fields.
- */
-function outputOutline(full: JsonSchema): JsonSchema {
-  const [ok, ...alternatives] = full.anyOf!;
-  const outline = compact(ok!, 1, false);
-  for (const field of Object.values(outline.properties ?? {})) delete field.enum;
-  return { type: 'object', anyOf: [outline, ...alternatives.map((a) => ({ required: a.required }))] };
 }
 
 const LONG_ENUM = 12;
@@ -149,6 +108,7 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
     const security = new Set((op.security ?? []).flatMap((s) => Object.keys(s)));
     const paid = security.has('x402');
     const input = inputSchema(op, doc, paid);
+    const portable = portableInput(input.schema);
     const payNote = paid ? PAY_NOTE : '';
     const output = outputSchema(op, doc, paid);
     const annotations = { title: spec.title, ...spec.annotations };
@@ -168,10 +128,11 @@ export function buildTools(doc: OpenApiDoc, specs: ToolSpec[] = TOOLS): BuiltToo
       security,
       queryNames: input.queryNames,
       bodyNames: input.bodyNames,
-      definition: definition(`${spec.purpose}${payNote}`, compactInput(input.schema), outputOutline(output)),
+      jsonText: portable.jsonText,
+      definition: definition(`${spec.purpose}${payNote}`, compactInput(portable.schema), outputOutline(output)),
       full: definition(
         `${spec.purpose}\n\n${op.summary ?? spec.title}.${op.description ? ` ${op.description}` : ''}${payNote}`,
-        input.schema,
+        portable.schema,
         output,
       ),
     };
@@ -213,7 +174,9 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const refusal = refuseUnknownArguments(tool.definition, args);
   if (refusal) return refusal;
-  const present = Object.entries(args).filter(([, v]) => v !== undefined && v !== null);
+  const decoded = decodeJsonText(args, tool.jsonText);
+  if ('refusal' in decoded) return decoded.refusal;
+  const present = Object.entries(decoded.args).filter(([, v]) => v !== undefined && v !== null);
   const path = tool.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathValue(args[name])));
   const query = Object.fromEntries(
     present.filter(([k]) => tool.queryNames.has(k) && !tool.path.includes(`{${k}}`)).map(([k, v]) => [k, String(v)]),
@@ -245,7 +208,7 @@ export function refuseUnknownArguments(tool: Tool, args: Record<string, unknown>
 async function render(tool: BuiltTool, answer: ServiceAnswer, pages: PageStore, paid?: McpPayment): Promise<CallToolResult> {
   const { status, body } = answer;
   if (status === 402 && tool.paid) {
-    const required = paymentRequiredOf(answer);
+    const required = toolPaymentRequired(answer, tool.definition);
     return {
       content: [{ type: 'text', text: JSON.stringify(required) }],
       structuredContent: required,

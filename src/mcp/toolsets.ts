@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { recordsSomething, type BuiltTool } from './tools.js';
+import { JSON_TEXT_NOTE } from './portable-input.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_WORDS, type Toolset } from './toolset-names.js';
 
 /** Which tools a connection gets: toolsets, the dynamic meta-tools, and whether tools that record something are left out. */
@@ -67,7 +68,8 @@ export const META_TOOLS: Tool[] = [
       'Call a tool by name with its arguments (as describe_tool gives them). Its result is returned as is; an x402 payment goes in this call\'s _meta["x402/payment"].',
     inputSchema: {
       type: 'object',
-      properties: { name: NAME, arguments: { type: 'object', additionalProperties: true } },
+      // JSON text: a closed schema cannot describe every tool's arguments (portable-input.ts).
+      properties: { name: NAME, arguments: { type: 'string', description: `${JSON_TEXT_NOTE}: the tool's arguments` } },
       required: ['name'],
       additionalProperties: false,
     },

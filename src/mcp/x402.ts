@@ -31,14 +31,14 @@ export function paymentInMeta(meta: Record<string, unknown> | undefined): McpPay
   return undefined;
 }
 
-const decode = (base64: string): unknown => JSON.parse(Buffer.from(base64, 'base64').toString('utf8'));
+export const decodeBase64Json = (base64: string): unknown => JSON.parse(Buffer.from(base64, 'base64').toString('utf8'));
 
 /** A payload object, or a string holding one as a payment header does (base64 JSON or raw JSON); undefined if unreadable. */
 type Payload = { x402Version?: unknown } | null;
 function payloadOf(payment: unknown): Payload | undefined {
   if (typeof payment !== 'string') return payment as Payload;
   try {
-    return (payment.trim().startsWith('{') ? JSON.parse(payment) : decode(payment)) as Payload;
+    return (payment.trim().startsWith('{') ? JSON.parse(payment) : decodeBase64Json(payment)) as Payload;
   } catch {
     return undefined;
   }
@@ -56,24 +56,10 @@ export function paymentHeaderOf(payment: unknown): Record<string, string> {
   return { [version === 2 ? 'payment-signature' : 'x-payment']: value };
 }
 
-/**
- * The x402 `PaymentRequired` of a 402: the v2 object from `PAYMENT-REQUIRED` when the gate offers v2,
- * else the v1 fields of the body. A failed settlement adds its response, as the transport provides.
- */
-export function paymentRequiredOf(answer: ServiceAnswer): Record<string, unknown> {
-  const body = (answer.body ?? {}) as Record<string, unknown>;
-  const header = answer.headers['payment-required'];
-  const required = header
-    ? (decode(header) as Record<string, unknown>)
-    : { x402Version: body.x402Version ?? 1, error: body.reason ?? body.error, accepts: body.accepts ?? [] };
-  const settlement = paymentResponseOf(answer);
-  return settlement ? { ...required, [PAYMENT_RESPONSE_META]: settlement } : required;
-}
-
 /** The settlement response of an answer (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`), if it carries one. */
 export function paymentResponseOf(answer: ServiceAnswer): unknown {
   const header = answer.headers['payment-response'] ?? answer.headers['x-payment-response'];
-  return header ? decode(header) : undefined;
+  return header ? decodeBase64Json(header) : undefined;
 }
 
 /** A paid answer's payment `_meta`: the settlement under the key the payment came with, and the status HTTP sends. */

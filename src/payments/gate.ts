@@ -137,7 +137,9 @@ export class X402Gate implements PaymentGate {
 
   private challengeContext(request: FastifyRequest): ChallengeContext {
     const { config, clock, memoSecret } = this.deps;
-    const discovery = this.discoveries?.of(request.method, request.routeOptions.url);
+    // A probe route (probes.ts) stands for the paid operation of its path.
+    const method = request.routeOptions.config.x402ProbeOf ?? request.method;
+    const discovery = this.discoveries?.of(method, request.routeOptions.url);
     return { config, nowS: unixSeconds(clock), memoSecret, requestKey: requestKey(request), discovery };
   }
 

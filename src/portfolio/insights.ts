@@ -9,6 +9,7 @@ import type { HoldingRow } from './holdings.js';
 import type { Snapshot } from './service.js';
 import { allocation, hhi, maxDrawdown, returns, stdev, unrealized, valueSeries, weights } from './formulas.js';
 import { roundTo } from '../core/numbers.js';
+import { candleQuery, freshnessOf, institutionPrice, liveQuote } from './quotes.js';
 
 /**
  * Insights are computed, never generated: live prices from the data types, then the formulas of
@@ -29,6 +30,11 @@ export interface Position {
   price: number;
   price_source: string;
   price_as_of: number;
+  /** The price's freshness, as every data row has it (src/sources/freshness.ts). */
+  as_of: number;
+  as_of_kind: 'source' | 'fetched';
+  age_s: number;
+  stale: boolean;
   value: number;
   weight_pct: number;
   cost_basis: number | null;
@@ -76,6 +82,8 @@ interface Priced {
   price: number;
   source: string;
   as_of: number;
+  as_of_kind: 'source' | 'fetched';
+  stale: boolean;
 }
 
 const ok = (r: SourceResult | undefined): r is Extract<SourceResult, { ok: true }> => r?.ok === true;
@@ -95,7 +103,7 @@ export class InsightsCalculator {
 
   async compute(snapshot: Snapshot): Promise<Insights> {
     const now = unixSeconds(this.o.clock);
-    const results = await this.priceAll(snapshot);
+    const results = await this.priceAll(snapshot, now);
     const priced = results.flatMap((r) => ('price' in r ? [r] : []));
     const unpriced = results.flatMap((r) => ('reason' in r ? [{ symbol: r.holding.symbol, name: r.holding.name, reason: r.reason }] : []));
     const values = priced.map((p) => p.holding.quantity * p.price);
@@ -111,6 +119,10 @@ export class InsightsCalculator {
       price: p.price,
       price_source: p.source,
       price_as_of: p.as_of,
+      as_of: p.as_of,
+      as_of_kind: p.as_of_kind,
+      age_s: Math.max(0, now - p.as_of),
+      stale: p.stale,
       value: roundTo(values[i]!, 2),
       weight_pct: roundTo(w[i]! * 100, 2),
       cost_basis: p.holding.cost_basis,
@@ -153,7 +165,7 @@ export class InsightsCalculator {
   }
 
   /** Cash at 1; mapped crypto via crypto-price, equities via stock-quote; else the institution's price; else unpriced. */
-  private async priceAll(snapshot: Snapshot): Promise<(Priced | { holding: HoldingRow; reason: string })[]> {
+  private async priceAll(snapshot: Snapshot, now: number): Promise<(Priced | { holding: HoldingRow; reason: string })[]> {
     const live = new Map<string, Promise<SourceResult | undefined>>();
     const fetchOnce = (type: string, q: string) => {
       const key = `${type} ${q}`;
@@ -162,20 +174,17 @@ export class InsightsCalculator {
     };
     return Promise.all(
       snapshot.holdings.map(async (holding) => {
-        if (holding.asset_class === 'cash') return { holding, price: 1, source: 'cash', as_of: snapshot.as_of };
+        if (holding.asset_class === 'cash')
+          return { holding, price: 1, source: 'cash', as_of: snapshot.as_of, as_of_kind: 'fetched' as const, stale: false };
         const entity = holding.entity_id ? this.o.resolver.get(holding.entity_id) : undefined;
         const quote = entity ? liveQuote(entity) : undefined;
         if (quote) {
           const result = await fetchOnce(quote.type, quote.q);
-          const price = ok(result) ? quote.read(result.rows) : undefined;
-          if (ok(result) && price !== undefined) return { holding, entity, price, source: result.source, as_of: result.as_of };
+          const row = ok(result) ? quote.pick(result.rows) : undefined;
+          const price = row && quote.priceOf(row);
+          if (ok(result) && row && price !== undefined) return { holding, entity, price, source: result.source, ...freshnessOf(row) };
         }
-        if (holding.institution_price !== null) {
-          const asOf = holding.institution_price_as_of
-            ? Math.floor(Date.parse(`${holding.institution_price_as_of}T00:00:00Z`) / 1000)
-            : snapshot.as_of;
-          return { holding, entity, price: holding.institution_price, source: 'plaid-institution-price', as_of: asOf };
-        }
+        if (holding.institution_price !== null) return { holding, entity, ...institutionPrice(holding, snapshot.as_of, now) };
         return { holding, reason: quote ? `${quote.type} ${quote.q} did not answer` : 'no data type prices this holding' };
       }),
     );
@@ -270,20 +279,3 @@ export class InsightsCalculator {
     );
   }
 }
-
-function liveQuote(e: Entity): { type: string; q: string; read: (rows: Record<string, unknown>[]) => number | undefined } | undefined {
-  if ((e.type === 'crypto' || e.type === 'stablecoin') && e.ids.coingecko) {
-    const id = e.ids.coingecko;
-    return { type: 'crypto-price', q: id, read: (rows) => numberOr(rows.find((r) => r.coin === id)?.usd) };
-  }
-  if (e.type === 'equity' && e.ids.ticker) return { type: 'stock-quote', q: e.ids.ticker, read: (rows) => numberOr(rows[0]?.price) };
-  return undefined;
-}
-
-function candleQuery(e: Entity): { type: 'crypto-price' | 'stock-quote'; q: string } | undefined {
-  if (e.type === 'crypto' && e.ids.symbol) return { type: 'crypto-price', q: e.ids.symbol };
-  if (e.type === 'equity' && e.ids.ticker) return { type: 'stock-quote', q: e.ids.ticker };
-  return undefined;
-}
-
-const numberOr = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);

@@ -117,6 +117,17 @@ const Position = Type.Object({
   price: Type.Number(),
   price_source: Type.String({ description: 'the upstream that priced it (coingecko, yahoo, …), plaid-institution-price, or cash' }),
   price_as_of: Type.Integer({ description: 'Unix seconds of the price' }),
+  as_of: Type.Integer({
+    description: "Unix seconds of the price: the upstream's observation where it gives one, else svc's fetch or the sync",
+  }),
+  as_of_kind: StringEnum(['source', 'fetched'] as const, {
+    description: 'source: as_of is the upstream’s (or institution’s) time; fetched: svc’s',
+  }),
+  age_s: Type.Integer({ minimum: 0, description: 'seconds from as_of to the moment of this answer' }),
+  stale: Type.Boolean({
+    description:
+      "true when the price is served past its type's TTL (a fallback, an open circuit), or is an institution price over a day old",
+  }),
   value: Type.Number({ description: 'quantity × price' }),
   weight_pct: Type.Number({ description: '100 × value / market_value' }),
   cost_basis: NullableNumber,

@@ -59,6 +59,8 @@ export interface SourceDescriptor<Q = unknown> {
   curated?: (q: Q, ctx: Pick<FetchContext, 'clock' | 'config'>) => Promise<Row[]> | Row[];
   /** q names an instrument (a coin, ticker or pair): when every upstream refuses it, the answer is `unknown_symbol`, not an outage. */
   namesInstrument?: boolean;
+  /** The instrument in a q key, where "did you mean" looks (`binance:ETHH-USDT` → `ETHH`); the whole q by default. */
+  instrumentOf?(key: string): string;
   ttlSeconds: number;
   /** For an upstream that publishes on a schedule: when it next publishes after a row observed at `asOfS` (rows' `next_update_at`). */
   nextUpdate?: NextUpdate;

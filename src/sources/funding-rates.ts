@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { invalidQ } from '../core/errors.js';
-import { noData } from '../upstream/errors.js';
+import { noData, UpstreamError } from '../upstream/errors.js';
 import { defineSource } from './define.js';
 import { fundingRow } from './lib/funding.js';
 import { hyperliquidFunding } from './lib/hyperliquid.js';
@@ -19,18 +19,25 @@ const Premium = Type.Object({
   time: Type.Integer(),
 });
 const History = Type.Array(Type.Object({ fundingRate: Type.String(), fundingTime: Type.Integer() }));
+// Bybit answers HTTP 200 to everything; a symbol it does not list is retCode 10001 with an empty `result`.
 const BybitTickers = Type.Object({
   retCode: Type.Integer(),
+  retMsg: Type.Optional(Type.String()),
   result: Type.Object({
-    list: Type.Array(
-      Type.Object({ symbol: Type.String(), markPrice: Type.String(), fundingRate: Type.String(), nextFundingTime: Type.String() }),
+    list: Type.Optional(
+      Type.Array(
+        Type.Object({ symbol: Type.String(), markPrice: Type.String(), fundingRate: Type.String(), nextFundingTime: Type.String() }),
+      ),
     ),
   }),
 });
 const BybitHistory = Type.Object({
   retCode: Type.Integer(),
-  result: Type.Object({ list: Type.Array(Type.Object({ fundingRate: Type.String(), fundingRateTimestamp: Type.String() })) }),
+  result: Type.Object({
+    list: Type.Optional(Type.Array(Type.Object({ fundingRate: Type.String(), fundingRateTimestamp: Type.String() }))),
+  }),
 });
+const BYBIT_PARAMS_ERROR = 10001;
 
 /**
  * Rows: symbol, pair (the instrument as the exchange names it), quote (the margin and mark-price currency: USDT on
@@ -45,6 +52,7 @@ export default defineSource<string>({
   example: 'BTC',
   desc: '`<asset_symbol>`; current perpetual funding and 8-hour average',
   parseQ: parseAsset,
+  namesInstrument: true,
   ttlSeconds: 60,
   deadlineMs: 5000,
   entityQ: (e) => (e.type === 'perp' ? e.ids.funding_asset : e.type === 'crypto' && e.ids.binance ? e.ids.symbol : undefined),
@@ -81,9 +89,11 @@ export default defineSource<string>({
           query: { category: 'linear', symbol: pair, limit: 10 },
         }),
       ]);
-      const t = tickers.result.list[0];
+      if (tickers.retCode !== 0 && tickers.retCode !== BYBIT_PARAMS_ERROR)
+        throw new UpstreamError('upstream_error', `Bybit: ${tickers.retCode} ${tickers.retMsg ?? ''}`);
+      const t = tickers.result.list?.[0];
       if (!t) throw noData(`Bybit has no ${pair} perpetual`);
-      const settled = history.result.list.map((h) => ({ rate: Number(h.fundingRate), at: Number(h.fundingRateTimestamp) }));
+      const settled = (history.result.list ?? []).map((h) => ({ rate: Number(h.fundingRate), at: Number(h.fundingRateTimestamp) }));
       return [
         fundingRow(symbol, pair, 'USDT', Number(t.fundingRate), Number(t.markPrice), Number(t.nextFundingTime), settled, clock.now()),
       ];

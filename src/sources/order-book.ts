@@ -73,6 +73,8 @@ export default defineSource<BookQuery>({
   desc: '`<exchange>:<trading_pair>`; top 10 bids and asks',
   parseQ: parseBookQ,
   keyOf: (q) => `${q.exchange}:${q.base}-${q.quote}`,
+  namesInstrument: true,
+  instrumentOf: (key) => parseBookQ(key).base,
   ttlSeconds: 5,
   deadlineMs: 4000,
   entityQ: (e) => (e.ids.binance && (e.type === 'crypto' || e.type === 'stablecoin') ? `binance:${e.ids.binance}` : undefined),

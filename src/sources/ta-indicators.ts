@@ -71,6 +71,8 @@ export default defineSource<TaQuery>({
   desc: '`<asset_symbol>:<candle_interval>`; RSI(14), MACD, Bollinger Bands',
   parseQ: parseTaQ,
   keyOf: (q) => `${q.symbol}:${q.interval}`,
+  namesInstrument: true,
+  instrumentOf: (key) => parseTaQ(key).symbol,
   ttlSeconds: 60,
   deadlineMs: 5000,
   entityQ: (e) => (e.type === 'crypto' && e.ids.binance ? `${e.ids.symbol}:1h` : undefined),

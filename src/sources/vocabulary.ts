@@ -37,8 +37,8 @@ function entityQ<Q>(descriptor: SourceDescriptor<Q>, id: string): string {
  * A 404 for a well-formed q that names nothing the type's sources know (a caller's mistake, never an outage): names
  * `q` and suggests the nearest entities of the graph, written as this type's q.
  */
-export function unknownSymbol(descriptor: Pick<SourceDescriptor, 'type' | 'entityQ'>, q: string): ApiError {
-  const suggestions = suggestionsFor(q, (e: Entity) => descriptor.entityQ?.(e));
+export function unknownSymbol(descriptor: Pick<SourceDescriptor, 'type' | 'entityQ' | 'instrumentOf'>, q: string): ApiError {
+  const suggestions = suggestionsFor(descriptor.instrumentOf?.(q) ?? q, (e: Entity) => descriptor.entityQ?.(e));
   const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => s.q).join(', ')}?` : '';
   return new ApiError('unknown_symbol', `${descriptor.type} knows no "${q}"${hint}`, { field: 'q', q, suggestions });
 }

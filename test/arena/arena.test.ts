@@ -11,6 +11,21 @@ describe('arena over HTTP', () => {
   });
   afterAll(() => t.close());
 
+  it('takes an asset in crypto-price’s vocabulary; one it cannot price is a 400 saying which it trades', async () => {
+    const record = (q: string) =>
+      t.app.inject({ url: '/api/v1/arena/track-record', query: { strategy: 'rsi14_oversold', asset: q } }).then((r) => r.json());
+    const btc = await record('BTC');
+    for (const q of ['bitcoin', 'btc', 'svc-ent:cr.bitcoin']) expect(await record(q), q).toEqual({ ...btc, _receipt: expect.anything() });
+    for (const q of ['DOGE', 'dogecoin', 'AAPL', 'not a coin!']) {
+      const refused = await record(q);
+      expect(refused, q).toMatchObject({
+        error: 'validation_failed',
+        details: { field: 'asset', rule: 'arena_asset', allowed: ['BTC', 'ETH', 'SOL'] },
+      });
+      expect(refused.message).toMatch(/trades BTC, ETH, SOL only/);
+    }
+  });
+
   it('records trades with claims and signed attestations, and serves the track record', async () => {
     const rows = await t.deps.store.db.selectFrom('arena_trades').selectAll().execute();
     expect(rows.length).toBeGreaterThan(0);

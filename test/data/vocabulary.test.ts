@@ -79,6 +79,17 @@ describe("a caller's mistake is a 4xx, never an outage", () => {
     expect((await backtest('forex', 'EUR:XYZ', '1d')).status).toBe(404);
   });
 
+  it.each([
+    ['ta-indicators', 'ETHH:1h', 'ETH:1h'],
+    ['funding-rates', 'ETHH', 'ETH'],
+    ['order-book', 'binance:ETHHUSDT', 'binance:ETHUSDT'],
+  ])('%s: an unknown asset %s is a 404 unknown_symbol suggesting %s, as crypto-price', async (type, q, suggested) => {
+    const { status, body } = await preview(type, q);
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ error: 'unknown_symbol', details: { field: 'q' } });
+    expect(body.details.suggestions.map((s: { q: string }) => s.q)).toContain(suggested);
+  });
+
   it('a bundle row for an unknown symbol says unknown_symbol with its suggestions', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -50,6 +50,27 @@ describe('entity endpoints', () => {
     expect((await t.app.inject('/api/v1/entity/list?limit=201')).statusCode).toBe(400);
   });
 
+  it('list at its maximum stays under the token budget: a page cut short says where the next starts, and the pages hold every entity once', async () => {
+    const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+    const seen: string[] = [];
+    let total = Infinity;
+    for (let offset = 0; offset < total;) {
+      const res = await t.app.inject(`/api/v1/entity/list?limit=200&offset=${offset}`);
+      expect(countTokens(res.body), `offset ${offset}`).toBeLessThanOrEqual(10_000);
+      const page = res.json();
+      total = page.total;
+      seen.push(...page.entities.map((e: { id: string }) => e.id));
+      expect(page.count).toBe(page.entities.length);
+      if (page.next_offset === undefined) expect(offset + page.count).toBe(total);
+      else expect(page.next_offset).toBe(offset + page.count);
+      offset += page.count;
+    }
+    expect(seen).toHaveLength(total);
+    expect(new Set(seen).size).toBe(total);
+    const first = (await t.app.inject('/api/v1/entity/list?limit=200')).json();
+    expect(first.count).toBeLessThan(Math.min(200, first.total)); // 200 entities would be ~13k tokens
+  });
+
   it('bundle queries take entity= too', async () => {
     const res = await t.app.inject({
       method: 'POST',

@@ -105,6 +105,7 @@ describe('every MCP result fits 10,000 o200k tokens', () => {
     await allPages('resolve_entity', { q: 'bitcoin', limit: 20 });
     await allPages('arena_compare', { window: 'all', mode: 'all' });
     await allPages('olympics_standings', {});
+    await allPages('calibration_curve', { agent_id: 'arena:rsi14_oversold:BTC', kind: 'price-up' });
   }, 180_000);
 
   it('a model reads the data once: the text is a compact rendering, not the JSON again', async () => {

@@ -5,6 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { x402Client } from '@x402/core/client';
 import type { PaymentRequired } from '@x402/core/types';
 import { registerExactEvmScheme } from '@x402/evm/exact/client';
+import { extractDiscoveryInfo, validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { createPaymentHeader } from 'x402/client';
+import { PaymentRequirementsSchema } from 'x402/types';
 import { ManualClock, unixSeconds } from '../../src/core/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { FakeFacilitator } from '../helpers/facilitator.js';
@@ -86,6 +89,33 @@ describe('x402 over MCP', () => {
     expect(paid.structuredContent).toMatchObject({ payment: { method: 'x402', charged: true } });
     expect(paid._meta?.['x402.payment-response']).toMatchObject({ success: true, network: 'base', payer: payer.address });
     expect(paid._meta?.['x402/payment-response']).toBeUndefined();
+  });
+
+  it('the unpaid PaymentRequired names the tool in its Bazaar entry, not the HTTP route behind it', async () => {
+    const required = (await bundle('45.4,12.3')).structuredContent as Record<string, any>;
+    const bazaar = required.extensions.bazaar;
+    expect(validateDiscoveryExtension(bazaar)).toEqual({ valid: true });
+    // A facilitator catalogs what a payment echoes of it.
+    const payload = await payments.createPaymentPayload(required as unknown as PaymentRequired);
+    const info = extractDiscoveryInfo(payload, payload.accepted)!.discoveryInfo;
+    expect(info.input).toMatchObject({ type: 'mcp', toolName: 'bundle', transport: 'streamable-http' });
+    expect(info.input).toMatchObject({
+      inputSchema: { properties: { queries: { type: 'array' } } },
+      example: { queries: expect.any(Array) },
+    });
+    expect(JSON.stringify(required)).not.toContain('"type":"http"');
+  });
+
+  it('x402-mcp pays a v1 requirement of the unpaid result, as its generatePaymentAuthorization tool does', async () => {
+    const required = (await bundle('44.4,26.1')).structuredContent as { accepts: Record<string, unknown>[] };
+    // x402-mcp's model picks the requirement its tool schema takes: x402 1.2.0's v1 PaymentRequirements on `base`.
+    const v1 = required.accepts.filter((r) => PaymentRequirementsSchema.safeParse(r).success);
+    expect(v1).toHaveLength(1);
+    expect(v1[0]).toMatchObject({ network: 'base', maxAmountRequired: '1000', payTo: PAY_TO });
+    const authorization = await createPaymentHeader(payer, 1, PaymentRequirementsSchema.parse(v1[0]));
+    const paid = await bundleWith('44.4,26.1', { 'x402.payment': authorization });
+    expect(paid.isError).toBeFalsy();
+    expect(paid._meta?.['x402.payment-response']).toMatchObject({ success: true, network: 'base', payer: payer.address });
   });
 
   it('refuses an unreadable x402.payment as the malformed payment header it is, rather than ignoring it', async () => {

@@ -47,6 +47,7 @@ const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
     ttl_hours: 24,
   },
   calibrate_p: { agent_id: 'test:mcp-agent', kind: 'price-up', predicted_p: 0.7 },
+  calibration_curve: { agent_id: 'test:mcp-agent', kind: 'price-up' },
   shield_verify: { target: { kind: 'domain', value: 'example.org' }, action: 'visit' },
   tool_audit: { manifest: { tools: [{ name: 'add_numbers', description: 'Adds two numbers.' }] } },
   analyze_chart: {
@@ -410,7 +411,11 @@ describe('MCP over stdio (the svc-mcp bin)', () => {
       const verdict = await c.callTool({ name: 'verify_receipt', arguments: { receipt: answer._receipt, response: answer } });
       expect(verdict.structuredContent).toMatchObject({ valid: true });
       const challenge = await c.callTool({ name: 'bundle', arguments: { queries: [{ type: 'crypto-price', q: 'bitcoin' }] } });
-      expect(challenge).toMatchObject({ isError: true, structuredContent: { x402Version: 2, accepts: [{ amount: '1000' }] } });
+      // The v2 requirement first, then the v1 one x402-mcp pays.
+      expect(challenge).toMatchObject({
+        isError: true,
+        structuredContent: { x402Version: 2, accepts: [{ amount: '1000' }, { network: 'base', maxAmountRequired: '1000' }] },
+      });
     } finally {
       await c.close();
       rmSync(dataDir, { recursive: true, force: true });

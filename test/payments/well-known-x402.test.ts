@@ -59,4 +59,38 @@ describe('/.well-known/x402 and /.well-known/x402.json', () => {
     for (const url of resources.filter((r: string) => r.includes('/pass/'))) expect((await probe(url, 'POST')).statusCode, url).toBe(402);
     expect(resources).toContain('http://svc.test/api/v1/calib/record_claim?product=calib-pro');
   });
+
+  it('a bare probe of each listed resource, GET or POST without a body, answers 402 with the POST operation’s requirements', async () => {
+    const { resources } = (await t.app.inject('/.well-known/x402')).json() as { resources: string[] };
+    // The other resources are GET operations or passes, probed above.
+    const posts = resources.map((r) => r.replace('http://svc.test', '')).filter((url) => /bundle|record_claim/.test(url));
+    expect(posts).toHaveLength(2);
+    for (const url of posts) {
+      for (const method of ['GET', 'POST'] as const) {
+        const answer = await t.app.inject({ method, url });
+        expect(answer.statusCode, `${method} ${url}`).toBe(402);
+        expect(answer.json().accepts[0], `${method} ${url}`).toMatchObject({ network: 'base-sepolia', payTo: PAY_TO });
+        const bazaar = paymentRequired(answer.headers['payment-required']).extensions.bazaar;
+        expect(bazaar.info.input, `${method} ${url}`).toMatchObject({ type: 'http', method: 'POST' });
+      }
+    }
+    const bundleProbe = await t.app.inject({ method: 'GET', url: '/api/data/bundle' });
+    expect(bundleProbe.json().accepts[0]).toMatchObject({ maxAmountRequired: '1000', resource: 'http://svc.test/api/data/bundle' });
+  });
+
+  it('validation is untouched: a body, a payment or a free or unpaid call without one still gets its 400 or 405', async () => {
+    const bodyOf = async (
+      method: 'GET' | 'POST',
+      url: string,
+      extra: { payload?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    ) => (await t.app.inject({ method, url, ...extra })).json();
+    const invalid = { error: 'validation_failed' };
+    expect(await bodyOf('POST', '/api/data/bundle', { payload: { queries: [] } })).toMatchObject(invalid);
+    expect(await bodyOf('POST', '/api/data/bundle', { headers: { 'x-payment': 'e30=' } })).toMatchObject(invalid);
+    expect(await bodyOf('POST', '/api/data/bundle?free=1')).toMatchObject(invalid);
+    expect(await bodyOf('POST', '/api/v1/calib/record_claim')).toMatchObject(invalid);
+    const get = await t.app.inject({ method: 'GET', url: '/api/v1/calib/record_claim' });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+  });
 });

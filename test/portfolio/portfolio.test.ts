@@ -115,6 +115,20 @@ describe.each(STORE_BACKENDS)('portfolio on %s', (backend) => {
       ['CAMYX', 'plaid-institution-price'],
       ['CUR:USD', 'cash'],
     ]);
+    // Every position carries its price's freshness, as every data row does.
+    const nowS = Math.floor(t.clock.now() / 1000);
+    for (const p of body.positions) {
+      expect(p, p.symbol).toMatchObject({
+        as_of: p.price_as_of,
+        as_of_kind: expect.stringMatching(/^(source|fetched)$/),
+        stale: expect.any(Boolean),
+      });
+      expect(p.age_s, p.symbol).toBe(Math.max(0, nowS - p.as_of));
+    }
+    const bySymbol = Object.fromEntries(body.positions.map((p: { symbol: string }) => [p.symbol, p]));
+    expect(bySymbol['CUR:USD']).toMatchObject({ as_of_kind: 'fetched', stale: false });
+    expect(bySymbol.BTC.stale).toBe(false);
+    expect(bySymbol.CAMYX.stale).toBe(nowS - bySymbol.CAMYX.as_of > 86_400);
     expect(body.concentration.top_holding).toEqual({ symbol: 'BTC', share_pct: Number(((values.BTC / total) * 100).toFixed(2)) });
     const hhi = Object.values(values).reduce((a, v) => a + (v / total) ** 2, 0);
     expect(body.concentration.hhi).toBeCloseTo(hhi, 4);

@@ -4658,6 +4658,8 @@ export interface operations {
                         total: number;
                         limit: number;
                         offset: number;
+                        /** @description where the next page starts, when entities remain (a page is cut short to fit the token budget) */
+                        next_offset?: number;
                         /** @description the curated dataset's origin: `curated: <publisher>; <urls>; retrieved <date>` */
                         source: string;
                         entities: components["schemas"]["Entity"][];
@@ -8284,7 +8286,11 @@ export interface operations {
         parameters: {
             query: {
                 strategy: "rsi2_mean_reversion" | "rsi14_oversold" | "macd_bullish_div" | "bollinger_bounce" | "trend_following";
-                asset: "BTC" | "ETH" | "SOL";
+                /**
+                 * @description BTC, ETH, SOL, in crypto-price's vocabulary (BTC, bitcoin or svc-ent:cr.bitcoin); another asset is a 400 naming these
+                 * @example BTC
+                 */
+                asset: string;
                 /** @description live, backfill or all (default) */
                 mode?: "live" | "backfill" | "all";
             };
@@ -9484,6 +9490,17 @@ export interface operations {
                             price_source: string;
                             /** @description Unix seconds of the price */
                             price_as_of: number;
+                            /** @description Unix seconds of the price: the upstream's observation where it gives one, else svc's fetch or the sync */
+                            as_of: number;
+                            /**
+                             * @description source: as_of is the upstream’s (or institution’s) time; fetched: svc’s
+                             * @enum {string}
+                             */
+                            as_of_kind: "source" | "fetched";
+                            /** @description seconds from as_of to the moment of this answer */
+                            age_s: number;
+                            /** @description true when the price is served past its type's TTL (a fallback, an open circuit), or is an institution price over a day old */
+                            stale: boolean;
                             /** @description quantity × price */
                             value: number;
                             /** @description 100 × value / market_value */

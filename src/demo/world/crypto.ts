@@ -259,7 +259,14 @@ function okxLiquidations(req: WorldRequest, market: Market): unknown {
   };
 }
 
+/** Bybit's answer (HTTP 200) to a linear symbol it does not list; a listed one is the recorded fixture's. */
+function bybitUnlisted(req: WorldRequest, market: Market): unknown {
+  if (knownPair(market, req.params.get('symbol') ?? '')) return undefined;
+  return { retCode: 10001, retMsg: 'params error: symbol invalid', result: {}, retExtInfo: {}, time: req.nowS * 1000 };
+}
+
 export const CRYPTO_ROUTES: Route[] = [
+  { host: 'bybit', path: /^\/v5\/market\/(tickers|funding\/history)$/, answer: (req, w) => bybitUnlisted(req, w.market) },
   { host: 'okx', path: /^\/api\/v5\/public\/liquidation-orders$/, answer: (req, w) => okxLiquidations(req, w.market) },
   { host: 'coingecko', path: /^\/api\/v3\/simple\/price$/, answer: (req, w) => simplePrice(req, w.market) },
   { host: 'coingecko', path: /^\/api\/v3\/coins\/markets$/, answer: (req, w) => coinMarkets(req, w.market) },
