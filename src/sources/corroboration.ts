@@ -17,7 +17,8 @@ export interface CorroborationRule {
 
 /** What one source said about one item: a value, or why it has none. */
 export type Observation =
-  | { source: string; value: number; quote: string; as_of: number }
+  /** `fetched`: the source gives no time, `as_of` is svc's fetch: never stale, and not the measure of the others. */
+  | { source: string; value: number; quote: string; as_of: number; as_of_kind?: 'source' | 'fetched' }
   | { source: string; missing: 'not_listed' }
   | { source: string; missing: 'unavailable'; error: string };
 
@@ -74,7 +75,7 @@ function pricingQuote(priced: Priced[], wanted: string): string {
 /** Why a priced observation is not a candidate for the median, if it is not. */
 function exclusion(o: Priced, quote: string, newest: number, rule: CorroborationRule): Reason | undefined {
   if (o.quote !== quote) return 'quote_mismatch';
-  if (newest - o.as_of > rule.staleAfterS) return 'stale';
+  if (o.as_of_kind !== 'fetched' && newest - o.as_of > rule.staleAfterS) return 'stale';
   return undefined;
 }
 
@@ -92,7 +93,7 @@ export function corroborate(observations: readonly Observation[], rule: Corrobor
   const priced = observations.filter((o): o is Priced => 'value' in o && Number.isFinite(o.value) && o.value > 0);
   if (priced.length === 0) return undefined;
   const quote = pricingQuote(priced, rule.quote);
-  const newest = Math.max(...priced.filter((o) => o.quote === quote).map((o) => o.as_of));
+  const newest = Math.max(...priced.filter((o) => o.quote === quote && o.as_of_kind !== 'fetched').map((o) => o.as_of));
   const reasons = new Map<Observation, Reason | undefined>(priced.map((o) => [o, exclusion(o, quote, newest, rule)]));
   const fresh = priced.filter((o) => reasons.get(o) === undefined);
   const center = median(fresh.map((o) => o.value));
