@@ -1,6 +1,6 @@
 import { sha256Tagged } from '../core/canonical-json.js';
 import type { UpstreamError } from '../upstream/errors.js';
-import { corroborate, type CorroborationRule, type Observation } from './corroboration.js';
+import { corroborate, type Corroboration, type CorroborationRule, type Observation } from './corroboration.js';
 import type { Row } from './define.js';
 import { withoutFreshness } from './freshness.js';
 import type { CachedValue } from './result.js';
@@ -82,9 +82,14 @@ export function corroboratedValue(answers: Map<string, SourceAnswer>, spec: Corr
   };
 }
 
-/** A disputed answer is recomputed (from each source's cached answer) rather than cached as if it were settled. */
-export const isDisputed = (value: CachedValue): boolean =>
-  value.rows.some((row) => (row.corroboration as { status?: string } | undefined)?.status === 'disputed');
+/**
+ * Whether an answer may be cached as settled: not when a row is disputed, nor when it was signed before a source
+ * answered (`late`). Such answers are recomputed from each source's cached answer, which costs the upstreams nothing.
+ */
+export function isSettled(value: CachedValue): boolean {
+  const blocks = value.rows.flatMap((row) => (row.corroboration ? [row.corroboration as Corroboration] : []));
+  return blocks.every((b) => b.status !== 'disputed' && !b.sources.some((s) => s.error === 'late'));
+}
 
 /** Every item priced and agreed among the answers so far: svc need not wait for the slower sources. */
 export function quorumReached(answers: Map<string, SourceAnswer>, spec: CorroborationSpec): boolean {

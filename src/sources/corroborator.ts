@@ -1,10 +1,13 @@
 import type { Cache } from '../cache/index.js';
-import { UpstreamError } from '../upstream/errors.js';
+import { UpstreamError, type FailureReason } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { corroboratedValue, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
 import { upstreamOrder, type Fetcher } from './define.js';
 import type { CachedValue } from './result.js';
 import { asUpstreamError, type Ask, type Outcome } from './answers.js';
+
+/** One source's answer as cached (an UpstreamError does not survive JSON). */
+type Stored = { value: CachedValue } | { failed: { reason: FailureReason; message: string } };
 
 /** A source's failure, for when no source answered: `late` ones did not answer by the deadline. */
 const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] => {
@@ -15,9 +18,9 @@ const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] =>
 /**
  * Asks every source of a corroborated type in parallel and signs as soon as every item is agreed by the type's
  * quorum, or when the deadline passes, or when all have answered, whichever is first. Each source's answer is cached
- * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer (a
- * disputed one is never cached, see runner) costs the upstreams nothing, and a source still answering at signing
- * time (listed `late`) lands in its cache for the next caller.
+ * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer costs the
+ * upstreams nothing: a disputed answer, or one that lists a source still answering at signing time (`late`), is not
+ * cached (runner), and the next caller gets it again with the late sources' answers from their cache.
  */
 export class Corroborator {
   private readonly inFlight = new Map<string, Promise<SourceAnswer>>();
@@ -54,16 +57,24 @@ export class Corroborator {
     return fetched;
   }
 
-  /** Never rejects: a failure, the cache's included, is this source's answer. */
+  /**
+   * Never rejects: a failure, the cache's included, is this source's answer. Failures are cached for the TTL too, so a
+   * failing source is asked once per TTL like the others, and answers that listed it `late` become cacheable.
+   */
   private async cachedOrFetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
+    const ttlMs = run.descriptor.ttlSeconds * 1000;
     try {
-      const cached = run.fresh ? undefined : await this.cache.get<CachedValue>(key);
-      if (cached) return { value: cached };
+      const cached = run.fresh ? undefined : await this.cache.get<Stored>(key);
+      if (cached) return 'value' in cached ? cached : { error: new UpstreamError(cached.failed.reason, cached.failed.message) };
       const value = await run.attempt(host, fetcher, run.deadline);
-      await this.cache.set(key, value, run.descriptor.ttlSeconds * 1000);
+      await this.cache.set(key, { value } satisfies Stored, ttlMs);
       return { value };
     } catch (e) {
-      return { error: asUpstreamError(host, e) };
+      const error = asUpstreamError(host, e);
+      await this.cache
+        .set(key, { failed: { reason: error.reason, message: error.message } } satisfies Stored, ttlMs)
+        .catch(() => undefined);
+      return { error };
     }
   }
 }

@@ -9,7 +9,7 @@ import { refusedEverywhere, resolveQ, unknownSymbolFailure } from './vocabulary.
 import type { Fetcher, SourceDescriptor } from './define.js';
 import { Corroborator } from './corroborator.js';
 import { firstAnswer, reportedError, type Ask, type Attempt } from './answers.js';
-import { isDisputed } from './corroborated-rows.js';
+import { isSettled } from './corroborated-rows.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
 
@@ -112,7 +112,7 @@ export class SourceRunner {
   }
 
   private async store(descriptor: SourceDescriptor, key: string, cacheKey: string, value: CachedValue): Promise<SourceSuccess> {
-    if (!isDisputed(value)) await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
+    if (isSettled(value)) await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
     this.generations.bump(cacheKey);
     const { rows, skipped_items, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
