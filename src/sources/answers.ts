@@ -3,6 +3,9 @@ import type { HostName } from '../upstream/hosts.js';
 import { upstreamOrder, type Fetcher, type SourceDescriptor } from './define.js';
 import type { CachedValue } from './result.js';
 
+/** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
+export const BACKSTOP_GRACE_MS = 100;
+
 /** Fetches, stamps and checks one upstream's rows by the deadline (the runner's `attempt`). */
 export type Attempt = (host: HostName, fetcher: Fetcher<unknown>, deadline: number) => Promise<CachedValue>;
 

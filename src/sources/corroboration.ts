@@ -57,7 +57,8 @@ type Priced = Extract<Observation, { value: number }>;
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  // The mean of the middle two, at 15 significant digits: 3499.65, not 3499.6499999999996.
+  return sorted.length % 2 ? sorted[mid]! : Number(((sorted[mid - 1]! + sorted[mid]!) / 2).toPrecision(15));
 }
 
 /** Distance between two values in basis points of `from`. */

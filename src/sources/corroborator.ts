@@ -4,7 +4,7 @@ import type { HostName } from '../upstream/hosts.js';
 import { corroboratedValue, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
 import { upstreamOrder, type Fetcher } from './define.js';
 import type { CachedValue } from './result.js';
-import { asUpstreamError, type Ask, type Outcome } from './answers.js';
+import { asUpstreamError, BACKSTOP_GRACE_MS, type Ask, type Outcome } from './answers.js';
 
 /** One source's answer as cached (an UpstreamError does not survive JSON). */
 type Stored = { value: CachedValue } | { failed: { reason: FailureReason; message: string } };
@@ -17,7 +17,8 @@ const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] =>
 
 /**
  * Asks every source of a corroborated type in parallel and signs as soon as every item is agreed by the type's
- * quorum, or when the deadline passes, or when all have answered, whichever is first. Each source's answer is cached
+ * quorum, or when the deadline passes, or when all have answered, whichever is first (a caller forcing a refetch,
+ * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached
  * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer costs the
  * upstreams nothing: a disputed answer, or one that lists a source still answering at signing time (`late`), is not
  * cached (runner), and the next caller gets it again with the late sources' answers from their cache.
@@ -32,11 +33,12 @@ export class Corroborator {
     const answers = new Map<string, SourceAnswer>(entries.map(([host]) => [host, 'late']));
     let settled = 0;
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, Math.max(0, run.deadline - Date.now()));
+      // Every attempt settles by its backstop (deadline + grace) with its own error; the timer is a safety net.
+      const timer = setTimeout(resolve, Math.max(0, run.deadline + 2 * BACKSTOP_GRACE_MS - Date.now()));
       for (const [host, fetcher] of entries) {
         void this.answerOf(run, host, fetcher).then((answer) => {
           answers.set(host, answer);
-          if (++settled === entries.length || quorumReached(answers, spec)) {
+          if (++settled === entries.length || (!run.fresh && quorumReached(answers, spec))) {
             clearTimeout(timer);
             resolve();
           }

@@ -8,7 +8,7 @@ import { isStale, servedRows } from './freshness.js';
 import { refusedEverywhere, resolveQ, unknownSymbolFailure } from './vocabulary.js';
 import type { Fetcher, SourceDescriptor } from './define.js';
 import { Corroborator } from './corroborator.js';
-import { firstAnswer, reportedError, type Ask, type Attempt } from './answers.js';
+import { BACKSTOP_GRACE_MS, firstAnswer, reportedError, type Ask, type Attempt } from './answers.js';
 import { isSettled } from './corroborated-rows.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
@@ -17,8 +17,6 @@ export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess
 
 /** How long past its TTL a value may still be served while a refresh runs in the background. */
 const STALE_FACTOR = 4;
-/** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
-const BACKSTOP_GRACE_MS = 100;
 
 /**
  * Runs a data type: parse q, then cache (TTL + stale-while-revalidate), single-flight, and the

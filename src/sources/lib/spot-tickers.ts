@@ -56,7 +56,7 @@ export const coinbase: Fetcher<string[]> = async (ids, { http, deadline }) => {
   );
   const rows = coins.flatMap(({ coin }, i) => {
     const answer = answers[i]!;
-    if (answer.status === 'rejected') return [];
+    if (answer.status === 'rejected' || 'message' in answer.value) return [];
     return [{ ...usdRow(coin, Number(answer.value.price)), as_of: Math.floor(Date.parse(answer.value.time) / 1000) }];
   });
   // A product Coinbase does not have is a 404; any other failure is the host's, and says more than "not listed".

@@ -19,9 +19,13 @@ export type KrakenTicker = Type.Static<typeof KrakenTicker>;
 /**
  * Coinbase Exchange `GET /products/BTC-USD/ticker`
  * (https://docs.cdp.coinbase.com/api-reference/exchange-api/rest-api/products/get-product-ticker):
- * the last trade, best bid/ask and 24 h volume; `time` is the last trade's ISO time.
+ * the last trade, best bid/ask and 24 h volume; `time` is the last trade's ISO time. An error is `{message}` (an
+ * unknown product: 404 `{"message":"NotFound"}`).
  */
-export const CoinbaseTicker = Type.Object({ price: Type.String(), volume: Type.String(), time: Type.String() });
+export const CoinbaseTicker = Type.Union([
+  Type.Object({ price: Type.String(), volume: Type.String(), time: Type.String() }),
+  Type.Object({ message: Type.String() }),
+]);
 export type CoinbaseTicker = Type.Static<typeof CoinbaseTicker>;
 
 /**
