@@ -19,6 +19,8 @@ export interface Ask {
   deadline: number;
   /** Ask every source afresh (a caller's `max_age_s=0`), not their answers cached within the TTL. */
   fresh: boolean;
+  /** Corroborated types: wait for every source (up to the deadline) rather than sign once the quorum agrees. */
+  waitForAll: boolean;
   attempt: Attempt;
 }
 

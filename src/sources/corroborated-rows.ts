@@ -54,17 +54,9 @@ export function corroboratedRows(answers: Map<string, SourceAnswer>, spec: Corro
     const chosen = used[0]?.source ?? observations.find((o) => 'quote' in o && o.quote === result.quote)!.source;
     const base = rowsOf(answers.get(chosen)).find((r) => r[spec.item] === item)!;
     const asOf = used.length ? Math.min(...used.map((s) => s.as_of!)) : base.as_of;
-    const { usd, ...rest } = base;
-    return [
-      {
-        ...rest,
-        price: result.price,
-        ...(usd !== undefined ? { usd: result.price } : {}),
-        quote: result.quote,
-        as_of: asOf,
-        corroboration: result.corroboration,
-      },
-    ];
+    // `usd` keeps its place in the row, and is there only when the chosen source gives one (a USD quote).
+    const usd = 'usd' in base ? { usd: result.price } : {};
+    return [{ ...base, price: result.price, ...usd, quote: result.quote, as_of: asOf, corroboration: result.corroboration }];
   });
 }
 

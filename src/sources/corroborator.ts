@@ -38,7 +38,7 @@ export class Corroborator {
       for (const [host, fetcher] of entries) {
         void this.answerOf(run, host, fetcher).then((answer) => {
           answers.set(host, answer);
-          if (++settled === entries.length || (!run.fresh && quorumReached(answers, spec))) {
+          if (++settled === entries.length || (!run.waitForAll && quorumReached(answers, spec))) {
             clearTimeout(timer);
             resolve();
           }

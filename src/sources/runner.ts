@@ -91,7 +91,8 @@ export class SourceRunner {
     const q = descriptor.parseQ(key);
     const deadline = Date.now() + Math.min(descriptor.deadlineMs, this.deps.deadlineCapMs ?? Infinity);
     const attempt: Attempt = (host, fetcher, by) => this.attempt(descriptor, host, fetcher, q, by);
-    const ask: Ask = { descriptor, q, cacheKey, deadline, fresh, attempt };
+    const waitForAll = fresh || this.deps.signAtQuorum === false;
+    const ask: Ask = { descriptor, q, cacheKey, deadline, fresh, waitForAll, attempt };
     const spec = descriptor.corroboration;
     const { value, failures } = spec ? await this.corroborator.run(spec, ask) : await firstAnswer(ask);
     if (value) return this.store(descriptor, key, cacheKey, value);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startTestApp } from '../helpers/app.js';
 import { parsePerturbations, type Perturbation } from '../../src/demo/perturb.js';
 import { loadConfig } from '../../src/config.js';
 import type { TestApp } from '../helpers/app.js';
@@ -50,25 +51,10 @@ async function bitcoin(setting: string): Promise<Row> {
   await Promise.all([key, ...SOURCES.map((s) => `${key}@${s}`)].map((k) => t.deps.cache.delete(k)));
   perturb.clear();
   for (const [host, p] of parsePerturbations(setting)) perturb.set(host, p);
-  return settled();
-}
-
-/**
- * The preview once no source is still answering: a cold answer is signed as soon as two USD sources agree, listing the
- * slower ones `late`, and is not cached, so the next caller gets their answers (from each source's cache).
- */
-async function settled(): Promise<Row> {
-  return vi.waitFor(
-    async () => {
-      const query = { type: 'crypto-price', q: 'bitcoin' };
-      const res = await t.app.inject({ url: '/api/data/preview', query, remoteAddress: clientOf(asked++) });
-      expect(res.statusCode).toBe(200);
-      const row: Row = res.json().preview;
-      expect(row.corroboration.sources.filter((s) => s.error === 'late')).toEqual([]);
-      return row;
-    },
-    { timeout: 10_000, interval: 20 },
-  );
+  const query = { type: 'crypto-price', q: 'bitcoin' };
+  const res = await t.app.inject({ url: '/api/data/preview', query, remoteAddress: clientOf(asked++) });
+  expect(res.statusCode).toBe(200);
+  return res.json().preview;
 }
 
 const verdict = (block: Block, source: string) => block.sources.find((s) => s.source === source)!;
@@ -119,5 +105,39 @@ describe('SVC_DEMO_PERTURB', () => {
   it('is checked at start-up', () => {
     expect(loadConfig({ SVC_DEMO_PERTURB: 'kraken:x100,coingecko:stale' }).demoPerturb).toBe('kraken:x100,coingecko:stale');
     expect(() => loadConfig({ SVC_DEMO_PERTURB: 'kraken:times100' })).toThrow(/SVC_DEMO_PERTURB/);
+  });
+});
+
+describe('signing at the quorum (production setting)', () => {
+  const SLOW = ['binance', 'coinbase-exchange', 'okx', 'bybit'];
+  const DELAY_MS = 1500;
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ signAtQuorum: true, deadlineCapMs: 4000 });
+    for (const host of SLOW) app.sim.fault(host, { kind: 'delay', ms: DELAY_MS });
+  });
+  afterAll(() => app.close());
+
+  const preview = async () =>
+    (await app.app.inject({ url: '/api/data/preview', query: { type: 'crypto-price', q: 'bitcoin' } })).json().preview as Row;
+
+  it('answers once two USD sources agree, lists the slower ones late, and the next caller gets their answers', async () => {
+    const started = Date.now();
+    const first = await preview();
+    expect(Date.now() - started).toBeLessThan(DELAY_MS);
+    expect(first.corroboration).toMatchObject({ status: 'agreed', quorum: 2 });
+    for (const host of SLOW)
+      expect(verdict(first.corroboration, host)).toMatchObject({ used: false, reason: 'unavailable', error: 'late' });
+    // Not cached while sources were late: a later caller is answered from each source's cache, the late ones included.
+    const later = await vi.waitFor(
+      async () => {
+        const row = await preview();
+        expect(row.corroboration.sources.filter((s) => s.error === 'late')).toEqual([]);
+        return row;
+      },
+      { timeout: 4 * DELAY_MS, interval: 100 },
+    );
+    expect(verdict(later.corroboration, 'coinbase-exchange')).toMatchObject({ used: true });
+    expect(app.sim.hits('kraken')).toBe(1);
   });
 });

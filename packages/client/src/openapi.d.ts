@@ -2192,33 +2192,104 @@ export interface components {
          * @description A normalized `crypto-price` row; every row also carries the freshness fields as_of, as_of_kind, age_s, stale and, where known, next_update_at
          * @example {
          *       "coin": "bitcoin",
-         *       "usd": 67187.34,
-         *       "price": 67187.34,
+         *       "price": 67188.12,
          *       "quote": "USD",
          *       "market_cap_usd": 1317802988326.25,
          *       "volume_24h_usd": 31260929299.52,
          *       "change_24h_pct": 3.64,
-         *       "as_of": 1711356300,
-         *       "source": "coingecko"
+         *       "as_of": 1711356298,
+         *       "source": "coingecko",
+         *       "usd": 67188.12,
+         *       "corroboration": {
+         *         "status": "agreed",
+         *         "quorum": 3,
+         *         "spread_bps": 0.41,
+         *         "sources": [
+         *           {
+         *             "source": "coingecko",
+         *             "value": 67187.34,
+         *             "quote": "USD",
+         *             "as_of": 1711356300,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "binance",
+         *             "value": 67150.01,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           },
+         *           {
+         *             "source": "kraken",
+         *             "value": 67190.1,
+         *             "quote": "USD",
+         *             "as_of": 1795348800,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "coinbase-exchange",
+         *             "value": 67188.12,
+         *             "quote": "USD",
+         *             "as_of": 1711356298,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "okx",
+         *             "value": 67160.5,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           },
+         *           {
+         *             "source": "bybit",
+         *             "value": 67155.2,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           }
+         *         ]
+         *       }
          *     }
          */
         CryptoPriceRow: {
             coin: string;
-            usd?: number;
             price: number;
             quote: string;
             /** @description US dollars */
-            market_cap_usd: number | null;
+            market_cap_usd?: number;
             /** @description over 24 hours, US dollars */
             volume_24h_usd?: number;
             /** @description over 24 hours, percent */
-            change_24h_pct: number;
+            change_24h_pct?: number;
             /** @description Unix seconds: the upstream's own observation time where it gives one, else when svc fetched the value (as_of_kind says which) */
             as_of: number;
             /** @description the upstream that answered (or `curated`) */
             source: string;
-            /** @description over 24 hours */
-            volume_24h_usdt?: number;
+            usd?: number;
+            corroboration: {
+                status: string;
+                quorum: number;
+                /** @description basis points */
+                spread_bps: number;
+                sources: ({
+                    /** @description the upstream that answered (or `curated`) */
+                    source: string;
+                    value?: number;
+                    quote?: string;
+                    /** @description Unix seconds of the data */
+                    as_of?: number;
+                    used: boolean;
+                    reason?: string;
+                    error?: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -4581,8 +4652,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-Hacb8kEhgsFTbPGpdUTCxcQJy3SHmfgRrfQRSmyN4wwZ2TA4PxN51RVQ6YhkxekuysV_ZeqvcZCKWCayPEOVDQ"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-Tkg0CI2MFeOI_T6jDlW9ooh19FPWCQy3oProP8tQixwcy-u96F45qDtMH6plV33PzoncaOUhpR93KTp75RHwCQ"
                      *       }
                      *     }
                      */
@@ -4747,8 +4818,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-M-2GZkMkBT8M_HUG4gRLL4gQ7snns3_9N_d4FDe0nyVOXLwJx2HjfxIHZhGOVw4TMwLtEISLjO9Kg4DnPNRDAA"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-9FUtbhtuN24PK4p9-Go8VxDjRZF_ZkhJcqEoqGCIdKNN7Y8b0DGCo83o_r-Vtdm0txiorWjNHQG8UnkQ5RGkDQ"
                      *       }
                      *     }
                      */
@@ -4841,21 +4912,50 @@ export interface operations {
                      *       "q": "bitcoin",
                      *       "preview": {
                      *         "coin": "bitcoin",
-                     *         "usd": 67187.34,
-                     *         "price": 67187.34,
+                     *         "usd": 67188.12,
+                     *         "price": 67188.12,
                      *         "quote": "USD",
                      *         "market_cap_usd": 1317802988326.25,
                      *         "volume_24h_usd": 31260929299.52,
                      *         "change_24h_pct": 3.64,
-                     *         "as_of": 1711356300,
+                     *         "as_of": 1711356298,
                      *         "source": "coingecko",
                      *         "as_of_kind": "source",
-                     *         "age_s": 83992500,
+                     *         "corroboration": {
+                     *           "status": "agreed",
+                     *           "quorum": 3,
+                     *           "spread_bps": 0.41,
+                     *           "sources": [
+                     *             {
+                     *               "source": "coingecko",
+                     *               "value": 67187.34,
+                     *               "quote": "USD",
+                     *               "as_of": 1711356300,
+                     *               "used": true
+                     *             },
+                     *             {
+                     *               "source": "binance",
+                     *               "value": 67150.01,
+                     *               "quote": "USDT",
+                     *               "as_of": 1711356299,
+                     *               "used": false,
+                     *               "reason": "quote_mismatch"
+                     *             },
+                     *             {
+                     *               "source": "kraken",
+                     *               "value": 67190.1,
+                     *               "quote": "USD",
+                     *               "as_of": 1795348800,
+                     *               "used": true
+                     *             }
+                     *           ]
+                     *         },
+                     *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ._JT2t9owPF5t0Uh9Wl3UR0xorYL-WfVGrzNNGKP6x9A",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.FrODMnfBPQoexDASuyaZYRu8qPzegsU_dO0Rj_kDsJ0",
                      *       "source": "coingecko",
-                     *       "as_of": 1711356300,
+                     *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
                      *       "cached": false,
                      *       "stale": false,
@@ -4863,15 +4963,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-cbfenaQY34yvSoIksJXxVV47HNOcP9OCSFztyKBF-3w",
-                     *         "as_of": 1711356300,
+                     *         "response_hash": "sha256-P-m5qWnY6P3ZbQQjCqW6rZGgcn6hcp2DWCy3kWkNRug",
+                     *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6rzY2S2YKSi7D2wMQHpiKiiUXWgbfbWxxIGiLKcI2lteLplE-PHt4EmiYKD1H42dIrGMHQdUtnIQac2zRXJTDA"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-Cw97voiMI8zOdpAHZ7fNmsVOYaHjcCLAo8G7zPGq5rkgbzu76tPXC28dpxELJQLLvCp4GfFOv5D6UKhqVHiiCw"
                      *       }
                      *     }
                      */
@@ -4911,7 +5011,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "444a28da-07a9-4c17-920c-52f673054cd8"
+                     *       "request_id": "044f716e-f545-479b-a317-de59c5891a25"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5021,21 +5121,50 @@ export interface operations {
                      *             "results": [
                      *               {
                      *                 "coin": "bitcoin",
-                     *                 "usd": 67187.34,
-                     *                 "price": 67187.34,
+                     *                 "usd": 67188.12,
+                     *                 "price": 67188.12,
                      *                 "quote": "USD",
                      *                 "market_cap_usd": 1317802988326.25,
                      *                 "volume_24h_usd": 31260929299.52,
                      *                 "change_24h_pct": 3.64,
-                     *                 "as_of": 1711356300,
+                     *                 "as_of": 1711356298,
                      *                 "source": "coingecko",
                      *                 "as_of_kind": "source",
-                     *                 "age_s": 83992500,
+                     *                 "corroboration": {
+                     *                   "status": "agreed",
+                     *                   "quorum": 3,
+                     *                   "spread_bps": 0.41,
+                     *                   "sources": [
+                     *                     {
+                     *                       "source": "coingecko",
+                     *                       "value": 67187.34,
+                     *                       "quote": "USD",
+                     *                       "as_of": 1711356300,
+                     *                       "used": true
+                     *                     },
+                     *                     {
+                     *                       "source": "binance",
+                     *                       "value": 67150.01,
+                     *                       "quote": "USDT",
+                     *                       "as_of": 1711356299,
+                     *                       "used": false,
+                     *                       "reason": "quote_mismatch"
+                     *                     },
+                     *                     {
+                     *                       "source": "kraken",
+                     *                       "value": 67190.1,
+                     *                       "quote": "USD",
+                     *                       "as_of": 1795348800,
+                     *                       "used": true
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "age_s": 83992502,
                      *                 "stale": false
                      *               }
                      *             ],
                      *             "source": "coingecko",
-                     *             "as_of": 1711356300,
+                     *             "as_of": 1711356298,
                      *             "fetched_at": 1795348800000,
                      *             "cached": true
                      *           }
@@ -5070,7 +5199,7 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-PqlsacYFx8ODVD-bUH-57dqiHc990F3FVLwVcjAPpW8",
-                     *         "response_hash": "sha256-lpZHEf8vuKgUB3yXSX_359SgVpH0BDTPboY6FGA5k3o",
+                     *         "response_hash": "sha256-u62M_pdxJyu-UQFX7lVPXy2E2bumlkVqxdITPqKuDRY",
                      *         "as_of": 1774541700,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -5078,8 +5207,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-A-KgJFyo45Uf3y1KIeSi3ewlq8yyUn9rinHzzbft4UQJ3OMMRD7suopWTMH3YtjpYej9jlDFrQ0uVVENLxJ_Bw"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-yIlvwTsvF1EaArrgRqEc36OEF264GX_erS9fpN2xU-mEXFPFzh_kQF85uzDvIhYQvk4OFn8OFV0b5SqS43ClDw"
                      *       }
                      *     }
                      */
@@ -5122,7 +5251,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd",
+                     *         "memo": "0xd3cfb22b61a06cdd7259904e56d373df2d1cd2441d5d27ef248cb7cd82f36991",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5140,7 +5269,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd"
+                     *             "memo": "0xd3cfb22b61a06cdd7259904e56d373df2d1cd2441d5d27ef248cb7cd82f36991"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5318,7 +5447,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "456750a0-aa9e-40a6-b635-2f4ddecf6c9c"
+                     *       "request_id": "63e16c59-c639-4758-9654-40472d7b5e42"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5393,21 +5522,49 @@ export interface operations {
                      *               "results": [
                      *                 {
                      *                   "coin": "ethereum",
-                     *                   "usd": 3120.45,
-                     *                   "price": 3120.45,
+                     *                   "usd": 3499.875,
+                     *                   "price": 3499.875,
                      *                   "quote": "USD",
-                     *                   "market_cap_usd": null,
-                     *                   "volume_24h_usd": null,
-                     *                   "change_24h_pct": null,
-                     *                   "source": "coingecko",
-                     *                   "as_of": 1795348800,
+                     *                   "change_24h_pct": -1.1805,
+                     *                   "source": "kraken",
+                     *                   "as_of": 1711356297,
                      *                   "as_of_kind": "fetched",
-                     *                   "age_s": 0,
+                     *                   "corroboration": {
+                     *                     "status": "agreed",
+                     *                     "quorum": 2,
+                     *                     "spread_bps": 3.86,
+                     *                     "sources": [
+                     *                       {
+                     *                         "source": "coingecko",
+                     *                         "value": 3120.45,
+                     *                         "quote": "USD",
+                     *                         "as_of": 1795348800,
+                     *                         "used": false,
+                     *                         "reason": "outlier"
+                     *                       },
+                     *                       {
+                     *                         "source": "binance",
+                     *                         "value": 3498.55,
+                     *                         "quote": "USDT",
+                     *                         "as_of": 1711356299,
+                     *                         "used": false,
+                     *                         "reason": "quote_mismatch"
+                     *                       },
+                     *                       {
+                     *                         "source": "kraken",
+                     *                         "value": 3499.2,
+                     *                         "quote": "USD",
+                     *                         "as_of": 1795348800,
+                     *                         "used": true
+                     *                       }
+                     *                     ]
+                     *                   },
+                     *                   "age_s": 83992503,
                      *                   "stale": false
                      *                 }
                      *               ],
-                     *               "source": "coingecko",
-                     *               "as_of": 1795348800,
+                     *               "source": "kraken",
+                     *               "as_of": 1711356297,
                      *               "fetched_at": 1795348800000,
                      *               "cached": false
                      *             }
@@ -5518,17 +5675,17 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-YnQwtQzLcLQT8q3k1SMDqSFZTbxDNexpL97O_Oedqt0",
-                     *         "response_hash": "sha256-MMPoixDfXI-4p01IshmV6Oeuj38-XONjWzIvXk4z3hc",
-                     *         "as_of": 1795348795,
+                     *         "response_hash": "sha256-N8EhycP2h1gkFRk_fSp9GS_mjdAmo2ppgcboTGlSYRg",
+                     *         "as_of": 1711356297,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance",
                      *           "binance-futures",
-                     *           "coingecko"
+                     *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-a2DYJcG81ahsfeEBbQViqu6rFnWnCsOfh-ZNEGi3_OIHx4BXkslZ-znt0lGkv6PJItW2YcvMK1qH3wZ4FpTzCA"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-VQIfCa6lJKWZjjpJ0HQ7DHKvIvZ1aU25eGUzRlF1xKYaqmJF3Wab4pCjPd7Bq2-rZqiCuNELfazGAXFtZobaAg"
                      *       }
                      *     }
                      */
@@ -5904,19 +6061,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.euav_rZXgN7WRj2zh2Zp3hcPPtUuVGiMWI9uHQ7xfwI",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.PyoPaaBPBAgdN1SNVhL55q_alw8rcsIXM9An5aNZToQ",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-CYGKxoP-PRD4NUYmLGFmVOeKMQegAhaOWW-QHxPgggg",
+                     *         "response_hash": "sha256-ISsAwMRP5XzQjhoU9-V8xE0Um0hiQdI88O6j76t0Dxk",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-d8K1eFwM1rn5rBLKrpHpnbVggLTW9l1nTA4kluS8UUDHAafcpeAVUUgNF3LTYglNPC8cYUvF_fY8A18cjpLzCQ"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-U6l6mzXjidYd3XBJWGNpNWnMni8TWB_icGkf25qUHRk3gc_sf-JRQKIMk-iqHY_MqiITf0xmlxPvAras2TtsCQ"
                      *       }
                      *     }
                      */
@@ -7519,8 +7676,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6KVYBFS6t7poH_Cn7S0ftuyt3mBsiPz2aDJlne7ocK-2QD6GHeJtuLxREm-HdUtSXa2x45CcdX4ZoGw8_vHBCw"
+                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
+                     *         "sig": "ed25519-ivsV0CrFCz2nnjOwjLNVEgtHgvTSLPHMJUc9yoca8Ejnhb_YumR-OgHfsXmdy8lHRWxLexNlsCroJoYJP3mZCQ"
                      *       }
                      *     }
                      */
