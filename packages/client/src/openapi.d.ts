@@ -2269,27 +2269,7 @@ export interface components {
             /** @description the upstream that answered (or `curated`) */
             source: string;
             usd?: number;
-            corroboration: {
-                status: string;
-                quorum: number;
-                /** @description basis points */
-                spread_bps: number;
-                sources: ({
-                    /** @description the upstream that answered (or `curated`) */
-                    source: string;
-                    value?: number;
-                    quote?: string;
-                    /** @description Unix seconds of the data */
-                    as_of?: number;
-                    used: boolean;
-                    reason?: string;
-                    error?: string;
-                } & {
-                    [key: string]: unknown;
-                })[];
-            } & {
-                [key: string]: unknown;
-            };
+            corroboration: components["schemas"]["Corroboration"];
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -4495,6 +4475,29 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description How much the independent sources of a price agree: the row price is the median of the used values. `disputed`: fewer than the type quorum agree within its threshold (the row still answers and is not cached as settled). */
+        Corroboration: {
+            /** @enum {string} */
+            status: "agreed" | "disputed" | "single_source";
+            /** @description sources used */
+            quorum: number;
+            /** @description (max - min) / median of the used values, in basis points */
+            spread_bps: number;
+            /** @description every source asked, in priority order */
+            sources: {
+                source: string;
+                value?: number;
+                /** @description the currency of value (USD, USDT) */
+                quote?: string;
+                /** @description Unix seconds */
+                as_of?: number;
+                used: boolean;
+                /** @enum {string} */
+                reason?: "outlier" | "stale" | "quote_mismatch" | "unavailable" | "not_listed";
+                /** @description for unavailable: the upstream failure reason; no_key when its key is not set; late when still answering at signing */
+                error?: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -4652,8 +4655,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-Tkg0CI2MFeOI_T6jDlW9ooh19FPWCQy3oProP8tQixwcy-u96F45qDtMH6plV33PzoncaOUhpR93KTp75RHwCQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-EryhVG40dlf3EAHs-uoOUgUJq4xk0zfgI6oLhAhXyZDxlgYRw4gKbzEBqnqSGX26pxofdIGvuRergqvRoQg1DQ"
                      *       }
                      *     }
                      */
@@ -4818,8 +4821,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-9FUtbhtuN24PK4p9-Go8VxDjRZF_ZkhJcqEoqGCIdKNN7Y8b0DGCo83o_r-Vtdm0txiorWjNHQG8UnkQ5RGkDQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-wJGFkP8UahXT6ozqvIEyJsASFnhAlBmr1GF7jZVfgS8f2v6f21Fv27i9Kyod-8ss7ZtONddcJVeHg_yXn1yRAg"
                      *       }
                      *     }
                      */
@@ -4953,7 +4956,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.FrODMnfBPQoexDASuyaZYRu8qPzegsU_dO0Rj_kDsJ0",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.qsLUkz3ZCqcLFHlM9MOzWRjbIqhDRk50JVCYN6GW_kw",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -4963,15 +4966,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-P-m5qWnY6P3ZbQQjCqW6rZGgcn6hcp2DWCy3kWkNRug",
+                     *         "response_hash": "sha256-WeSSC4tYoM6lw1DVHG4iAKsJzEiHkSDRjnIXv_Z9p6w",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-Cw97voiMI8zOdpAHZ7fNmsVOYaHjcCLAo8G7zPGq5rkgbzu76tPXC28dpxELJQLLvCp4GfFOv5D6UKhqVHiiCw"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-zPPjKoFeEA3TReO_23fzb0SJApvBfm_ALEZ1XLuBpORgFHZWuvYyc0budn5Ensa3qVY8DlsB-ousxnreGX67DA"
                      *       }
                      *     }
                      */
@@ -5011,7 +5014,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "044f716e-f545-479b-a317-de59c5891a25"
+                     *       "request_id": "1b64b003-ba2a-4719-9b36-6b23cba35b11"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5207,8 +5210,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-yIlvwTsvF1EaArrgRqEc36OEF264GX_erS9fpN2xU-mEXFPFzh_kQF85uzDvIhYQvk4OFn8OFV0b5SqS43ClDw"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-NkF0G21XyxoDFy-5CJFPRsCLW1zydhTbGlvHQwCWJ4dzAhBTe9f5UkIuOe-agOiVvml3lHhpPw9wA9LENjZsCg"
                      *       }
                      *     }
                      */
@@ -5251,7 +5254,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xd3cfb22b61a06cdd7259904e56d373df2d1cd2441d5d27ef248cb7cd82f36991",
+                     *         "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5269,7 +5272,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xd3cfb22b61a06cdd7259904e56d373df2d1cd2441d5d27ef248cb7cd82f36991"
+                     *             "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5447,7 +5450,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "63e16c59-c639-4758-9654-40472d7b5e42"
+                     *       "request_id": "dcbea51c-4cab-40f3-ae8a-f6e0bf63f44d"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5684,8 +5687,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-VQIfCa6lJKWZjjpJ0HQ7DHKvIvZ1aU25eGUzRlF1xKYaqmJF3Wab4pCjPd7Bq2-rZqiCuNELfazGAXFtZobaAg"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-7_d03OfFcbuilFRDBPG_PYloO6vido_fOxEGmGUfBkoOodF0a79bSfkvkzTvFIJcLSBwcp5cLn2zUDzZQsjDCQ"
                      *       }
                      *     }
                      */
@@ -6061,19 +6064,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.PyoPaaBPBAgdN1SNVhL55q_alw8rcsIXM9An5aNZToQ",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.903U9fPytk3Ywgll247AJGbu7Gb_JmqHK1VMpyz8ILQ",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-ISsAwMRP5XzQjhoU9-V8xE0Um0hiQdI88O6j76t0Dxk",
+                     *         "response_hash": "sha256-71fOIxcznM19fV2krtxKioSVfytzXeB9yZj4wMI1iS4",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-U6l6mzXjidYd3XBJWGNpNWnMni8TWB_icGkf25qUHRk3gc_sf-JRQKIMk-iqHY_MqiITf0xmlxPvAras2TtsCQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-rdjeuRRJUJkoZOHd0glK7BRqXJe15l4ONJGFvLKNL0j8vLzkqQYmwxtwa-yevXTA3liEPg2Y0YPWFQlLanGYCw"
                      *       }
                      *     }
                      */
@@ -7676,8 +7679,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "zQxIczhow0klSJR3kH6iBRMKF2UDJl8Q-sGIla9T0G8",
-                     *         "sig": "ed25519-ivsV0CrFCz2nnjOwjLNVEgtHgvTSLPHMJUc9yoca8Ejnhb_YumR-OgHfsXmdy8lHRWxLexNlsCroJoYJP3mZCQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-uzkg3fdsSoK1MKywLjVMbiazPGH-FIBDWlIqjcZnV3nxHYKZeVkEV2_TyefW7TvrZ6qH3Lw72_1PL9U0wHK_Dg"
                      *       }
                      *     }
                      */
