@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
 import { Simulator, loadFixtures } from '../src/demo/simulator.js';
+import type { Registry } from '../src/sources/registry.js';
 
 /** Upstreams served from elsewhere: the UPSTREAM_* environment pointing at them, and how to stop them. */
 export interface Upstreams {
@@ -60,7 +61,10 @@ export function bareProcess(body: Buffer, headers: Headers): Promise<{ url: stri
  * The real app on loopback, scheduler off, limits out of the way; every upstream is the simulator,
  * in this process unless `upstreams` runs elsewhere (then `sim` is undefined).
  */
-export async function startServer(env: Record<string, string> = {}, options: { pgSchema?: string; upstreams?: Upstreams } = {}) {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { pgSchema?: string; upstreams?: Upstreams; registry?: Registry } = {},
+) {
   const local = options.upstreams ? undefined : await inProcessUpstreams();
   const upstreams = options.upstreams ?? local!;
   const config = loadConfig({
@@ -71,7 +75,7 @@ export async function startServer(env: Record<string, string> = {}, options: { p
     ...upstreams.env,
     ...env,
   });
-  const deps = await createDeps(config, { pgSchema: options.pgSchema });
+  const deps = await createDeps(config, { pgSchema: options.pgSchema, registry: options.registry });
   const app = await buildApp(deps);
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -10,6 +10,7 @@ import { previewProfile } from './preview-profile.js';
 import { serverRss } from './server-rss.js';
 import { bundleLatency } from './bundle-latency.js';
 import { coldCoalescing } from './cold-coalescing.js';
+import { corroborationLatency } from './corroboration-latency.js';
 import { entityResolve } from './entity-resolve.js';
 import { constitutionalRules } from './constitutional-rules.js';
 import { calibrationCurve } from './calibration-curve.js';
@@ -28,6 +29,7 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   server_rss: serverRss,
   bundle_latency: bundleLatency,
   cold_coalescing: coldCoalescing,
+  corroboration_latency: corroborationLatency,
   entity_resolve: entityResolve,
   constitutional_rules: constitutionalRules,
   calibration_curve: calibrationCurve,

@@ -83,7 +83,8 @@ async function main(): Promise<void> {
   // The recorded fixtures as the test suite serves them, so the examples test can replay the same calls.
   const demo = await new Simulator(loadFixtures()).start();
   const config = loadConfig({ SVC_DATA_DIR: dataDir, SVC_PUBLIC_URL: EXAMPLE_BASE_URL, SVC_SCHEDULER: '0' });
-  const deps = await createDeps({ ...config, upstreams: demo.pointAt(config.upstreams) }, { clock });
+  // Every corroboration source answers in the examples, as in the test that replays them.
+  const deps = await createDeps({ ...config, upstreams: demo.pointAt(config.upstreams) }, { clock, signAtQuorum: false });
   const app = await buildApp(deps);
   try {
     const examples = await recordExamples(app, unixSeconds(clock), EXAMPLE_BASE_URL);

@@ -4,6 +4,7 @@ import { SIGNING_KEY_ENV } from './config-env-keys.js';
 import { buildInfo } from './core/build-info.js';
 import { LOG_ENV } from './config-env-log.js';
 import { PLAID_ENV } from './config-env-plaid.js';
+import { DEMO_ENV } from './config-env-demo.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -116,19 +117,13 @@ export const EnvSchema = Type.Object({
       'processes serving the one port (node:cluster), 1–99 or auto (one per core); more than 1 needs REDIS_URL (docs/operations.md)',
   }),
   ...SIGNING_KEY_ENV,
-  SVC_DEMO: Flag('1 = serve every upstream from the built-in demo world (offline demo, docs/demo.md)'),
+  ...DEMO_ENV,
   SVC_TEST_CRASH_AT: Type.Optional(
     Type.Literal('after_charge', {
       description:
         'test only: after_charge = the process kills itself (SIGKILL) right after a paid request’s charge is recorded, before its answer is kept (test/payments/idempotency-crash.test.ts); never set it in production',
     }),
   ),
-  SVC_DEMO_SEED: Type.Integer({
-    minimum: 0,
-    maximum: 2 ** 31 - 1,
-    default: 1,
-    description: 'seed of the demo world: the same seed gives the same prices, weather and events at every instant',
-  }),
   SVC_USER_AGENT: Type.String({
     default: `svc/${buildInfo.version} (+https://github.com/svc-data/svc; ops@example.org)`,
     minLength: 8,

@@ -48,6 +48,8 @@ export interface Config {
   signingKeysPrevious?: string;
   demo: boolean;
   demoSeed: number;
+  /** SVC_DEMO_PERTURB as given: upstreams the demo world answers wrongly (src/demo/perturb.ts). */
+  demoPerturb: string;
   /** Test only: where the process kills itself (SVC_TEST_CRASH_AT). */
   testCrashAt?: 'after_charge';
   userAgent: string;
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKeysPrevious: parsed.SVC_SIGNING_KEYS_PREVIOUS,
     demo: parseBoolean(parsed.SVC_DEMO)!,
     demoSeed: parsed.SVC_DEMO_SEED,
+    demoPerturb: parsed.SVC_DEMO_PERTURB,
     ...(parsed.SVC_TEST_CRASH_AT ? { testCrashAt: parsed.SVC_TEST_CRASH_AT } : {}),
     userAgent: parsed.SVC_USER_AGENT,
     logLevel: parsed.LOG_LEVEL,

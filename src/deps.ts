@@ -60,6 +60,8 @@ export interface DepsOptions {
   pgSchema?: string;
   /** Caps every data type's deadline (tests). */
   deadlineCapMs?: number;
+  /** false: corroborated types wait for every source (reproducible answers: tests, recorded examples). Default true. */
+  signAtQuorum?: boolean;
   registry?: Registry;
   /** false: another process of this deployment applied the migrations (a replacement worker). */
   migrate?: boolean;
@@ -129,6 +131,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     clock,
     config,
     deadlineCapMs: options.deadlineCapMs,
+    signAtQuorum: options.signAtQuorum,
     background,
     onFresh: (descriptor, result) => {
       health.recordType(descriptor.type, outcomeOf(descriptor, result));

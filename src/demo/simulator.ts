@@ -7,6 +7,7 @@ import type { UpstreamSetting } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HOSTS, type HostName, type HostSpec, type KeySpec } from '../upstream/hosts.js';
 import { DemoWorld, Reply } from './world.js';
+import type { Perturbation } from './perturb.js';
 
 /**
  * The loopback upstream simulator: serves upstream exchanges from the fixture files by host + method + path
@@ -118,6 +119,8 @@ export interface DemoOptions {
   /** The world is the same for the same seed. */
   seed: number;
   clock: Clock;
+  /** Upstreams the world answers wrongly (SVC_DEMO_PERTURB). */
+  perturb?: Map<string, Perturbation>;
 }
 
 /** A key for a keyed host in the demo, in the form its kind needs (token hosts take `id:secret`). */
@@ -141,7 +144,7 @@ export class Simulator {
     private readonly demo?: DemoOptions,
   ) {
     this.exchanges = fixtures.flatMap(fixtureExchanges);
-    if (demo) this.world = new DemoWorld(demo.seed, fixtures);
+    if (demo) this.world = new DemoWorld(demo.seed, fixtures, demo.perturb);
   }
 
   async start(): Promise<this> {
@@ -218,7 +221,8 @@ export class Simulator {
     const [, host = '', ...rest] = (instant?.[2] ?? url.pathname).split('/');
     const path = `/${rest.join('/')}`;
     this.hitLog.push({ host, path, query: url.search, headers: req.headers });
-    const fault = this.faults.get(host);
+    const perturbed = this.world?.perturbation(host);
+    const fault: Fault | undefined = perturbed?.kind === 'status' ? { kind: 'status', status: perturbed.status } : this.faults.get(host);
     if (fault?.kind === 'hang') {
       this.open.add(res);
       res.on('close', () => this.open.delete(res));

@@ -10,6 +10,7 @@ import { createArena, runArena } from '../arena/routes.js';
 import { STRATEGIES, ASSETS } from '../arena/paper-trader.js';
 import { createOlympics, runBackfill } from '../olympics/routes.js';
 import { loadFixtures, Simulator } from './simulator.js';
+import { parsePerturbations } from './perturb.js';
 
 /**
  * SVC_DEMO=1 start-up: the simulator serving the demo world, the configuration pointed at it, and the world's past
@@ -34,7 +35,8 @@ export interface Demo {
 }
 
 export async function startDemo(config: Config, clock: Clock = systemClock): Promise<Demo> {
-  const sim = await new Simulator(loadFixtures(), { seed: config.demoSeed, clock }).start();
+  const perturb = parsePerturbations(config.demoPerturb);
+  const sim = await new Simulator(loadFixtures(), { seed: config.demoSeed, clock, perturb }).start();
   return {
     sim,
     config: { ...config, upstreams: sim.pointAt(config.upstreams) },

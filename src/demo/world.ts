@@ -6,6 +6,8 @@ import { TRADFI_ROUTES } from './world/tradfi.js';
 import { EARTH_ROUTES } from './world/earth.js';
 import { CHAIN_ROUTES } from './world/chain.js';
 import { FEED_ROUTES } from './world/feeds.js';
+import { SPOT_TICKER_ROUTES } from './world/spot-tickers.js';
+import type { Perturbation } from './perturb.js';
 
 /**
  * The demo world: one seeded state of markets, weather, chains and feeds, defined at every instant, that every
@@ -44,14 +46,27 @@ export interface Route {
 export class DemoWorld {
   readonly market: Market;
   private readonly templates: Templates;
-  private readonly routes: Route[] = [...CRYPTO_ROUTES, ...TRADFI_ROUTES, ...EARTH_ROUTES, ...CHAIN_ROUTES, ...FEED_ROUTES];
+  private readonly routes: Route[] = [
+    ...CRYPTO_ROUTES,
+    ...SPOT_TICKER_ROUTES,
+    ...TRADFI_ROUTES,
+    ...EARTH_ROUTES,
+    ...CHAIN_ROUTES,
+    ...FEED_ROUTES,
+  ];
 
   constructor(
     readonly seed: number,
     fixtures: Fixture[],
+    private readonly perturbations = new Map<string, Perturbation>(),
   ) {
     this.market = new Market(seed);
     this.templates = new Templates(fixtures);
+  }
+
+  /** How SVC_DEMO_PERTURB makes this upstream wrong, if it does. */
+  perturbation(host: string): Perturbation | undefined {
+    return this.perturbations.get(host);
   }
 
   /** The world's answer to an upstream request, or undefined when no route or template knows it. */

@@ -1,3 +1,4 @@
+import { CORROBORATION_REF } from './openapi-corroboration.js';
 import type { Fixture } from '../demo/simulator.js';
 
 /**
@@ -122,7 +123,9 @@ export function rowComponents(fixtures: Fixture[], types: string[]): Record<stri
         const rows = byType.get(t)!;
         // The integer/number distinction of one sample set is an accident of the data, not a contract.
         const schema = widenIntegers(objectSchema(rows), ['as_of']);
-        const properties = { ...(schema.properties as JsonSchema), ...FRESHNESS_PROPERTIES };
+        const inferred = schema.properties as JsonSchema;
+        const corroborated = 'corroboration' in inferred ? { corroboration: CORROBORATION_REF } : {};
+        const properties = { ...inferred, ...FRESHNESS_PROPERTIES, ...corroborated };
         const description = `A normalized \`${t}\` row; every row also carries the freshness fields as_of, as_of_kind, age_s, stale and, where known, next_update_at`;
         return [rowComponentName(t), { ...schema, properties, description, example: rows[0] }];
       }),

@@ -10,6 +10,7 @@ import type { Registry } from '../sources/registry.js';
 import { UNLIMITED } from '../protection/routes.js';
 import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';
 import { rowComponents } from './openapi-rows.js';
+import { CORROBORATION_SCHEMA } from './openapi-corroboration.js';
 import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
 import { differencesOf } from './differences.js';
 import { LOGO_SVG } from '../core/brand.js';
@@ -237,7 +238,7 @@ export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Exam
     ...doc,
     components: {
       ...doc.components,
-      schemas: { ...doc.components?.schemas, ...components, ...rows },
+      schemas: { ...doc.components?.schemas, ...components, ...rows, Corroboration: CORROBORATION_SCHEMA },
       headers: HEADERS,
     },
   };

@@ -4,6 +4,7 @@ import { invalidQ } from '../core/errors.js';
 import { noData } from '../upstream/errors.js';
 import { binancePairOf, exactEntities } from './lib/entities.js';
 import { defineSource, type Row } from './define.js';
+import { bybit, coinbase, kraken, okx } from './lib/spot-tickers.js';
 
 const MAX_IDS = 50;
 const COIN_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
@@ -76,9 +77,10 @@ export function fromBinance(pairs: { coin: string; pair: string }[], raw: Ticker
 }
 
 /**
- * Rows: coin (CoinGecko id), price, quote (USD), usd (= price), market_cap_usd, volume_24h_usd, change_24h_pct, as_of.
- * The Binance fallback covers the coins the entity graph maps to a USDT pair: price and quote USDT, volume_24h_usdt,
- * market_cap_usd null, and no `usd` field (USDT is not USD).
+ * Rows: coin (CoinGecko id), price, quote (USD), usd (= price), market_cap_usd, volume_24h_usd, change_24h_pct, as_of,
+ * and `corroboration` (issue 37): every source is asked at once, the price is the median of the USD sources that agree
+ * (CoinGecko, Kraken, Coinbase), and the USDT books (Binance, OKX, Bybit) are listed apart as `quote_mismatch`. The other
+ * fields come from the first source used, in this order; when no USD source answers the row is priced in USDT, no `usd`.
  */
 export default defineSource({
   type: 'crypto-price',
@@ -93,6 +95,7 @@ export default defineSource({
   ttlSeconds: 30,
   deadlineMs: 4000,
   entityQ: (e) => e.ids.coingecko,
+  corroboration: { item: 'coin', rule: { quorum: 2, outlierBps: 50, staleAfterS: 120, quote: 'USD' } },
   upstreams: {
     coingecko: async (ids, { http, deadline }) => {
       const raw = await http.json<SimplePrice>('/api/v3/simple/price', SimplePrice, {
@@ -121,5 +124,9 @@ export default defineSource({
       if (rows.length === 0) throw noData('Binance answered without these pairs');
       return rows;
     },
+    kraken,
+    'coinbase-exchange': coinbase,
+    okx,
+    bybit,
   },
 });

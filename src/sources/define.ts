@@ -3,6 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { HostHttp } from '../upstream/client.js';
 import type { HostName } from '../upstream/hosts.js';
 import type { NextUpdate } from './freshness.js';
+import type { CorroborationSpec } from './corroborated-rows.js';
 
 /** One normalized row: snake_case fields, units in the names where ambiguous (price_usd, temp_c). */
 export type Row = Record<string, unknown>;
@@ -50,6 +51,11 @@ export interface SourceDescriptor<Q = unknown> {
   keyOf?(q: Q): string;
   /** Upstreams in priority order: the first is primary, the rest are fallbacks. */
   upstreams: Partial<Record<HostName, Fetcher<Q>>>;
+  /**
+   * Price types asked of every upstream at once and answered with their median and a `corroboration` block naming
+   * each source (docs/corroboration.md), instead of the first upstream that answers.
+   */
+  corroboration?: CorroborationSpec;
   /** When the query picks the primary (order-book's `<exchange>:`), the upstreams in the order to try. */
   order?(q: Q): HostName[];
   /**

@@ -99,6 +99,11 @@ export interface RunnerDeps {
   config: Config;
   /** Caps every type's deadline (tests use short ones). */
   deadlineCapMs?: number;
+  /**
+   * Corroborated types sign once their quorum agrees (default); false waits for every source up to the deadline, so
+   * which sources answered does not depend on timing (tests, recorded examples).
+   */
+  signAtQuorum?: boolean;
   /** Counts and logs a failed background refresh of a stale value (the caller already has its answer). */
   background?: Pick<BackgroundErrors, 'failed' | 'succeeded'>;
   /** Told of every fresh result (not cache hits): upstream health records which upstream answered. */

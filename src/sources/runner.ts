@@ -6,7 +6,10 @@ import { Generations } from './generations.js';
 import { curatedValue } from './curated.js';
 import { isStale, servedRows } from './freshness.js';
 import { refusedEverywhere, resolveQ, unknownSymbolFailure } from './vocabulary.js';
-import { upstreamOrder, type Fetcher, type SourceDescriptor } from './define.js';
+import type { Fetcher, SourceDescriptor } from './define.js';
+import { Corroborator } from './corroborator.js';
+import { BACKSTOP_GRACE_MS, firstAnswer, reportedError, type Ask, type Attempt } from './answers.js';
+import { isSettled } from './corroborated-rows.js';
 import { failure, stampRows, type CachedValue, type RunnerDeps, type RunOptions } from './result.js';
 import type { SourceFailure, SourceResult, SourceSuccess } from './result.js';
 
@@ -14,8 +17,6 @@ export type { RunnerDeps, RunOptions, SourceFailure, SourceResult, SourceSuccess
 
 /** How long past its TTL a value may still be served while a refresh runs in the background. */
 const STALE_FACTOR = 4;
-/** How long after the deadline the runner stops waiting for a fetcher that ignores it. */
-const BACKSTOP_GRACE_MS = 100;
 
 /**
  * Runs a data type: parse q, then cache (TTL + stale-while-revalidate), single-flight, and the
@@ -25,8 +26,11 @@ const BACKSTOP_GRACE_MS = 100;
 export class SourceRunner {
   private readonly inFlight = new Map<string, Promise<SourceResult>>();
   private readonly generations = new Generations();
+  private readonly corroborator: Corroborator;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.corroborator = new Corroborator(deps.cache);
+  }
 
   /** Parses q for the type; throws 400s for an unknown type or a malformed q. */
   prepare(type: string, rawQ: string | undefined): { descriptor: SourceDescriptor; key: string } {
@@ -57,23 +61,23 @@ export class SourceRunner {
         return this.success(descriptor, key, cached, true);
       }
     }
-    return this.refresh(descriptor, key, cacheKey);
+    return this.refresh(descriptor, key, cacheKey, options.maxAgeS === 0);
   }
 
   /** A stale value was served: refresh it for the next caller; a failure (the database away) must not end the process. */
   private refreshInBackground(descriptor: SourceDescriptor, key: string, cacheKey: string): void {
     const { background } = this.deps;
-    this.refresh(descriptor, key, cacheKey).then(
+    this.refresh(descriptor, key, cacheKey, false).then(
       () => background?.succeeded('stale-refresh'),
       (err: unknown) => background?.failed('stale-refresh', err),
     );
   }
 
   /** Single-flight: concurrent identical runs share one upstream fetch. */
-  private refresh(descriptor: SourceDescriptor, key: string, cacheKey: string): Promise<SourceResult> {
+  private refresh(descriptor: SourceDescriptor, key: string, cacheKey: string, fresh: boolean): Promise<SourceResult> {
     const pending = this.inFlight.get(cacheKey);
     if (pending) return pending;
-    const fetched = this.fetchFresh(descriptor, key, cacheKey)
+    const fetched = this.fetchFresh(descriptor, key, cacheKey, fresh)
       .then((result) => {
         this.deps.onFresh?.(descriptor, result);
         return result;
@@ -83,24 +87,18 @@ export class SourceRunner {
     return fetched;
   }
 
-  private async fetchFresh(descriptor: SourceDescriptor, key: string, cacheKey: string): Promise<SourceResult> {
+  private async fetchFresh(descriptor: SourceDescriptor, key: string, cacheKey: string, fresh: boolean): Promise<SourceResult> {
     const q = descriptor.parseQ(key);
     const deadline = Date.now() + Math.min(descriptor.deadlineMs, this.deps.deadlineCapMs ?? Infinity);
-    const entries = upstreamOrder(descriptor, q);
-    const attempts: SourceFailure['attempts'] = [];
-    const errors: UpstreamError[] = [];
-    let firstError: UpstreamError | undefined;
-    for (const [index, [host, fetcher]] of entries.entries()) {
-      const share = Math.floor((deadline - Date.now()) / (entries.length - index));
-      try {
-        return this.store(descriptor, key, cacheKey, await this.attempt(descriptor, host, fetcher, q, Date.now() + share));
-      } catch (e) {
-        const error = e instanceof UpstreamError ? e : new UpstreamError('upstream_bad_response', `${host}: ${(e as Error).message}`);
-        attempts.push({ source: host, error: error.reason });
-        errors.push(error);
-        if (!firstError || (firstError.reason === 'upstream_key_missing' && error.reason !== 'upstream_key_missing')) firstError = error;
-      }
-    }
+    const attempt: Attempt = (host, fetcher, by) => this.attempt(descriptor, host, fetcher, q, by);
+    const waitForAll = fresh || this.deps.signAtQuorum === false;
+    const ask: Ask = { descriptor, q, cacheKey, deadline, fresh, waitForAll, attempt };
+    const spec = descriptor.corroboration;
+    const { value, failures } = spec ? await this.corroborator.run(spec, ask) : await firstAnswer(ask);
+    if (value) return this.store(descriptor, key, cacheKey, value);
+    const attempts: SourceFailure['attempts'] = failures.map(([source, error]) => ({ source, error: error.reason }));
+    let firstError = reportedError(failures);
+    const errors = failures.map(([, error]) => error);
     if (refusedEverywhere(descriptor, errors)) return unknownSymbolFailure(descriptor, key, attempts);
     if (descriptor.curated) {
       const curated = await curatedValue(descriptor, q, this.deps);
@@ -113,7 +111,7 @@ export class SourceRunner {
   }
 
   private async store(descriptor: SourceDescriptor, key: string, cacheKey: string, value: CachedValue): Promise<SourceSuccess> {
-    await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
+    if (isSettled(value)) await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
     this.generations.bump(cacheKey);
     const { rows, skipped_items, ...meta } = value;
     await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });

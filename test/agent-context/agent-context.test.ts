@@ -37,7 +37,7 @@ describe('GET /api/v1/agent-context', () => {
     ]);
     expect(body.context.primary[0]).toMatchObject({
       ok: true,
-      data: { count: 1, results: [{ coin: 'bitcoin', usd: 67187.34 }], source: 'coingecko' },
+      data: { count: 1, results: [{ coin: 'bitcoin', usd: 67188.12 }], source: 'coingecko' },
     });
     expect(body.context.primary[2].data.results[0]).toMatchObject({ symbol: 'BTC', funding_rate: 0.0001 });
     expect(body.context.supporting).toEqual([

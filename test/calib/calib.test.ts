@@ -218,7 +218,7 @@ describe.each(STORE_BACKENDS)('calibration ledger on %s', (backend) => {
     const byId = new Map(rows.map((r) => [r.claim_id, r]));
     expect(byId.get(above.claim_id)).toMatchObject({ status: 'resolved', outcome: 1, outcome_source: 'verified' });
     expect(byId.get(below.claim_id)).toMatchObject({ status: 'resolved', outcome: 0, outcome_source: 'verified' });
-    expect(JSON.parse(byId.get(above.claim_id)!.evidence_json!)).toMatchObject({ price_usd: 67187.34, source: 'coingecko' });
+    expect(JSON.parse(byId.get(above.claim_id)!.evidence_json!)).toMatchObject({ price_usd: 67188.12, source: 'coingecko' });
     expect(byId.get(manual.claim_id)!.status).toBe('expired');
     const curve = (await t.app.inject({ url: '/api/v1/calib/curve', query: { agent_id: agent, kind: 'btc-up' } })).json();
     expect(curve).toMatchObject({ total_claims: 3, resolved_claims: 2, verified_outcomes: 2, self_reported_outcomes: 0 });

@@ -18,7 +18,7 @@ describe('bundle', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ count: 3, free: true, queries: [q('crypto-price', 'bitcoin,ethereum'), q('weather', '40.71,-74.01'), q('economic-indicator', 'DGS10')] });
-    expect(body.results[0]).toMatchObject({ type: 'crypto-price', ok: true, data: { count: 1, results: [{ coin: 'bitcoin', usd: 67187.34 }], source: 'coingecko' } });
+    expect(body.results[0]).toMatchObject({ type: 'crypto-price', ok: true, data: { count: 1, results: [{ coin: 'bitcoin', usd: 67188.12 }], source: 'coingecko' } });
     expect(body.results[1]).toMatchObject({ type: 'weather', ok: true, data: { count: 1, results: [{ temp_c: 12.3 }] } });
     expect(body._receipt.sources).toEqual(['coingecko', 'fred', 'open-meteo']);
   });

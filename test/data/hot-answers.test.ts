@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { requestHash } from '../../src/receipts/receipt.js';
 import { matchesEtag } from '../../src/data/hot-answers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { coinGeckoAlone } from '../helpers/corroboration.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,6 +11,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => {
   t.sim.clearOverrides();
+  coinGeckoAlone(t.sim);
   t.sim.resetHits();
 });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { coinGeckoAlone } from '../helpers/corroboration.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,6 +10,7 @@ afterAll(() => t.close());
 beforeEach(() => {
   t.sim.clearOverrides();
   t.sim.clearFaults();
+  coinGeckoAlone(t.sim);
   t.sim.resetHits();
 });
 

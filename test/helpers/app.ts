@@ -27,6 +27,8 @@ export interface TestAppOptions {
   pgSchema?: string;
   redisPrefix?: string;
   deadlineCapMs?: number;
+  /** Corroborated types sign at their quorum as in production; by default tests wait for every source (reproducible). */
+  signAtQuorum?: boolean;
   clock?: ManualClock;
   /** Log at info level into this stream (tests that read log lines). */
   logStream?: LogStream;
@@ -60,6 +62,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     clock,
     pgSchema: options.pgSchema ?? uniqueName('t'),
     deadlineCapMs: options.deadlineCapMs ?? 1500,
+    signAtQuorum: options.signAtQuorum ?? false,
   });
   const app = await buildApp(deps, options.logStream ? { logger: { level: 'info', stream: options.logStream } } : {});
   await app.ready();

@@ -116,7 +116,7 @@ describe('MCP over streamable HTTP (stateless)', () => {
       ok: true,
       type: 'crypto-price',
       q: 'bitcoin',
-      preview: { coin: 'bitcoin', usd: 67187.34, source: 'coingecko' },
+      preview: { coin: 'bitcoin', usd: 67188.12, source: 'coingecko' },
     });
     expect(verifyReceipt(t.deps.signingKey, answer._receipt, answer)).toMatchObject({ valid: true });
     expect((result.content as { text: string }[])[0]!.text).toMatch(/^query OK \(signed receipt/);

@@ -1,4 +1,5 @@
 import type { ModelFakes, FakeCall, FakeReply } from '../fakes/models.js';
+import { coinGeckoAlone } from '../helpers/corroboration.js';
 import { startModelFakes } from '../fakes/models.js';
 import type { Simulator } from '../../src/demo/simulator.js';
 
@@ -40,4 +41,5 @@ export const COINS = ['bitcoin', 'ethereum', 'solana', 'ripple', 'dogecoin'] as 
 export function servePrices(sim: Simulator, prices: readonly number[]): void {
   const body = Object.fromEntries(COINS.map((coin, i) => [coin, { usd: prices[i], usd_24h_change: 0, last_updated_at: 1_795_000_000 }]));
   sim.serve({ host: 'coingecko', path: '/api/v3/simple/price', body });
+  coinGeckoAlone(sim);
 }

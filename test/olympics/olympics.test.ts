@@ -4,6 +4,7 @@ import { STORE_BACKENDS } from '../helpers/backends.js';
 import { createOlympics } from '../../src/olympics/routes.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { COINS, PANEL, servePrices, startPanel } from './helpers.js';
+import { coinGeckoAlone } from '../helpers/corroboration.js';
 
 const DAY_MS = 86_400_000;
 type Answer = { model_id: string; status: string; p: number | null; claim_id: string | null; brier: number | null; medal: string | null };
@@ -165,6 +166,7 @@ describe.each(STORE_BACKENDS)('olympics over HTTP on %s', (backend) => {
     t.clock.advance(2 * 3600_000);
     expect(await olympics.resolveDue()).toMatchObject({ voided: 1 });
     t.sim.clearFaults();
+    coinGeckoAlone(t.sim);
     const macro = (await events({ discipline: 'macro' })).find((e) => e.status !== 'open')!;
     expect(macro).toMatchObject({ status: 'void', outcome: null });
     expect(macro.answers.every((a) => a.brier === null && a.medal === null)).toBe(true);

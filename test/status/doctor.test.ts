@@ -74,8 +74,9 @@ describe('the doctor (runDoctor against the simulator)', () => {
   it('a 429: the fallback answers (degraded) and the advice says to retry or set the optional key', async () => {
     sim.fault('coingecko', { kind: 'status', status: 429, headers: { 'retry-after': '60' } });
     const row = rowOf(await doctor(['crypto-price']), 'crypto-price');
-    expect(row).toMatchObject({ verdict: 'degraded', source: 'binance' });
-    expect(row.reason).toBe('binance answered as a fallback; coingecko rate limited (HTTP 429)');
+    // crypto-price corroborates: the first source used is Kraken (Binance quotes USDT, kept apart).
+    expect(row).toMatchObject({ verdict: 'degraded', source: 'kraken' });
+    expect(row.reason).toBe('kraken answered as a fallback; coingecko rate limited (HTTP 429)');
     expect(row.advice[0]).toBe('retry later, or set UPSTREAM_COINGECKO_KEY for a higher limit');
   });
 

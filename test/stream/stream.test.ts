@@ -122,7 +122,7 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     await a.app.scheduler.tick(); // the poller: crypto-price and gas-prices-eth, each with its catalog example
     const prices = await onB.ticksOf('crypto-price', 'bitcoin,ethereum');
     expect(prices.map((f) => f.data)).toEqual([
-      expect.objectContaining({ type: 'crypto-price', q: 'bitcoin,ethereum', coin: 'bitcoin', usd: 67187.34, source: 'coingecko' }),
+      expect.objectContaining({ type: 'crypto-price', q: 'bitcoin,ethereum', coin: 'bitcoin', usd: 67188.12, source: 'coingecko' }),
       expect.objectContaining({ type: 'crypto-price', q: 'bitcoin,ethereum', coin: 'ethereum', usd: 3500.1 }),
     ]);
     await onB.ticksOf('gas-prices-eth');

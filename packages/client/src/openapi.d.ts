@@ -2192,33 +2192,84 @@ export interface components {
          * @description A normalized `crypto-price` row; every row also carries the freshness fields as_of, as_of_kind, age_s, stale and, where known, next_update_at
          * @example {
          *       "coin": "bitcoin",
-         *       "usd": 67187.34,
-         *       "price": 67187.34,
+         *       "price": 67188.12,
          *       "quote": "USD",
          *       "market_cap_usd": 1317802988326.25,
          *       "volume_24h_usd": 31260929299.52,
          *       "change_24h_pct": 3.64,
-         *       "as_of": 1711356300,
-         *       "source": "coingecko"
+         *       "as_of": 1711356298,
+         *       "source": "coingecko",
+         *       "usd": 67188.12,
+         *       "corroboration": {
+         *         "status": "agreed",
+         *         "quorum": 3,
+         *         "spread_bps": 0.41,
+         *         "sources": [
+         *           {
+         *             "source": "coingecko",
+         *             "value": 67187.34,
+         *             "quote": "USD",
+         *             "as_of": 1711356300,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "binance",
+         *             "value": 67150.01,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           },
+         *           {
+         *             "source": "kraken",
+         *             "value": 67190.1,
+         *             "quote": "USD",
+         *             "as_of": 1795348800,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "coinbase-exchange",
+         *             "value": 67188.12,
+         *             "quote": "USD",
+         *             "as_of": 1711356298,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "okx",
+         *             "value": 67160.5,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           },
+         *           {
+         *             "source": "bybit",
+         *             "value": 67155.2,
+         *             "quote": "USDT",
+         *             "as_of": 1711356299,
+         *             "used": false,
+         *             "reason": "quote_mismatch"
+         *           }
+         *         ]
+         *       }
          *     }
          */
         CryptoPriceRow: {
             coin: string;
-            usd?: number;
             price: number;
             quote: string;
             /** @description US dollars */
-            market_cap_usd: number | null;
+            market_cap_usd?: number;
             /** @description over 24 hours, US dollars */
             volume_24h_usd?: number;
             /** @description over 24 hours, percent */
-            change_24h_pct: number;
+            change_24h_pct?: number;
             /** @description Unix seconds: the upstream's own observation time where it gives one, else when svc fetched the value (as_of_kind says which) */
             as_of: number;
             /** @description the upstream that answered (or `curated`) */
             source: string;
-            /** @description over 24 hours */
-            volume_24h_usdt?: number;
+            usd?: number;
+            corroboration: components["schemas"]["Corroboration"];
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -4424,6 +4475,29 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description How much the independent sources of a price agree: the row price is the median of the used values. `disputed`: fewer than the type quorum agree within its threshold (the row still answers and is not cached as settled). */
+        Corroboration: {
+            /** @enum {string} */
+            status: "agreed" | "disputed" | "single_source";
+            /** @description sources used */
+            quorum: number;
+            /** @description (max - min) / median of the used values, in basis points */
+            spread_bps: number;
+            /** @description every source asked, in priority order */
+            sources: {
+                source: string;
+                value?: number;
+                /** @description the currency of value (USD, USDT) */
+                quote?: string;
+                /** @description Unix seconds */
+                as_of?: number;
+                used: boolean;
+                /** @enum {string} */
+                reason?: "outlier" | "stale" | "quote_mismatch" | "unavailable" | "not_listed";
+                /** @description for unavailable: the upstream failure reason; no_key when its key is not set; late when still answering at signing */
+                error?: string;
+            }[];
+        };
     };
     responses: never;
     parameters: never;
@@ -4581,8 +4655,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-Hacb8kEhgsFTbPGpdUTCxcQJy3SHmfgRrfQRSmyN4wwZ2TA4PxN51RVQ6YhkxekuysV_ZeqvcZCKWCayPEOVDQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-EryhVG40dlf3EAHs-uoOUgUJq4xk0zfgI6oLhAhXyZDxlgYRw4gKbzEBqnqSGX26pxofdIGvuRergqvRoQg1DQ"
                      *       }
                      *     }
                      */
@@ -4749,8 +4823,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-M-2GZkMkBT8M_HUG4gRLL4gQ7snns3_9N_d4FDe0nyVOXLwJx2HjfxIHZhGOVw4TMwLtEISLjO9Kg4DnPNRDAA"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-wJGFkP8UahXT6ozqvIEyJsASFnhAlBmr1GF7jZVfgS8f2v6f21Fv27i9Kyod-8ss7ZtONddcJVeHg_yXn1yRAg"
                      *       }
                      *     }
                      */
@@ -4843,21 +4917,50 @@ export interface operations {
                      *       "q": "bitcoin",
                      *       "preview": {
                      *         "coin": "bitcoin",
-                     *         "usd": 67187.34,
-                     *         "price": 67187.34,
+                     *         "usd": 67188.12,
+                     *         "price": 67188.12,
                      *         "quote": "USD",
                      *         "market_cap_usd": 1317802988326.25,
                      *         "volume_24h_usd": 31260929299.52,
                      *         "change_24h_pct": 3.64,
-                     *         "as_of": 1711356300,
+                     *         "as_of": 1711356298,
                      *         "source": "coingecko",
                      *         "as_of_kind": "source",
-                     *         "age_s": 83992500,
+                     *         "corroboration": {
+                     *           "status": "agreed",
+                     *           "quorum": 3,
+                     *           "spread_bps": 0.41,
+                     *           "sources": [
+                     *             {
+                     *               "source": "coingecko",
+                     *               "value": 67187.34,
+                     *               "quote": "USD",
+                     *               "as_of": 1711356300,
+                     *               "used": true
+                     *             },
+                     *             {
+                     *               "source": "binance",
+                     *               "value": 67150.01,
+                     *               "quote": "USDT",
+                     *               "as_of": 1711356299,
+                     *               "used": false,
+                     *               "reason": "quote_mismatch"
+                     *             },
+                     *             {
+                     *               "source": "kraken",
+                     *               "value": 67190.1,
+                     *               "quote": "USD",
+                     *               "as_of": 1795348800,
+                     *               "used": true
+                     *             }
+                     *           ]
+                     *         },
+                     *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ._JT2t9owPF5t0Uh9Wl3UR0xorYL-WfVGrzNNGKP6x9A",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.qsLUkz3ZCqcLFHlM9MOzWRjbIqhDRk50JVCYN6GW_kw",
                      *       "source": "coingecko",
-                     *       "as_of": 1711356300,
+                     *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
                      *       "cached": false,
                      *       "stale": false,
@@ -4865,15 +4968,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-cbfenaQY34yvSoIksJXxVV47HNOcP9OCSFztyKBF-3w",
-                     *         "as_of": 1711356300,
+                     *         "response_hash": "sha256-WeSSC4tYoM6lw1DVHG4iAKsJzEiHkSDRjnIXv_Z9p6w",
+                     *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6rzY2S2YKSi7D2wMQHpiKiiUXWgbfbWxxIGiLKcI2lteLplE-PHt4EmiYKD1H42dIrGMHQdUtnIQac2zRXJTDA"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-zPPjKoFeEA3TReO_23fzb0SJApvBfm_ALEZ1XLuBpORgFHZWuvYyc0budn5Ensa3qVY8DlsB-ousxnreGX67DA"
                      *       }
                      *     }
                      */
@@ -4913,7 +5016,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "444a28da-07a9-4c17-920c-52f673054cd8"
+                     *       "request_id": "1b64b003-ba2a-4719-9b36-6b23cba35b11"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5023,21 +5126,50 @@ export interface operations {
                      *             "results": [
                      *               {
                      *                 "coin": "bitcoin",
-                     *                 "usd": 67187.34,
-                     *                 "price": 67187.34,
+                     *                 "usd": 67188.12,
+                     *                 "price": 67188.12,
                      *                 "quote": "USD",
                      *                 "market_cap_usd": 1317802988326.25,
                      *                 "volume_24h_usd": 31260929299.52,
                      *                 "change_24h_pct": 3.64,
-                     *                 "as_of": 1711356300,
+                     *                 "as_of": 1711356298,
                      *                 "source": "coingecko",
                      *                 "as_of_kind": "source",
-                     *                 "age_s": 83992500,
+                     *                 "corroboration": {
+                     *                   "status": "agreed",
+                     *                   "quorum": 3,
+                     *                   "spread_bps": 0.41,
+                     *                   "sources": [
+                     *                     {
+                     *                       "source": "coingecko",
+                     *                       "value": 67187.34,
+                     *                       "quote": "USD",
+                     *                       "as_of": 1711356300,
+                     *                       "used": true
+                     *                     },
+                     *                     {
+                     *                       "source": "binance",
+                     *                       "value": 67150.01,
+                     *                       "quote": "USDT",
+                     *                       "as_of": 1711356299,
+                     *                       "used": false,
+                     *                       "reason": "quote_mismatch"
+                     *                     },
+                     *                     {
+                     *                       "source": "kraken",
+                     *                       "value": 67190.1,
+                     *                       "quote": "USD",
+                     *                       "as_of": 1795348800,
+                     *                       "used": true
+                     *                     }
+                     *                   ]
+                     *                 },
+                     *                 "age_s": 83992502,
                      *                 "stale": false
                      *               }
                      *             ],
                      *             "source": "coingecko",
-                     *             "as_of": 1711356300,
+                     *             "as_of": 1711356298,
                      *             "fetched_at": 1795348800000,
                      *             "cached": true
                      *           }
@@ -5072,7 +5204,7 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-PqlsacYFx8ODVD-bUH-57dqiHc990F3FVLwVcjAPpW8",
-                     *         "response_hash": "sha256-lpZHEf8vuKgUB3yXSX_359SgVpH0BDTPboY6FGA5k3o",
+                     *         "response_hash": "sha256-u62M_pdxJyu-UQFX7lVPXy2E2bumlkVqxdITPqKuDRY",
                      *         "as_of": 1774541700,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -5080,8 +5212,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-A-KgJFyo45Uf3y1KIeSi3ewlq8yyUn9rinHzzbft4UQJ3OMMRD7suopWTMH3YtjpYej9jlDFrQ0uVVENLxJ_Bw"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-NkF0G21XyxoDFy-5CJFPRsCLW1zydhTbGlvHQwCWJ4dzAhBTe9f5UkIuOe-agOiVvml3lHhpPw9wA9LENjZsCg"
                      *       }
                      *     }
                      */
@@ -5124,7 +5256,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd",
+                     *         "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5142,7 +5274,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd"
+                     *             "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5320,7 +5452,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "456750a0-aa9e-40a6-b635-2f4ddecf6c9c"
+                     *       "request_id": "dcbea51c-4cab-40f3-ae8a-f6e0bf63f44d"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5395,21 +5527,49 @@ export interface operations {
                      *               "results": [
                      *                 {
                      *                   "coin": "ethereum",
-                     *                   "usd": 3120.45,
-                     *                   "price": 3120.45,
+                     *                   "usd": 3499.875,
+                     *                   "price": 3499.875,
                      *                   "quote": "USD",
-                     *                   "market_cap_usd": null,
-                     *                   "volume_24h_usd": null,
-                     *                   "change_24h_pct": null,
-                     *                   "source": "coingecko",
-                     *                   "as_of": 1795348800,
+                     *                   "change_24h_pct": -1.1805,
+                     *                   "source": "kraken",
+                     *                   "as_of": 1711356297,
                      *                   "as_of_kind": "fetched",
-                     *                   "age_s": 0,
+                     *                   "corroboration": {
+                     *                     "status": "agreed",
+                     *                     "quorum": 2,
+                     *                     "spread_bps": 3.86,
+                     *                     "sources": [
+                     *                       {
+                     *                         "source": "coingecko",
+                     *                         "value": 3120.45,
+                     *                         "quote": "USD",
+                     *                         "as_of": 1795348800,
+                     *                         "used": false,
+                     *                         "reason": "outlier"
+                     *                       },
+                     *                       {
+                     *                         "source": "binance",
+                     *                         "value": 3498.55,
+                     *                         "quote": "USDT",
+                     *                         "as_of": 1711356299,
+                     *                         "used": false,
+                     *                         "reason": "quote_mismatch"
+                     *                       },
+                     *                       {
+                     *                         "source": "kraken",
+                     *                         "value": 3499.2,
+                     *                         "quote": "USD",
+                     *                         "as_of": 1795348800,
+                     *                         "used": true
+                     *                       }
+                     *                     ]
+                     *                   },
+                     *                   "age_s": 83992503,
                      *                   "stale": false
                      *                 }
                      *               ],
-                     *               "source": "coingecko",
-                     *               "as_of": 1795348800,
+                     *               "source": "kraken",
+                     *               "as_of": 1711356297,
                      *               "fetched_at": 1795348800000,
                      *               "cached": false
                      *             }
@@ -5520,17 +5680,17 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-YnQwtQzLcLQT8q3k1SMDqSFZTbxDNexpL97O_Oedqt0",
-                     *         "response_hash": "sha256-MMPoixDfXI-4p01IshmV6Oeuj38-XONjWzIvXk4z3hc",
-                     *         "as_of": 1795348795,
+                     *         "response_hash": "sha256-N8EhycP2h1gkFRk_fSp9GS_mjdAmo2ppgcboTGlSYRg",
+                     *         "as_of": 1711356297,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance",
                      *           "binance-futures",
-                     *           "coingecko"
+                     *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-a2DYJcG81ahsfeEBbQViqu6rFnWnCsOfh-ZNEGi3_OIHx4BXkslZ-znt0lGkv6PJItW2YcvMK1qH3wZ4FpTzCA"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-7_d03OfFcbuilFRDBPG_PYloO6vido_fOxEGmGUfBkoOodF0a79bSfkvkzTvFIJcLSBwcp5cLn2zUDzZQsjDCQ"
                      *       }
                      *     }
                      */
@@ -5906,19 +6066,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.euav_rZXgN7WRj2zh2Zp3hcPPtUuVGiMWI9uHQ7xfwI",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.903U9fPytk3Ywgll247AJGbu7Gb_JmqHK1VMpyz8ILQ",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-CYGKxoP-PRD4NUYmLGFmVOeKMQegAhaOWW-QHxPgggg",
+                     *         "response_hash": "sha256-71fOIxcznM19fV2krtxKioSVfytzXeB9yZj4wMI1iS4",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-d8K1eFwM1rn5rBLKrpHpnbVggLTW9l1nTA4kluS8UUDHAafcpeAVUUgNF3LTYglNPC8cYUvF_fY8A18cjpLzCQ"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-rdjeuRRJUJkoZOHd0glK7BRqXJe15l4ONJGFvLKNL0j8vLzkqQYmwxtwa-yevXTA3liEPg2Y0YPWFQlLanGYCw"
                      *       }
                      *     }
                      */
@@ -7521,8 +7681,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6KVYBFS6t7poH_Cn7S0ftuyt3mBsiPz2aDJlne7ocK-2QD6GHeJtuLxREm-HdUtSXa2x45CcdX4ZoGw8_vHBCw"
+                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
+                     *         "sig": "ed25519-uzkg3fdsSoK1MKywLjVMbiazPGH-FIBDWlIqjcZnV3nxHYKZeVkEV2_TyefW7TvrZ6qH3Lw72_1PL9U0wHK_Dg"
                      *       }
                      *     }
                      */

@@ -1,6 +1,7 @@
 import { roundSig, roundTo } from '../../core/numbers.js';
 import { roundPrice, type Market } from '../market.js';
 import { hash32, uniform } from '../random.js';
+import { perturbedUsd } from '../perturb.js';
 import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
 import { coinByContract, coinById, coinBySymbol, coins, splitPair, type Coin } from './coins.js';
 
@@ -32,7 +33,8 @@ const usd = (market: Market, coin: Coin, t: number) => market.usd(coin.symbol, t
 const volume24h = (market: Market, coin: Coin, t: number) =>
   usd(market, coin, t) * coin.supply * (0.02 + 0.06 * uniform(market.seed, `turnover:${coin.id}@${Math.floor(t / 3600)}`));
 
-function simplePrice(req: WorldRequest, market: Market): unknown {
+function simplePrice(req: WorldRequest, world: DemoWorld): unknown {
+  const market = world.market;
   const at = Math.floor(req.nowS / COINGECKO_EVERY_S) * COINGECKO_EVERY_S;
   const has = (flag: string) => req.params.get(flag) === 'true';
   const ids = (req.params.get('ids') ?? '').split(',').map((s) => s.trim().toLowerCase());
@@ -43,14 +45,15 @@ function simplePrice(req: WorldRequest, market: Market): unknown {
   return Object.fromEntries(
     known.map((coin) => {
       const price = usd(market, coin, at);
+      const shown = perturbedUsd(market, world.perturbation('coingecko'), (t) => usd(market, coin, t), at);
       return [
         coin.id,
         {
-          usd: roundPrice(price),
+          usd: roundPrice(shown.price),
           ...(has('include_market_cap') ? { usd_market_cap: roundTo(price * coin.supply, 2) } : {}),
           ...(has('include_24hr_vol') ? { usd_24h_vol: roundTo(volume24h(market, coin, at), 2) } : {}),
           ...(has('include_24hr_change') ? { usd_24h_change: roundTo(market.change(`crypto:${coin.symbol}`, at) * 100, 4) } : {}),
-          ...(has('include_last_updated_at') ? { last_updated_at: at } : {}),
+          ...(has('include_last_updated_at') ? { last_updated_at: shown.at } : {}),
         },
       ];
     }),
@@ -268,7 +271,7 @@ function bybitUnlisted(req: WorldRequest, market: Market): unknown {
 export const CRYPTO_ROUTES: Route[] = [
   { host: 'bybit', path: /^\/v5\/market\/(tickers|funding\/history)$/, answer: (req, w) => bybitUnlisted(req, w.market) },
   { host: 'okx', path: /^\/api\/v5\/public\/liquidation-orders$/, answer: (req, w) => okxLiquidations(req, w.market) },
-  { host: 'coingecko', path: /^\/api\/v3\/simple\/price$/, answer: (req, w) => simplePrice(req, w.market) },
+  { host: 'coingecko', path: /^\/api\/v3\/simple\/price$/, answer: simplePrice },
   { host: 'coingecko', path: /^\/api\/v3\/coins\/markets$/, answer: (req, w) => coinMarkets(req, w.market) },
   { host: 'coingecko', path: /^\/api\/v3\/search\/trending$/, answer: trending },
   { host: 'coingecko', path: /^\/api\/v3\/simple\/token_price\/([a-z0-9-]+)$/, answer: (req, w) => tokenPrice(req, w.market) },

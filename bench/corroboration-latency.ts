@@ -1,0 +1,77 @@
+/**
+ * crypto-price corroborated across six sources, each answering after its own latency: cold preview latency against
+ * the second-fastest USD source + 15 ms (a quorum of two USD sources signs the answer), and cached preview latency
+ * against the same type with corroboration switched off (first upstream only), sequential requests over loopback.
+ */
+import { Registry, registry } from '../src/sources/registry.js';
+import { startServer } from './lib.js';
+
+const LATENCY_MS = { coingecko: 40, binance: 50, kraken: 60, 'coinbase-exchange': 90, okx: 120, bybit: 150 };
+/** CoinGecko and Kraken are the two fastest USD sources: the quorum is reached when Kraken answers. */
+const SECOND_FASTEST_USD_MS = 60;
+const COLD_ROUNDS = 30;
+const CACHED_REQUESTS = 2000;
+const PATH = '/api/data/preview?type=crypto-price&q=bitcoin';
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+async function timed(url: string): Promise<number> {
+  const started = performance.now();
+  await (await fetch(url)).arrayBuffer();
+  return performance.now() - started;
+}
+
+async function cachedLatency(url: string): Promise<{ p50_ms: number; p99_ms: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < CACHED_REQUESTS; i++) times.push(await timed(url));
+  return { p50_ms: round2(percentile(times, 0.5)), p99_ms: round2(percentile(times, 0.99)) };
+}
+
+/** Cold previews, each after forgetting the answer and every source's cached answer. */
+async function coldLatency(svc: Awaited<ReturnType<typeof startServer>>): Promise<number[]> {
+  const key = 'src:crypto-price:bitcoin';
+  const times: number[] = [];
+  for (let i = 0; i < COLD_ROUNDS; i++) {
+    // Let the previous round's slower sources finish, so each round starts with nothing in flight.
+    await new Promise((r) => setTimeout(r, Math.max(...Object.values(LATENCY_MS)) + 20));
+    await Promise.all([key, ...Object.keys(LATENCY_MS).map((host) => `${key}@${host}`)].map((k) => svc.deps.cache.delete(k)));
+    times.push(await timed(`${svc.url}${PATH}`));
+  }
+  return times;
+}
+
+async function withServer<T>(descriptors: Registry | undefined, measure: (svc: Awaited<ReturnType<typeof startServer>>) => Promise<T>) {
+  const svc = await startServer({}, { registry: descriptors });
+  try {
+    for (const [host, ms] of Object.entries(LATENCY_MS)) svc.sim!.fault(host, { kind: 'delay', ms });
+    return await measure(svc);
+  } finally {
+    await svc.close();
+  }
+}
+
+export async function corroborationLatency() {
+  const corroborated = await withServer(undefined, async (svc) => {
+    const cold = await coldLatency(svc);
+    await new Promise((r) => setTimeout(r, 200));
+    await timed(`${svc.url}${PATH}`); // settles the answer with every source in it
+    return { cold, cached: await cachedLatency(`${svc.url}${PATH}`) };
+  });
+  const firstUpstreamOnly = new Registry(registry.all().map((d) => (d.type === 'crypto-price' ? { ...d, corroboration: undefined } : d)));
+  const uncorroborated = await withServer(firstUpstreamOnly, async (svc) => {
+    await timed(`${svc.url}${PATH}`);
+    return { cached: await cachedLatency(`${svc.url}${PATH}`) };
+  });
+  const coldP50 = percentile(corroborated.cold, 0.5);
+  return {
+    upstream_latency_ms: LATENCY_MS,
+    cold_rounds: COLD_ROUNDS,
+    cold_p50_ms: round2(coldP50),
+    cold_p90_ms: round2(percentile(corroborated.cold, 0.9)),
+    target_cold_ms: SECOND_FASTEST_USD_MS + 15,
+    cold_within_target: coldP50 <= SECOND_FASTEST_USD_MS + 15,
+    cached_corroborated: corroborated.cached,
+    cached_uncorroborated: uncorroborated.cached,
+  };
+}

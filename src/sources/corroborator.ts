@@ -1,0 +1,82 @@
+import type { Cache } from '../cache/index.js';
+import { UpstreamError, type FailureReason } from '../upstream/errors.js';
+import type { HostName } from '../upstream/hosts.js';
+import { corroboratedValue, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
+import { upstreamOrder, type Fetcher } from './define.js';
+import type { CachedValue } from './result.js';
+import { asUpstreamError, BACKSTOP_GRACE_MS, type Ask, type Outcome } from './answers.js';
+
+/** One source's answer as cached (an UpstreamError does not survive JSON). */
+type Stored = { value: CachedValue } | { failed: { reason: FailureReason; message: string } };
+
+/** A source's failure, for when no source answered: `late` ones did not answer by the deadline. */
+const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] => {
+  if (answer === 'late') return [[host, new UpstreamError('upstream_timeout', `${host} did not answer in time`)]];
+  return 'error' in answer ? [[host, answer.error]] : [];
+};
+
+/**
+ * Asks every source of a corroborated type in parallel and signs as soon as every item is agreed by the type's
+ * quorum, or when the deadline passes, or when all have answered, whichever is first (a caller forcing a refetch,
+ * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached
+ * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer costs the
+ * upstreams nothing: a disputed answer, or one that lists a source still answering at signing time (`late`), is not
+ * cached (runner), and the next caller gets it again with the late sources' answers from their cache.
+ */
+export class Corroborator {
+  private readonly inFlight = new Map<string, Promise<SourceAnswer>>();
+
+  constructor(private readonly cache: Cache) {}
+
+  async run(spec: CorroborationSpec, run: Ask): Promise<Outcome> {
+    const entries = upstreamOrder(run.descriptor, run.q);
+    const answers = new Map<string, SourceAnswer>(entries.map(([host]) => [host, 'late']));
+    let settled = 0;
+    await new Promise<void>((resolve) => {
+      // Every attempt settles by its backstop (deadline + grace) with its own error; the timer is a safety net.
+      const timer = setTimeout(resolve, Math.max(0, run.deadline + 2 * BACKSTOP_GRACE_MS - Date.now()));
+      for (const [host, fetcher] of entries) {
+        void this.answerOf(run, host, fetcher).then((answer) => {
+          answers.set(host, answer);
+          if (++settled === entries.length || (!run.waitForAll && quorumReached(answers, spec))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      }
+    });
+    const failures = [...answers].flatMap(([host, answer]) => failureOf(host as HostName, answer));
+    return { value: corroboratedValue(answers, spec), failures };
+  }
+
+  /** One source's answer: cached within the TTL, joined when already being fetched, else fetched and cached. */
+  private answerOf(run: Ask, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
+    const key = `${run.cacheKey}@${host}`;
+    const pending = this.inFlight.get(key);
+    if (pending) return pending;
+    const fetched = this.cachedOrFetched(run, key, host, fetcher).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, fetched);
+    return fetched;
+  }
+
+  /**
+   * Never rejects: a failure, the cache's included, is this source's answer. Failures are cached for the TTL too, so a
+   * failing source is asked once per TTL like the others, and answers that listed it `late` become cacheable.
+   */
+  private async cachedOrFetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
+    const ttlMs = run.descriptor.ttlSeconds * 1000;
+    try {
+      const cached = run.fresh ? undefined : await this.cache.get<Stored>(key);
+      if (cached) return 'value' in cached ? cached : { error: new UpstreamError(cached.failed.reason, cached.failed.message) };
+      const value = await run.attempt(host, fetcher, run.deadline);
+      await this.cache.set(key, { value } satisfies Stored, ttlMs);
+      return { value };
+    } catch (e) {
+      const error = asUpstreamError(host, e);
+      await this.cache
+        .set(key, { failed: { reason: error.reason, message: error.message } } satisfies Stored, ttlMs)
+        .catch(() => undefined);
+      return { error };
+    }
+  }
+}
