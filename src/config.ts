@@ -11,6 +11,7 @@ import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
 import { variableProblems } from './config-rules.js';
 import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
+import { readTlog, type TlogConfig } from './config-tlog.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -107,6 +108,8 @@ export interface Config {
   };
   /** Which Host and Origin headers /mcp answers (DNS-rebinding guard). */
   mcpGuard: McpGuard;
+  /** The transparency log: origin, key, checkpoint interval, witnesses. */
+  tlog: TlogConfig;
 }
 
 export class ConfigError extends Error {
@@ -188,8 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_PAY_TO: PAYMENT_SETTLE="${parsed.PAYMENT_SETTLE}" would settle payments to the zero address; set your USDC address`);
   }
   const facilitatorAuth = readFacilitatorAuth(parsed, problems);
-  if (problems.length) throw new ConfigError(problems);
   const publicUrl = parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`;
+  const tlog = readTlog(parsed, publicUrl, problems);
+  if (problems.length) throw new ConfigError(problems);
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -267,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pass: parsed.SVC_RATE_PASS_PER_MIN,
     },
     mcpGuard: mcpGuardOf(parsed),
+    tlog,
     mcpClient: {
       baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
       pass: parsed.SVC_MCP_PASS,

@@ -120,7 +120,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     tracer,
   });
   const registry = options.registry ?? defaultRegistry;
-  const repos = createRepos(store.db);
+  const repos = createRepos(store.db, store.engine);
   const sources = new SourceRunner({
     registry,
     upstream,
