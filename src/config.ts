@@ -9,7 +9,7 @@ import { EnvSchema, type Env } from './config-env.js';
 import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
-import { variableProblems } from './config-rules.js';
+import { parseTrustProxy, variableProblems } from './config-rules.js';
 import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
 import { readTlog, type TlogConfig } from './config-tlog.js';
 
@@ -108,7 +108,6 @@ export interface Config {
   };
   /** Which Host and Origin headers /mcp answers (DNS-rebinding guard). */
   mcpGuard: McpGuard;
-  /** The transparency log: origin, key, checkpoint interval, witnesses. */
   tlog: TlogConfig;
 }
 
@@ -282,13 +281,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       readonly: parseBoolean(parsed.SVC_MCP_READONLY)!,
     },
   };
-}
-
-/** Unset → trust no proxy; `2` → two hops; `10.0.0.0/8, 127.0.0.1` → those proxies only. */
-function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
-  if (!text) return false;
-  if (/^[0-9]+$/.test(text)) return Number(text);
-  return text.split(',').map((entry) => entry.trim());
 }
 
 /** SVC_MODELS inline (starts with `[`) or from a file; without it, the legacy UPSTREAM_LLM_* model. */
