@@ -2,7 +2,7 @@ import type { BackgroundErrors } from '../core/background.js';
 import type { Clock } from '../core/clock.js';
 import type { TlogRepo } from '../store/repos/tlog.js';
 import { integrateStep } from './integrate.js';
-import { consistencyProof, inclusionProof } from './merkle.js';
+import { consistencyProof, inclusionProof, leafHash, rootFromInclusion } from './merkle.js';
 import { verifierKey, type NoteSigner } from './note.js';
 import { Sequencer, type Built } from './sequencer.js';
 import { entryBundle, TILE_WIDTH, tileExists, tileHashIndexes, type TileRef } from './tiles.js';
@@ -18,6 +18,13 @@ export interface TransparencyLogOptions {
   witnesses: WitnessConfig[];
   witnessQuorum: number;
 }
+
+/**
+ * Whether a logged receipt is in the log: `included` (its canonical JSON is the entry at its index under the published
+ * checkpoint's root), `pending` (its index is past that checkpoint), `not_included` (another entry is there: proof
+ * of misbehaviour, or an altered receipt), `other_log` (its origin is not this log's).
+ */
+export type InclusionStatus = 'included' | 'pending' | 'not_included' | 'other_log';
 
 /** A published checkpoint: its size and the signed note served (the log's signature, then the cosignatures). */
 export interface Published {
@@ -70,6 +77,7 @@ export class TransparencyLog {
   }
 
   start(): void {
+    if (!this.stopped) return;
     this.stopped = false;
     this.schedule(this.o.intervalMs);
   }
@@ -118,6 +126,20 @@ export class TransparencyLog {
       return entryBundle(entries.map((entry) => Buffer.from(entry)));
     }
     return Buffer.concat(await this.o.repo.readHashes(tileHashIndexes({ ...ref, level: ref.level })));
+  }
+
+  /** Checks a receipt's `log` position against the published checkpoint with a Merkle inclusion proof. */
+  async inclusion(
+    entry: string,
+    position: { origin: string; index: number },
+  ): Promise<{ status: InclusionStatus; checkpoint_size?: number }> {
+    if (position.origin !== this.origin) return { status: 'other_log' };
+    const checkpoint = await this.published();
+    if (!checkpoint || position.index >= checkpoint.size) return { status: 'pending', checkpoint_size: checkpoint?.size ?? 0 };
+    const proof = await inclusionProof(checkpoint.size, position.index, (indexes) => this.o.repo.readHashes(indexes));
+    const root = Buffer.from(checkpoint.note.split('\n')[2]!, 'base64');
+    const included = rootFromInclusion(proof, checkpoint.size, position.index, leafHash(Buffer.from(entry)))?.equals(root) ?? false;
+    return { status: included ? 'included' : 'not_included', checkpoint_size: checkpoint.size };
   }
 
   /** The c2sp.org/tlog-proof of entry `index` against the published checkpoint; undefined when it does not cover it. */
