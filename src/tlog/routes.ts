@@ -44,7 +44,11 @@ export const tlogRoutes =
           tags,
           summary:
             'The latest checkpoint (c2sp.org/tlog-checkpoint signed note), with the witnesses’ cosignatures as extra signature lines',
-          description: 'With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served.',
+          description:
+            'With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served. The tree is read as c2sp.org/tlog-tiles ' +
+            '(height 8): `/log/tile/<L>/<N>[.p/<W>]` hash tiles and `/log/tile/entries/<N>[.p/<W>]` entry bundles (each entry, a receipt’s RFC 8785 ' +
+            'canonical JSON, as a big-endian uint16 length and its bytes), N in 3-digit path elements prefixed with `x` but the last (x001/x234/067); ' +
+            'application/octet-stream, full tiles immutable; 404 for a tile the latest checkpoint does not hold.',
           response: { 200: TextBody('signed note'), ...errorResponses(503) },
         },
       },
@@ -60,6 +64,8 @@ export const tlogRoutes =
       '/log/tile/*',
       {
         schema: {
+          // OpenAPI has no parameter spanning path segments: the tiles are described in /log/checkpoint's entry.
+          hide: true,
           tags,
           summary:
             'A tile of hashes (`/log/tile/<L>/<N>[.p/<W>]`) or an entry bundle (`/log/tile/entries/<N>[.p/<W>]`), c2sp.org/tlog-tiles',

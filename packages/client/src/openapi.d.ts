@@ -1471,29 +1471,9 @@ export interface paths {
         };
         /**
          * The latest checkpoint (c2sp.org/tlog-checkpoint signed note), with the witnesses’ cosignatures as extra signature lines
-         * @description With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served.
+         * @description With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served. The tree is read as c2sp.org/tlog-tiles (height 8): `/log/tile/<L>/<N>[.p/<W>]` hash tiles and `/log/tile/entries/<N>[.p/<W>]` entry bundles (each entry, a receipt’s RFC 8785 canonical JSON, as a big-endian uint16 length and its bytes), N in 3-digit path elements prefixed with `x` but the last (x001/x234/067); application/octet-stream, full tiles immutable; 404 for a tile the latest checkpoint does not hold.
          */
         get: operations["getLogCheckpoint"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/log/tile/{*}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A tile of hashes (`/log/tile/<L>/<N>[.p/<W>]`) or an entry bundle (`/log/tile/entries/<N>[.p/<W>]`), c2sp.org/tlog-tiles
-         * @description N is written in 3-digit path elements, all but the last prefixed with `x` (x001/x234/067). An entry bundle holds each entry (a receipt’s RFC 8785 canonical JSON) as a big-endian uint16 length and its bytes. 404 for a tile the latest checkpoint does not hold.
-         */
-        get: operations["getLogTile"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4669,8 +4649,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-ZdaQxb6Iu3F8U8RYxA_CnuCoUYF8zezH19sFT2iHYnvlmRKKIehq4oeeSFkjRCdOkZQw_KJnBLpozQK00d9UBA"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-qN8ewodKGRqF_PM2Sn9wVxt84A-c7WoN6uTmzsy8y7vseHoQ49pyDBpq6L8UR58_T_7rAYVKpSOvX4SOHO7rCw"
                      *       }
                      *     }
                      */
@@ -4839,8 +4819,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-qx36Qqm26xp2KgHfEYyDC1ChA17t_OsPw35M5-wU2NI4X_gZ2wdFVxoit2zgUXYw70xbnn00yy0M2vdWHvP8AA"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-BUEq3IGNPAk9jTVe2lECyS7ezRpVExpDzFZUinHwzh4HldHK2IBw4VxI9GlN5SdQYkN6mTcsW-zHvH2fJPYRCA"
                      *       }
                      *     }
                      */
@@ -4945,7 +4925,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.BslLSZ3wrONBvB9gSG31z4-O0i3s-OBkzpQTEHdUKv8",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.shMQgwg91zAfzhnFnr1lHrL8V3DPOuGdNRT0BpmuM6U",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4955,7 +4935,7 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-zmS99j6Cg8r8hmwrh2Df_-_3SgWPXLOs6wKuOi0Oesw",
+                     *         "response_hash": "sha256-V-XZ9hB4MeXs60Kv3CR0fnzC2sn47y52V3wc1g_QhBM",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -4966,8 +4946,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-7jwrhua-7m9sochb2Kxm20igq6vWovLjHQGS44ZKJLaBQ5tyKiwt4hglxMB5iguyXCzUsT1aMeQ46f8WKZ3NAw"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-Wd8n02i-_UOL6YQQeNFQt5pQ03T8pgmQRcsVSQ3ZTdL5jD-XNDRTej8QmOPMDT5gc2m6CDLeUV8eejd-OirPBw"
                      *       }
                      *     }
                      */
@@ -5007,7 +4987,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "8c31673d-06be-4562-a4bb-c10facd277e9"
+                     *       "request_id": "1eee926f-dadf-43df-aeda-1348f8eb4798"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5178,8 +5158,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-1ovrFZjmOMHxVEUV7cM3uf98rcFESD20kn3IVA8Qw53tnG11S39P57TmY9ctGgDrrwozsdyaoTDm0VVi1ihNDg"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-BpTMRHBNq_jcEtaYThGnykCnsJu3HRRtDtrPnCXYw1quB_V-8z21AmhWMH_HqD_wwzq6Hqoj2F_koPiyZzlcBw"
                      *       }
                      *     }
                      */
@@ -5222,7 +5202,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x7e8382c34464060a2e5feca8ce5f35aed37a63a5a4022815715eebc50089e31d",
+                     *         "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5240,7 +5220,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x7e8382c34464060a2e5feca8ce5f35aed37a63a5a4022815715eebc50089e31d"
+                     *             "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5434,7 +5414,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "26cf6e98-8f7a-41cb-af65-f34515fda20a"
+                     *       "request_id": "1a9d071f-c900-4331-9e8c-485f1f5e6a95"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5647,8 +5627,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-RMdHowD_LhYHVHhi26AlReRXGCsP2EM2KFDkJ4Ol0ZhA5rCAdGU8EYTyJ3fNgmto7MeJ2B53JdMVFf0I7uLSCw"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-n-uFNx_AxbbWERqyJbhdLCEGuUs96kb1Pd-ML8jppm2ZwWQAplu3aRoSMMY_L2mQitj16gNLTAmh-LJAswe3DA"
                      *       }
                      *     }
                      */
@@ -6024,11 +6004,11 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.WDGRfzxvF48jcVZx2wMptz2F85JgSjGW2WWwObM2z14",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.uDbFVGb_SjcTw06XIJO-bJ6B-LNDnGxUMn2xJlOK3GA",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-zFM3ofDpJrKo6jYnnCF8eCJOKtEsrfVGFw-h0ume5w8",
+                     *         "response_hash": "sha256-bcNbIklnT-2suJaKdslvWsGI2_3msJInPNj3vEIh0Xs",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -6039,8 +6019,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-b6p25Nyps4yCwPCVM2NdOxXKn0zZx7qENJ8s4LTAtDdPJ5xkXMiOMFSjVStxfkFqhf9fiSx2I3QROp7m9jZkBg"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-l9ZhSwtUDf1SZMT39-KdcVNaVpjz5aB_UvtBi1bV772PwMi-EdF4q1xCKLSbCCrRQ-6DEaDTCAn5ngGy-z2DDg"
                      *       }
                      *     }
                      */
@@ -7647,8 +7627,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
                      *         },
-                     *         "kid": "wGtEB2YfUxMWF0ZytdpiScE1e2h3Ay_eyjNNuOwR72I",
-                     *         "sig": "ed25519-eEZm5XoSfpzcqg26PKfrRftXKo4EugDUuFMynTgbcmR6tRVAc1KTJ75cXT0KlYbZ_tMJCQ1Axxrjy1ObYdZnDQ"
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519--af5dZskKDs2hxtFNFh6unzrwZuqpRto9sdAusXl33RLvyZv5iGyY198vSlt4YSphSzgI0a1alkdFz2Czhg9BQ"
                      *       }
                      *     }
                      */
@@ -11803,56 +11783,6 @@ export interface operations {
             };
             /** @description Upstream or dependency unavailable */
             503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    getLogTile: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                "*": string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description application/octet-stream */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": string;
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Rate limit reached */
-            429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
