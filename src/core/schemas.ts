@@ -14,6 +14,8 @@ export const ReceiptSchema = Type.Object(
     issued_at: Type.Integer({ description: 'Unix seconds of signing' }),
     sources: Type.Array(Type.String()),
     issuer: Type.String(),
+    kid: Type.String({ description: 'RFC 7638 thumbprint of the signing key' }),
+    sig: Type.String({ description: 'ed25519-<base64url>' }),
     log: Type.Optional(
       Type.Object(
         {
@@ -23,8 +25,6 @@ export const ReceiptSchema = Type.Object(
         { description: 'signed: where this receipt is in svc’s transparency log (docs/transparency-log.md); absent on unlogged receipts' },
       ),
     ),
-    kid: Type.String({ description: 'RFC 7638 thumbprint of the signing key' }),
-    sig: Type.String({ description: 'ed25519-<base64url>' }),
   },
   { title: 'Receipt', description: 'Ed25519 receipt; see the API description for the signing input' },
 );

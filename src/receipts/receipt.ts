@@ -46,9 +46,11 @@ export function responseHash(body: Record<string, unknown>): string {
 export const signingInput = (unsigned: Omit<Receipt, 'sig'>): Buffer => Buffer.from(canonicalJson(unsigned));
 
 export function signReceipt(key: SigningKey, unsigned: Omit<Receipt, 'sig' | 'kid' | 'v'>): Receipt {
-  const body: Omit<Receipt, 'sig'> = { v: 1, ...unsigned, kid: key.kid };
+  const { log, ...fields } = unsigned;
+  const body: Omit<Receipt, 'sig'> = { v: 1, ...fields, kid: key.kid, ...(log ? { log } : {}) };
   const sig = sign(null, signingInput(body), key.privateKey).toString('base64url');
-  return { ...body, sig: `ed25519-${sig}` };
+  // `log` last, as ReceiptSchema lists it: a receipt stored as JSON reads back in the order an answer serialized it.
+  return { v: 1, ...fields, kid: key.kid, sig: `ed25519-${sig}`, ...(log ? { log } : {}) };
 }
 
 export type VerifyOutcome =

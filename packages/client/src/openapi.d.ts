@@ -1898,6 +1898,10 @@ export interface components {
             issued_at: number;
             sources: string[];
             issuer: string;
+            /** @description RFC 7638 thumbprint of the signing key */
+            kid: string;
+            /** @description ed25519-<base64url> */
+            sig: string;
             /** @description signed: where this receipt is in svc’s transparency log (docs/transparency-log.md); absent on unlogged receipts */
             log?: {
                 /** @description the transparency log’s origin (first line of its checkpoints) */
@@ -1905,10 +1909,6 @@ export interface components {
                 /** @description the entry whose bytes are this receipt’s RFC 8785 canonical JSON */
                 index: number;
             };
-            /** @description RFC 7638 thumbprint of the signing key */
-            kid: string;
-            /** @description ed25519-<base64url> */
-            sig: string;
         };
         /** @description The one error body of every 4xx and 5xx answer */
         ErrorBody: {
@@ -4649,8 +4649,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-qN8ewodKGRqF_PM2Sn9wVxt84A-c7WoN6uTmzsy8y7vseHoQ49pyDBpq6L8UR58_T_7rAYVKpSOvX4SOHO7rCw"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-wTBfBF8zHlmJsd1hpbA0MauazRHBg_6RodhDmBJ3vv95JkJ_--1qWzlGGTFbH50Or3TjVnXRGujO3GYYB34sDQ"
                      *       }
                      *     }
                      */
@@ -4819,8 +4819,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-BUEq3IGNPAk9jTVe2lECyS7ezRpVExpDzFZUinHwzh4HldHK2IBw4VxI9GlN5SdQYkN6mTcsW-zHvH2fJPYRCA"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-5KqY4f1zzO3dFjhj2EbgH5uY-w0c6uMHfCCZpgGHVtNa-y9kEq0LvpmZjFyr5nBogvrFMnNzMJkLDqv4IdmkBA"
                      *       }
                      *     }
                      */
@@ -4925,7 +4925,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.shMQgwg91zAfzhnFnr1lHrL8V3DPOuGdNRT0BpmuM6U",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.38yIsBMiLP3Twur-TQ00svPbpWa3D7b_7fYOfEtuRFs",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4935,7 +4935,7 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-V-XZ9hB4MeXs60Kv3CR0fnzC2sn47y52V3wc1g_QhBM",
+                     *         "response_hash": "sha256-NxHCmCcgoWy4j9rVfOiQQkohiBOBXc1ILF1uJWdej_A",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -4946,8 +4946,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-Wd8n02i-_UOL6YQQeNFQt5pQ03T8pgmQRcsVSQ3ZTdL5jD-XNDRTej8QmOPMDT5gc2m6CDLeUV8eejd-OirPBw"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-oIep5K9FQ3fBX_br6BAecKpHEHbIPbLY93YbMmXAJ4pL0wEP3WO6PBA9nNp-SR6azoYo1mCSll5MCrYsFGu9Ag"
                      *       }
                      *     }
                      */
@@ -4987,7 +4987,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "1eee926f-dadf-43df-aeda-1348f8eb4798"
+                     *       "request_id": "612a0918-90b4-4333-9aa3-57c0d372c977"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5158,8 +5158,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-BpTMRHBNq_jcEtaYThGnykCnsJu3HRRtDtrPnCXYw1quB_V-8z21AmhWMH_HqD_wwzq6Hqoj2F_koPiyZzlcBw"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-M5fr0RTnO53tT2VDtAidtBW9Kxy1JZ-0yN2VYwUWGLT-clPwHoepG1mJ_BMqmeOvFv4hYAMGy5BKU3gZZcVHAw"
                      *       }
                      *     }
                      */
@@ -5202,7 +5202,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3",
+                     *         "memo": "0x32962b07dbadafa11cc9288e7943632fbe61985d263e02e0b42f1b156d16aa80",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5220,7 +5220,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3"
+                     *             "memo": "0x32962b07dbadafa11cc9288e7943632fbe61985d263e02e0b42f1b156d16aa80"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5414,7 +5414,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "1a9d071f-c900-4331-9e8c-485f1f5e6a95"
+                     *       "request_id": "11f17b70-9415-4364-afd7-36a51c3049ea"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5627,8 +5627,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-n-uFNx_AxbbWERqyJbhdLCEGuUs96kb1Pd-ML8jppm2ZwWQAplu3aRoSMMY_L2mQitj16gNLTAmh-LJAswe3DA"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-Htss4WuUramUwzYOpcHYXQvKSEDY0J28nyaN_3pSSj4lhQ0oCCiKXOms39I3HkPLGibEpgmmNp2AySiQANF2BQ"
                      *       }
                      *     }
                      */
@@ -6004,11 +6004,11 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.uDbFVGb_SjcTw06XIJO-bJ6B-LNDnGxUMn2xJlOK3GA",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Z9lJgXVypX9QvCGmTqiiEJPysJL10fRDRrgZlP1kQDc",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-bcNbIklnT-2suJaKdslvWsGI2_3msJInPNj3vEIh0Xs",
+                     *         "response_hash": "sha256-23tEsA6WXwHB-HX1zuda1x7W9MEZ7nnTFvceiNHDEfI",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
@@ -6019,8 +6019,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519-l9ZhSwtUDf1SZMT39-KdcVNaVpjz5aB_UvtBi1bV772PwMi-EdF4q1xCKLSbCCrRQ-6DEaDTCAn5ngGy-z2DDg"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-wWH2KhEiulf3LXJ-VJNTT7VeAmROnosqgk4vdFym3fKmtoZ2QmYfAMMPqjVsruU0yK_lgvu6nU_XxNHdA3SfCg"
                      *       }
                      *     }
                      */
@@ -7627,8 +7627,8 @@ export interface operations {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
                      *         },
-                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
-                     *         "sig": "ed25519--af5dZskKDs2hxtFNFh6unzrwZuqpRto9sdAusXl33RLvyZv5iGyY198vSlt4YSphSzgI0a1alkdFz2Czhg9BQ"
+                     *         "kid": "Rzr99_X__KGXaWQlqFueWXQliJyxQ2rYCGzD-L3n_bg",
+                     *         "sig": "ed25519-n31PRUdLqLKmZD70FD1utu24i_vpNhu0IfUEXBM_yObhBiFrYF_qDvO7PRB1HzVQN76sBBvnEtJUd7YkmjqKDA"
                      *       }
                      *     }
                      */
