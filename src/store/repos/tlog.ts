@@ -137,6 +137,17 @@ export class TlogRepo {
     return row && { ...row, size: Number(row.size) };
   }
 
+  async checkpointAt(size: number): Promise<TlogCheckpointsTable | undefined> {
+    const row = await this.db.selectFrom('tlog_checkpoints').selectAll().where('size', '=', size).executeTakeFirst();
+    return row && { ...row, size: Number(row.size) };
+  }
+
+  /** The sizes of every checkpoint signed, smallest first. */
+  async checkpointSizes(): Promise<number[]> {
+    const rows = await this.db.selectFrom('tlog_checkpoints').select('size').orderBy('size').execute();
+    return rows.map((row) => Number(row.size));
+  }
+
   /** The latest checkpoint holding at least `quorum` cosignatures (every checkpoint when the quorum is 0). */
   async latestCosigned(quorum: number): Promise<TlogCheckpointsTable | undefined> {
     if (quorum === 0) return this.latestCheckpoint();
