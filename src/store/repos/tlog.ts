@@ -2,8 +2,11 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Engine } from '../db.js';
 import type { DB, TlogCheckpointsTable } from '../schema.js';
 
-/** Postgres advisory lock key of integration (any constant unique to svc: ASCII "svctlog1" as a bigint). */
-const INTEGRATION_LOCK = 0x737663746c6f6731n;
+/**
+ * Postgres advisory lock of integration: a constant of svc's (ASCII "tlog") and the schema's hash, since advisory locks
+ * are database-wide and each schema holds its own log.
+ */
+const INTEGRATION_LOCK = 0x746c6f67;
 
 /** What integration does inside its one transaction: read the entries past the last checkpoint, store hashes, sign. */
 export interface IntegrationStep {
@@ -83,7 +86,9 @@ export class TlogRepo {
   async integrate<T>(step: (state: IntegrationStep) => Promise<T>): Promise<T | undefined> {
     return this.db.transaction().execute(async (tx) => {
       if (this.engine === 'postgres') {
-        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_xact_lock(${INTEGRATION_LOCK}) as locked`.execute(tx);
+        const { rows } = await sql<{
+          locked: boolean;
+        }>`select pg_try_advisory_xact_lock(${INTEGRATION_LOCK}, hashtext(current_schema())) as locked`.execute(tx);
         if (!rows[0]?.locked) return undefined;
       }
       const { size } = await tx.selectFrom('tlog_size').select('size').where('id', '=', 1).executeTakeFirstOrThrow();
