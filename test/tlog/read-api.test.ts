@@ -3,12 +3,9 @@ import { createPublicKey, verify } from 'node:crypto';
 import { canonicalJson } from '../../src/core/canonical-json.js';
 import { leafHash, rootFromInclusion } from '../../src/tlog/merkle.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { STORE_BACKENDS } from '../helpers/backends.js';
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await startTestApp();
-});
-afterAll(() => t.close());
 
 type Receipt = Record<string, unknown> & { log?: { origin: string; index: number } };
 
@@ -42,7 +39,12 @@ function verifyNote(note: string, vkey: string): boolean {
     });
 }
 
-describe('receipts in the transparency log', () => {
+describe.each(STORE_BACKENDS)('receipts in the transparency log on %s', (backend) => {
+  beforeAll(async () => {
+    t = await startTestApp({ postgres: backend === 'postgres' });
+  });
+  afterAll(() => t.close());
+
   it('carry log {origin, index} inside what is signed, with consecutive indexes', async () => {
     const a = await preview('bitcoin');
     const b = await preview('ethereum');
