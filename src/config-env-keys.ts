@@ -1,6 +1,7 @@
 import Type from 'typebox';
+import { TLOG_ENV } from './config-env-tlog.js';
 
-/** The receipt signing keys: part of EnvSchema (config-env.ts), in their place in docs/configuration.md. */
+/** The receipt signing keys, then the transparency log's settings: part of EnvSchema (config-env.ts), in their place in docs/configuration.md. */
 export const SIGNING_KEY_ENV = {
   SVC_SIGNING_KEY: Type.Optional(
     Type.String({
@@ -17,4 +18,5 @@ export const SIGNING_KEY_ENV = {
         'published in that document’s keys[] so receipts they signed keep verifying; the cluster’s current key listed here lets a new SVC_SIGNING_KEY take over (docs/operations.md)',
     }),
   ),
+  ...TLOG_ENV,
 };

@@ -21,7 +21,14 @@ const COMPARE_EVERY_MS = 86_400_000;
 
 export function createArena(deps: Deps): ArenaService {
   const calib = deps.calibration;
-  return new ArenaService({ repo: deps.repos.arena, calib, key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock });
+  return new ArenaService({
+    repo: deps.repos.arena,
+    calib,
+    key: deps.signingKey,
+    issuer: deps.config.issuer,
+    clock: deps.clock,
+    log: deps.tlog,
+  });
 }
 
 /**

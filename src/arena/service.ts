@@ -1,6 +1,7 @@
 import { sha256Tagged } from '../core/canonical-json.js';
 import type { Clock } from '../core/clock.js';
 import type { SigningKey } from '../receipts/keys.js';
+import { signLoggedReceipt, type ReceiptLog } from '../receipts/logged.js';
 import { responseHash, signReceipt } from '../receipts/receipt.js';
 import type { CalibrationService } from '../calib/service.js';
 import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
@@ -25,6 +26,8 @@ export interface ArenaDeps {
   key: SigningKey;
   issuer: string;
   clock: Clock;
+  /** The transparency log: attestations are public records, so their receipts are logged. */
+  log?: ReceiptLog;
 }
 
 /** Records paper trades as they appear in the candles: entry → claim + attestation; exit → outcome + attestation. */
@@ -166,14 +169,16 @@ export class ArenaService {
   /** Signs the record at event time, as the receipt of a GET of its attestation URL, and stores it (the first of two writes wins). */
   async attest(id: string, eventTsMs: number, record: Record<string, unknown>): Promise<void> {
     const body = { id, attestation: `arena-att:${id}`, ...record };
-    const receipt = signReceipt(this.deps.key, {
+    const unsigned = {
       request_hash: sha256Tagged({ method: 'GET', path: attestationPath(id), query: {}, body: null }),
       response_hash: responseHash(body),
       as_of: Math.floor(eventTsMs / 1000),
       issued_at: Math.floor(this.deps.clock.now() / 1000),
       sources: ['binance'],
       issuer: this.deps.issuer,
-    });
+    };
+    const { key, log } = this.deps;
+    const receipt = log ? await signLoggedReceipt(key, log, unsigned) : signReceipt(key, unsigned);
     await this.deps.repo.saveAttestation(id, { ...body, _receipt: receipt }, this.deps.clock.now());
   }
 

@@ -12,8 +12,17 @@ export interface Receipt {
   issuer: string;
   /** Present (and signed) only on answers from the demo simulator: such a receipt never vouches for live data. */
   source_mode?: 'demo';
+  /** Where the receipt is in svc's transparency log (docs/transparency-log.md): assigned before signing, so signed. */
+  log?: ReceiptLogPosition;
   kid: string;
   sig: string;
+}
+
+export interface ReceiptLogPosition {
+  /** The log's origin (the first line of its checkpoints). */
+  origin: string;
+  /** The entry's zero-based index: the log's entry there is this receipt's canonical JSON. */
+  index: number;
 }
 
 export interface RequestDescription {
@@ -37,9 +46,11 @@ export function responseHash(body: Record<string, unknown>): string {
 export const signingInput = (unsigned: Omit<Receipt, 'sig'>): Buffer => Buffer.from(canonicalJson(unsigned));
 
 export function signReceipt(key: SigningKey, unsigned: Omit<Receipt, 'sig' | 'kid' | 'v'>): Receipt {
-  const body: Omit<Receipt, 'sig'> = { v: 1, ...unsigned, kid: key.kid };
+  const { log, ...fields } = unsigned;
+  const body: Omit<Receipt, 'sig'> = { v: 1, ...fields, kid: key.kid, ...(log ? { log } : {}) };
   const sig = sign(null, signingInput(body), key.privateKey).toString('base64url');
-  return { ...body, sig: `ed25519-${sig}` };
+  // `log` last, as ReceiptSchema lists it: a receipt stored as JSON reads back in the order an answer serialized it.
+  return { v: 1, ...fields, kid: key.kid, sig: `ed25519-${sig}`, ...(log ? { log } : {}) };
 }
 
 export type VerifyOutcome =
@@ -48,6 +59,14 @@ export type VerifyOutcome =
 
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SIG = /^ed25519-[A-Za-z0-9_-]{86}$/;
+
+function isLogPosition(log: unknown): log is ReceiptLogPosition {
+  if (typeof log !== 'object' || log === null || Array.isArray(log)) return false;
+  const { origin, index, ...rest } = log as Record<string, unknown>;
+  return (
+    typeof origin === 'string' && origin !== '' && Number.isSafeInteger(index) && (index as number) >= 0 && Object.keys(rest).length === 0
+  );
+}
 
 function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> & Receipt {
   return (
@@ -60,6 +79,7 @@ function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> 
     typeof r.issuer === 'string' &&
     typeof r.kid === 'string' &&
     (r.source_mode === undefined || r.source_mode === 'demo') &&
+    (r.log === undefined || isLogPosition(r.log)) &&
     SIG.test(String(r.sig))
   );
 }

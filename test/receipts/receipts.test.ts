@@ -35,6 +35,8 @@ describe('receipts', () => {
       issued_at: receipt.issued_at,
       as_of: receipt.as_of,
       source_mode: 'live',
+      // The receipt is logged: pending until a checkpoint covers it (test/tlog/read-api.test.ts follows it there).
+      log: { status: expect.stringMatching(/^(pending|included)$/), checkpoint_size: expect.any(Number) },
     });
     expect(await verify({ receipt, response: body })).toMatchObject({ valid: true });
   });
