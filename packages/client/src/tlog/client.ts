@@ -47,7 +47,12 @@ export class LogClient {
 
   /** The current checkpoint, signature verified (cosignatures by unknown keys ignored). */
   async checkpoint(): Promise<VerifiedCheckpoint> {
-    const checkpoint = await verifyCheckpoint(await text(this.fetchImpl, `${this.base}/log/checkpoint`), this.verifiers);
+    return this.verifyCheckpointNote(await text(this.fetchImpl, `${this.base}/log/checkpoint`));
+  }
+
+  /** A checkpoint of this log seen elsewhere (saved by a previous run, gossiped by a peer), verified. */
+  async verifyCheckpointNote(note: string): Promise<VerifiedCheckpoint> {
+    const checkpoint = await verifyCheckpoint(note, this.verifiers);
     if (checkpoint.origin !== this.origin) throw new TlogError(`checkpoint origin ${checkpoint.origin}, expected ${this.origin}`);
     return checkpoint;
   }
