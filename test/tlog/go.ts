@@ -1,9 +1,10 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, normalize } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -56,4 +57,24 @@ export async function serveDirectory(root: string): Promise<{ url: string; close
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+export interface Witness {
+  url: string;
+  vkey: string;
+  process: ChildProcess;
+}
+
+/** Starts the witness binary; resolves once it printed its address and key. */
+export function startWitness(binary: string, args: string[]): Promise<Witness> {
+  const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  return new Promise((resolve, reject) => {
+    const seen: string[] = [];
+    child.once('exit', (code) => reject(new Error(`witness exited with ${code}`)));
+    lines.on('line', (line) => {
+      seen.push(line);
+      if (seen.length === 2) resolve({ url: seen[0]!.replace('listening on ', ''), vkey: seen[1]!, process: child });
+    });
+  });
 }
