@@ -17,6 +17,7 @@ import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
 import { agentContextRoutes } from './agent-context/routes.js';
 import { receiptRoutes } from './receipts/routes.js';
+import { tlogRoutes } from './tlog/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { statusRoutes } from './status/routes.js';
 import { discoveryRoutes } from './discovery/routes.js';
@@ -80,6 +81,7 @@ const FEATURES = [
   olympicsRoutes,
   constitutionalRoutes,
   receiptRoutes,
+  tlogRoutes,
   healthRoutes,
   statusRoutes,
   discoveryRoutes,
@@ -115,7 +117,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   registerServerLimits(app, deps.config);
   registerInputGuard(app);
   registerCors(app);
-  registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo });
+  registerSigning(app, { key: deps.signingKey, issuer: deps.config.issuer, clock: deps.clock, demo: deps.config.demo, log: deps.tlog });
   deps.metrics.register(app, deps.config.metricsToken);
   await registerOpenApi(app, deps.config, deps.registry);
 
@@ -144,5 +146,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
   app.decorate('scheduler', scheduler);
   if (deps.config.scheduler) app.addHook('onReady', async () => scheduler.start());
   app.addHook('onClose', async () => scheduler.stop());
+  // Checkpoints are not a scheduler job: every instance integrates (one at a time, under the store's lock).
+  app.addHook('onReady', async () => deps.tlog.start());
+  app.addHook('onClose', async () => deps.tlog.stop());
   return app;
 }

@@ -3,6 +3,7 @@ import { Flag, MCP_STDIO_ENV } from './config-env-stdio.js';
 import { SIGNING_KEY_ENV } from './config-env-keys.js';
 import { buildInfo } from './core/build-info.js';
 import { LOG_ENV } from './config-env-log.js';
+import { TLOG_ENV } from './config-env-tlog.js';
 import { PLAID_ENV } from './config-env-plaid.js';
 
 /**
@@ -301,6 +302,7 @@ export const EnvSchema = Type.Object({
   SVC_CRON_KEY: Type.Optional(Type.String({ minLength: 16, description: 'shared secret for GET /api/v1/viral/refresh?key=' })),
   ...MCP_STDIO_ENV,
   ...LOG_ENV,
+  ...TLOG_ENV,
 });
 
 export type Env = Static<typeof EnvSchema>;

@@ -53,3 +53,10 @@ export function variableProblems(known: Record<string, string>, parsed: Env): st
     return valid ? [] : [`${name}: must be ${expectationOf(schema)} (got "${given}")`];
   });
 }
+
+/** SVC_TRUST_PROXY: unset → trust no proxy; `2` → two hops; `10.0.0.0/8, 127.0.0.1` → those proxies only. */
+export function parseTrustProxy(text: string | undefined): false | number | string[] {
+  if (!text) return false;
+  if (/^[0-9]+$/.test(text)) return Number(text);
+  return text.split(',').map((entry) => entry.trim());
+}

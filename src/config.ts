@@ -9,8 +9,9 @@ import { EnvSchema, type Env } from './config-env.js';
 import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
-import { variableProblems } from './config-rules.js';
+import { parseTrustProxy, variableProblems } from './config-rules.js';
 import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
+import { readTlog, type TlogConfig } from './config-tlog.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -107,6 +108,7 @@ export interface Config {
   };
   /** Which Host and Origin headers /mcp answers (DNS-rebinding guard). */
   mcpGuard: McpGuard;
+  tlog: TlogConfig;
 }
 
 export class ConfigError extends Error {
@@ -188,8 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(`SVC_PAY_TO: PAYMENT_SETTLE="${parsed.PAYMENT_SETTLE}" would settle payments to the zero address; set your USDC address`);
   }
   const facilitatorAuth = readFacilitatorAuth(parsed, problems);
-  if (problems.length) throw new ConfigError(problems);
   const publicUrl = parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`;
+  const tlog = readTlog(parsed, publicUrl, problems);
+  if (problems.length) throw new ConfigError(problems);
   return {
     port: parsed.PORT,
     host: parsed.HOST,
@@ -267,6 +270,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pass: parsed.SVC_RATE_PASS_PER_MIN,
     },
     mcpGuard: mcpGuardOf(parsed),
+    tlog,
     mcpClient: {
       baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
       pass: parsed.SVC_MCP_PASS,
@@ -277,13 +281,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       readonly: parseBoolean(parsed.SVC_MCP_READONLY)!,
     },
   };
-}
-
-/** Unset → trust no proxy; `2` → two hops; `10.0.0.0/8, 127.0.0.1` → those proxies only. */
-function parseTrustProxy(text: string | undefined): Config['trustProxy'] {
-  if (!text) return false;
-  if (/^[0-9]+$/.test(text)) return Number(text);
-  return text.split(',').map((entry) => entry.trim());
 }
 
 /** SVC_MODELS inline (starts with `[`) or from a file; without it, the legacy UPSTREAM_LLM_* model. */

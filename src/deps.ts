@@ -21,6 +21,8 @@ import { UpstreamHealth } from './upstream/health.js';
 import { StatusService, outcomeOf } from './status/service.js';
 import { startTracing, type Tracer } from './core/tracing.js';
 import { BackgroundErrors } from './core/background.js';
+import { TransparencyLog } from './tlog/log.js';
+import { loadLogKey } from './tlog/log-key.js';
 
 /** Everything with I/O or state, built once at start-up and handed to buildApp. */
 export interface Deps {
@@ -39,6 +41,8 @@ export interface Deps {
   previousKeys: VerifyingKey[];
   /** This process's heartbeat among the instances sharing the database. */
   cluster: ClusterMembership;
+  /** The transparency log receipts are appended to (docs/transparency-log.md); buildApp starts its checkpoints. */
+  tlog: TransparencyLog;
   upstream: UpstreamClient;
   registry: Registry;
   sources: SourceRunner;
@@ -120,7 +124,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     tracer,
   });
   const registry = options.registry ?? defaultRegistry;
-  const repos = createRepos(store.db);
+  const repos = createRepos(store.db, store.engine);
   const sources = new SourceRunner({
     registry,
     upstream,
@@ -139,6 +143,15 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const signingKey = loadSigningKey(config.signingKey, config.dataDir);
   const cluster = new ClusterMembership(repos.cluster, clock, { kid: signingKey.kid, redis: Boolean(redis), version: buildInfo.version });
   const status = new StatusService({ registry, config, upstream, health, clock, redis, cluster });
+  const tlog = new TransparencyLog({
+    repo: repos.tlog,
+    signer: loadLogKey(config.tlog.key, signingKey.privateKey, config.tlog.origin),
+    clock,
+    background,
+    intervalMs: config.tlog.checkpointIntervalMs,
+    witnesses: config.tlog.witnesses,
+    witnessQuorum: config.tlog.witnessQuorum,
+  });
   return {
     config,
     clock,
@@ -151,6 +164,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     signingKey,
     previousKeys: loadPreviousKeys(config.signingKeysPrevious, signingKey),
     cluster,
+    tlog,
     upstream,
     registry,
     sources,
@@ -160,6 +174,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     status,
     tracer,
     close: async () => {
+      await tlog.stop();
       await cluster.stop();
       await status.stop();
       await bus.close();

@@ -14,6 +14,15 @@ export const ReceiptSchema = Type.Object(
     issued_at: Type.Integer({ description: 'Unix seconds of signing' }),
     sources: Type.Array(Type.String()),
     issuer: Type.String(),
+    log: Type.Optional(
+      Type.Object(
+        {
+          origin: Type.String({ description: 'the transparency log’s origin (first line of its checkpoints)' }),
+          index: Type.Integer({ minimum: 0, description: 'the entry whose bytes are this receipt’s RFC 8785 canonical JSON' }),
+        },
+        { description: 'signed: where this receipt is in svc’s transparency log (docs/transparency-log.md); absent on unlogged receipts' },
+      ),
+    ),
     kid: Type.String({ description: 'RFC 7638 thumbprint of the signing key' }),
     sig: Type.String({ description: 'ed25519-<base64url>' }),
   },

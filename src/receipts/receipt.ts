@@ -12,8 +12,17 @@ export interface Receipt {
   issuer: string;
   /** Present (and signed) only on answers from the demo simulator: such a receipt never vouches for live data. */
   source_mode?: 'demo';
+  /** Where the receipt is in svc's transparency log (docs/transparency-log.md): assigned before signing, so signed. */
+  log?: ReceiptLogPosition;
   kid: string;
   sig: string;
+}
+
+export interface ReceiptLogPosition {
+  /** The log's origin (the first line of its checkpoints). */
+  origin: string;
+  /** The entry's zero-based index: the log's entry there is this receipt's canonical JSON. */
+  index: number;
 }
 
 export interface RequestDescription {
@@ -49,6 +58,14 @@ export type VerifyOutcome =
 const HASH = /^sha256-[A-Za-z0-9_-]{43}$/;
 const SIG = /^ed25519-[A-Za-z0-9_-]{86}$/;
 
+function isLogPosition(log: unknown): log is ReceiptLogPosition {
+  if (typeof log !== 'object' || log === null || Array.isArray(log)) return false;
+  const { origin, index, ...rest } = log as Record<string, unknown>;
+  return (
+    typeof origin === 'string' && origin !== '' && Number.isSafeInteger(index) && (index as number) >= 0 && Object.keys(rest).length === 0
+  );
+}
+
 function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> & Receipt {
   return (
     HASH.test(String(r.request_hash)) &&
@@ -60,6 +77,7 @@ function isWellFormed(r: Record<string, unknown>): r is Record<string, unknown> 
     typeof r.issuer === 'string' &&
     typeof r.kid === 'string' &&
     (r.source_mode === undefined || r.source_mode === 'demo') &&
+    (r.log === undefined || isLogPosition(r.log)) &&
     SIG.test(String(r.sig))
   );
 }

@@ -2,7 +2,8 @@ import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import { verifyReceipt } from './receipt.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { verifyReceipt, type Receipt } from './receipt.js';
 
 export const receiptRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
@@ -21,7 +22,8 @@ export const receiptRoutes =
             'Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). ' +
             'A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. ' +
             'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
-            '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.',
+            '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data. A valid receipt that carries `log` ' +
+            'is also checked for inclusion in the transparency log against the published checkpoint: `log.status` says the outcome.',
           body: Type.Object({
             receipt: Type.Unknown({
               description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`',
@@ -46,12 +48,33 @@ export const receiptRoutes =
                   description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch',
                 }),
               ),
+              log: Type.Optional(
+                Type.Object(
+                  {
+                    status: Type.Union(
+                      [Type.Literal('included'), Type.Literal('pending'), Type.Literal('not_included'), Type.Literal('other_log')],
+                      {
+                        description:
+                          'included: the receipt is the entry at its log.index under the published checkpoint (Merkle inclusion proof checked); ' +
+                          'pending: its index is past that checkpoint (try after the next); not_included: another entry is there; other_log: another origin',
+                      },
+                    ),
+                    checkpoint_size: Type.Optional(Type.Integer({ description: 'the size of the checkpoint checked against' })),
+                  },
+                  { description: 'for a valid receipt that carries `log`: its inclusion in svc’s transparency log' },
+                ),
+              ),
             }),
             ...errorResponses(400),
           },
         },
       },
-      async (request) => verifyReceipt(keys, request.body.receipt, request.body.response as Record<string, unknown> | undefined),
+      async (request) => {
+        const outcome = verifyReceipt(keys, request.body.receipt, request.body.response as Record<string, unknown> | undefined);
+        const receipt = request.body.receipt as Receipt;
+        if (!outcome.valid || !receipt.log) return outcome;
+        return { ...outcome, log: await deps.tlog.inclusion(canonicalJson(receipt), receipt.log) };
+      },
     );
 
     app.get(

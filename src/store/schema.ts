@@ -7,9 +7,11 @@ import type {
   ShieldManifestAuditsTable,
 } from './schema-judges.js';
 import type { InstancesTable, SigningKeysTable } from './schema-cluster.js';
+import type { TlogCheckpointsTable, TlogEntriesTable, TlogHashesTable, TlogSizeTable } from './schema-tlog.js';
 
 export type * from './schema-judges.js';
 export type * from './schema-cluster.js';
+export type * from './schema-tlog.js';
 
 /**
  * Row types of every table. Portable column types only: text, integer, real; JSON as text;
@@ -359,4 +361,8 @@ export interface DB {
   olympics_answers: OlympicsAnswersTable;
   signing_keys: SigningKeysTable;
   instances: InstancesTable;
+  tlog_size: TlogSizeTable;
+  tlog_entries: TlogEntriesTable;
+  tlog_hashes: TlogHashesTable;
+  tlog_checkpoints: TlogCheckpointsTable;
 }

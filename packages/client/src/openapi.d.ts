@@ -1419,7 +1419,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a receipt (and optionally the response it came with)
-         * @description Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed `source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.
+         * @description Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed `source_mode`: `demo` for answers of the demo simulator, which never vouch for live data. A valid receipt that carries `log` is also checked for inclusion in the transparency log against the published checkpoint: `log.status` says the outcome.
          */
         post: operations["postReceiptVerify"];
         delete?: never;
@@ -1437,6 +1437,63 @@ export interface paths {
         };
         /** The receipt signing key (SPKI and JWK), and in keys[] the earlier keys whose receipts still verify */
         get: operations["getWellKnownSvcReceiptPubkeyJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkpoint verifier key: `<origin>+<key id>+<base64(0x01 ‖ Ed25519 key)>` */
+        get: operations["getLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest checkpoint (c2sp.org/tlog-checkpoint signed note), with the witnesses’ cosignatures as extra signature lines
+         * @description With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served. The tree is read as c2sp.org/tlog-tiles (height 8): `/log/tile/<L>/<N>[.p/<W>]` hash tiles and `/log/tile/entries/<N>[.p/<W>]` entry bundles (each entry, a receipt’s RFC 8785 canonical JSON, as a big-endian uint16 length and its bytes), N in 3-digit path elements prefixed with `x` but the last (x001/x234/067); application/octet-stream, full tiles immutable; 404 for a tile the latest checkpoint does not hold.
+         */
+        get: operations["getLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipt/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portable inclusion proof (c2sp.org/tlog-proof) of a logged receipt, against the latest published checkpoint
+         * @description Text: `c2sp.org/tlog-proof@v1`, `index N`, the inclusion proof one base64 hash a line, an empty line, then the checkpoint. 404 while the entry is not yet in a published checkpoint (checkpoints follow every SVC_LOG_CHECKPOINT_INTERVAL_MS).
+         */
+        get: operations["getReceiptProof"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1841,6 +1898,13 @@ export interface components {
             issued_at: number;
             sources: string[];
             issuer: string;
+            /** @description signed: where this receipt is in svc’s transparency log (docs/transparency-log.md); absent on unlogged receipts */
+            log?: {
+                /** @description the transparency log’s origin (first line of its checkpoints) */
+                origin: string;
+                /** @description the entry whose bytes are this receipt’s RFC 8785 canonical JSON */
+                index: number;
+            };
             /** @description RFC 7638 thumbprint of the signing key */
             kid: string;
             /** @description ed25519-<base64url> */
@@ -4581,8 +4645,12 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-Hacb8kEhgsFTbPGpdUTCxcQJy3SHmfgRrfQRSmyN4wwZ2TA4PxN51RVQ6YhkxekuysV_ZeqvcZCKWCayPEOVDQ"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 2
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-qN8ewodKGRqF_PM2Sn9wVxt84A-c7WoN6uTmzsy8y7vseHoQ49pyDBpq6L8UR58_T_7rAYVKpSOvX4SOHO7rCw"
                      *       }
                      *     }
                      */
@@ -4747,8 +4815,12 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-M-2GZkMkBT8M_HUG4gRLL4gQ7snns3_9N_d4FDe0nyVOXLwJx2HjfxIHZhGOVw4TMwLtEISLjO9Kg4DnPNRDAA"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 3
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-BUEq3IGNPAk9jTVe2lECyS7ezRpVExpDzFZUinHwzh4HldHK2IBw4VxI9GlN5SdQYkN6mTcsW-zHvH2fJPYRCA"
                      *       }
                      *     }
                      */
@@ -4853,7 +4925,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ._JT2t9owPF5t0Uh9Wl3UR0xorYL-WfVGrzNNGKP6x9A",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.shMQgwg91zAfzhnFnr1lHrL8V3DPOuGdNRT0BpmuM6U",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4863,15 +4935,19 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-cbfenaQY34yvSoIksJXxVV47HNOcP9OCSFztyKBF-3w",
+                     *         "response_hash": "sha256-V-XZ9hB4MeXs60Kv3CR0fnzC2sn47y52V3wc1g_QhBM",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6rzY2S2YKSi7D2wMQHpiKiiUXWgbfbWxxIGiLKcI2lteLplE-PHt4EmiYKD1H42dIrGMHQdUtnIQac2zRXJTDA"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 0
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-Wd8n02i-_UOL6YQQeNFQt5pQ03T8pgmQRcsVSQ3ZTdL5jD-XNDRTej8QmOPMDT5gc2m6CDLeUV8eejd-OirPBw"
                      *       }
                      *     }
                      */
@@ -4911,7 +4987,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "444a28da-07a9-4c17-920c-52f673054cd8"
+                     *       "request_id": "1eee926f-dadf-43df-aeda-1348f8eb4798"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5078,8 +5154,12 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-A-KgJFyo45Uf3y1KIeSi3ewlq8yyUn9rinHzzbft4UQJ3OMMRD7suopWTMH3YtjpYej9jlDFrQ0uVVENLxJ_Bw"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 1
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-BpTMRHBNq_jcEtaYThGnykCnsJu3HRRtDtrPnCXYw1quB_V-8z21AmhWMH_HqD_wwzq6Hqoj2F_koPiyZzlcBw"
                      *       }
                      *     }
                      */
@@ -5122,7 +5202,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd",
+                     *         "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5140,7 +5220,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd"
+                     *             "memo": "0x5fbd9fa4481fde9e8fc4264018542b78a79fedf3e32ae3b92c28ad6a7646cad3"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5273,6 +5353,22 @@ export interface operations {
                      *                     "issuer": {
                      *                       "type": "string"
                      *                     },
+                     *                     "log": {
+                     *                       "type": "object",
+                     *                       "required": [
+                     *                         "origin",
+                     *                         "index"
+                     *                       ],
+                     *                       "properties": {
+                     *                         "origin": {
+                     *                           "type": "string"
+                     *                         },
+                     *                         "index": {
+                     *                           "type": "integer",
+                     *                           "minimum": 0
+                     *                         }
+                     *                       }
+                     *                     },
                      *                     "kid": {
                      *                       "type": "string"
                      *                     },
@@ -5318,7 +5414,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "456750a0-aa9e-40a6-b635-2f4ddecf6c9c"
+                     *       "request_id": "1a9d071f-c900-4331-9e8c-485f1f5e6a95"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5527,8 +5623,12 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-a2DYJcG81ahsfeEBbQViqu6rFnWnCsOfh-ZNEGi3_OIHx4BXkslZ-znt0lGkv6PJItW2YcvMK1qH3wZ4FpTzCA"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 5
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-n-uFNx_AxbbWERqyJbhdLCEGuUs96kb1Pd-ML8jppm2ZwWQAplu3aRoSMMY_L2mQitj16gNLTAmh-LJAswe3DA"
                      *       }
                      *     }
                      */
@@ -5904,19 +6004,23 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.euav_rZXgN7WRj2zh2Zp3hcPPtUuVGiMWI9uHQ7xfwI",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.uDbFVGb_SjcTw06XIJO-bJ6B-LNDnGxUMn2xJlOK3GA",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-CYGKxoP-PRD4NUYmLGFmVOeKMQegAhaOWW-QHxPgggg",
+                     *         "response_hash": "sha256-bcNbIklnT-2suJaKdslvWsGI2_3msJInPNj3vEIh0Xs",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-d8K1eFwM1rn5rBLKrpHpnbVggLTW9l1nTA4kluS8UUDHAafcpeAVUUgNF3LTYglNPC8cYUvF_fY8A18cjpLzCQ"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 4
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519-l9ZhSwtUDf1SZMT39-KdcVNaVpjz5aB_UvtBi1bV772PwMi-EdF4q1xCKLSbCCrRQ-6DEaDTCAn5ngGy-z2DDg"
                      *       }
                      *     }
                      */
@@ -7519,8 +7623,12 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6KVYBFS6t7poH_Cn7S0ftuyt3mBsiPz2aDJlne7ocK-2QD6GHeJtuLxREm-HdUtSXa2x45CcdX4ZoGw8_vHBCw"
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 6
+                     *         },
+                     *         "kid": "uneCbl_5O8jj6BPr0xFTmd6Nx_JVclrCbwLXm2WR-SI",
+                     *         "sig": "ed25519--af5dZskKDs2hxtFNFh6unzrwZuqpRto9sdAusXl33RLvyZv5iGyY198vSlt4YSphSzgI0a1alkdFz2Czhg9BQ"
                      *       }
                      *     }
                      */
@@ -11512,6 +11620,13 @@ export interface operations {
                         source_mode?: "demo" | "live";
                         /** @description when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch */
                         reason?: string;
+                        /** @description for a valid receipt that carries `log`: its inclusion in svc’s transparency log */
+                        log?: {
+                            /** @description included: the receipt is the entry at its log.index under the published checkpoint (Merkle inclusion proof checked); pending: its index is past that checkpoint (try after the next); not_included: another entry is there; other_log: another origin */
+                            status: "included" | "pending" | "not_included" | "other_log";
+                            /** @description the size of the checkpoint checked against */
+                            checkpoint_size?: number;
+                        };
                     };
                 };
             };
@@ -11579,6 +11694,154 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                     };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed note */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReceiptProof: {
+        parameters: {
+            query: {
+                /** @description the receipt’s `log.index` */
+                index: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description .tlog-proof */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit reached */

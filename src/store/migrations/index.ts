@@ -18,6 +18,7 @@ import * as m017 from './017_calib_kind_counts.js';
 import * as m018 from './018_session_image_quotas.js';
 import * as m021 from './021_idempotency.js';
 import * as m022 from './022_cluster.js';
+import * as m023 from './023_tlog.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '018_session_image_quotas': m018,
   '021_idempotency': m021,
   '022_cluster': m022,
+  '023_tlog': m023,
 };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Engine } from '../db.js';
 import type { DB } from '../schema.js';
 import { AgentSessionsRepo } from './agent-sessions.js';
 import { AgentsRepo } from './agents.js';
@@ -16,10 +17,11 @@ import { PortfolioRepo } from './portfolio.js';
 import { ShieldRepo } from './shield.js';
 import { SnapshotRepo } from './snapshots.js';
 import { SourceHistoryRepo } from './source-history.js';
+import { TlogRepo } from './tlog.js';
 import { ViralRepo } from './viral.js';
 
 /** Every repository over one database, built once in createDeps and injected into the services that need them. */
-export function createRepos(db: Kysely<DB>) {
+export function createRepos(db: Kysely<DB>, engine: Engine) {
   return {
     agentSessions: new AgentSessionsRepo(db),
     agents: new AgentsRepo(db),
@@ -37,6 +39,7 @@ export function createRepos(db: Kysely<DB>) {
     shield: new ShieldRepo(db),
     snapshots: new SnapshotRepo(db),
     sourceHistory: new SourceHistoryRepo(db),
+    tlog: new TlogRepo(db, engine),
     viral: new ViralRepo(db),
   };
 }
