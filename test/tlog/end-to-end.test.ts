@@ -37,15 +37,17 @@ const answers: Record<string, unknown>[] = [];
 
 const receiptOf = (answer: Record<string, unknown>) => answer._receipt as Receipt;
 
-/** A session of mixed calls, each answer signed and logged. */
-async function session(tag: string): Promise<Record<string, unknown>[]> {
+/**
+ * A session of mixed calls, each answer signed and logged. Each session asks other questions: a cached
+ * resend of an answer is signed again but not logged again (docs/transparency-log.md).
+ */
+async function session(tag: string, queries: { preview: [string, string]; bundle: [string, string]; asset: string }) {
   const agent = `tlog-e2e:${tag}`;
   const to = Math.floor(Date.now() / 1000);
   return (await Promise.all([
-    client.query({ type: 'crypto-price', q: 'bitcoin' }),
-    client.query({ type: 'crypto-price', q: 'ethereum' }),
-    client.bundle({ queries: [{ type: 'crypto-price', q: 'solana' }] }, { free: true }),
-    client.backtest({ type: 'crypto-price', q: 'BTC', interval: '1h', from: to - 86_400, to }),
+    client.query({ type: queries.preview[0], q: queries.preview[1] } as Parameters<SvcClient['query']>[0]),
+    client.bundle({ queries: [{ type: queries.bundle[0], q: queries.bundle[1] }] } as Parameters<SvcClient['bundle']>[0], { free: true }),
+    client.backtest({ type: 'crypto-price', q: queries.asset, interval: '1h', from: to - 86_400, to }),
     client.calib.recordClaim({
       agent_id: agent,
       kind: 'rain',
@@ -102,7 +104,7 @@ describe.skipIf(skipWithoutGo)("svc's transparency log checked by independent pr
     ]);
     client = createClient({ baseUrl: server.url });
     log = await LogClient.connect(server.url, { logKey });
-    answers.push(...(await session('first')));
+    answers.push(...(await session('first', { preview: ['crypto-price', 'bitcoin'], bundle: ['crypto-price', 'solana'], asset: 'BTC' })));
   }, 300_000);
   afterAll(async () => {
     witness?.process.kill();
@@ -126,7 +128,7 @@ describe.skipIf(skipWithoutGo)("svc's transparency log checked by independent pr
     const before = JSON.parse(first.stdout) as { size: number; receipts_found: number; origin: string };
     expect([before.origin, before.receipts_found]).toEqual([log.origin, answers.length]);
 
-    const more = await session('second');
+    const more = await session('second', { preview: ['stock-quote', 'AAPL'], bundle: ['forex', 'EUR:USD'], asset: 'ETH' });
     await checkpointCovering(maxIndex(more));
     writeFileSync(receipts, JSON.stringify([...answers, ...more].map(receiptOf)));
     const second = await run(verifier, ['-url', server.url, '-key', logKey, '-receipts', receipts, '-old', saved]);
