@@ -173,7 +173,7 @@ describe.skipIf(skipWithoutGo)("svc's transparency log checked by independent pr
     expect(report).toMatchObject({ size: checkpoint.size, rootMatches: true, problems: [] });
   });
 
-  it('the CLI: svc verify --log, svc log proof beside the answer, svc log monitor', async () => {
+  it('the CLI: svc verify --log, svc log proof beside the answer, svc log watch, svc log monitor', async () => {
     const file = join(dir, 'answer.json');
     writeFileSync(file, JSON.stringify(answers[0]));
     const fetched = await svc(['verify', file, '--log', '--log-key', logKey]);
@@ -190,6 +190,20 @@ describe.skipIf(skipWithoutGo)("svc's transparency log checked by independent pr
     expect([wrong.code, wrong.stdout]).toEqual([1, expect.stringMatching(/^INVALID: not_included/)]);
     const explicit = await svc(['verify', other, '--log', '--log-key', logKey, '--proof', join(dir, 'answer.tlog-proof')]);
     expect(explicit.code).toBe(1);
+    const watched = await svc([
+      'log',
+      'watch',
+      '--log-key',
+      logKey,
+      '--count',
+      '2',
+      '--interval',
+      '1',
+      '--state',
+      join(dir, 'watch.state'),
+    ]);
+    expect(watched.code, watched.stderr).toBe(0);
+    expect(watched.stdout).toMatch(/^first: \S+ size \d+ root \S+ \(signed by \S+\)\n/);
     const monitored = await svc(['log', 'monitor', '--log-key', logKey]);
     expect(monitored.code, monitored.stderr).toBe(0);
     expect(monitored.stdout).toMatch(/entries, root matches the checkpoint/);
