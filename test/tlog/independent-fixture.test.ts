@@ -24,6 +24,8 @@ let vectors: Vectors;
 let served: { url: string; close: () => Promise<void> };
 let verifier: string;
 let witness: Witness;
+let witnessBinaryPath: string;
+let witnessArgs: string[];
 let trusted: NoteVerifier[];
 
 const proofOf = (old: number, size: number) => vectors.consistency.find((c) => c.old === old && c.new === size)!.proof;
@@ -42,7 +44,9 @@ describe.skipIf(skipWithoutGo)('independent verifier and witness on a Go-built l
     const keyFile = join(dir, 'witness.key');
     const made = await run(witnessBinary, ['-keygen', '-name', 'witness.test/w1', '-key-file', keyFile]);
     expect(made.code, made.stderr).toBe(0);
-    witness = await startWitness(witnessBinary, ['-name', 'witness.test/w1', '-key-file', keyFile, '-log', vectors.vkey]);
+    witnessArgs = ['-name', 'witness.test/w1', '-key-file', keyFile, '-log', vectors.vkey, '-state', join(dir, 'witness.state')];
+    witnessBinaryPath = witnessBinary;
+    witness = await startWitness(witnessBinary, witnessArgs);
     expect(witness.vkey).toBe(made.stdout.trim());
     trusted = [await parseVerifierKey(vectors.vkey), await parseVerifierKey(witness.vkey)];
   });
@@ -104,5 +108,12 @@ describe.skipIf(skipWithoutGo)('independent verifier and witness on a Go-built l
     const tampered = vectors.checkpoints['1000']!.replace('\n1000\n', '\n1001\n');
     expect((await post(request(257, proof, tampered))).status).toBe(403);
     expect((await post(request(257, proof, vectors.checkpoints['1000']!))).status).toBe(200);
+  });
+
+  it('witness: its latest cosigned size survives a restart (-state), so a rollback to an older size is refused with 409', async () => {
+    witness.process.kill();
+    witness = await startWitness(witnessBinaryPath, witnessArgs);
+    const stale = await post(request(257, proofOf(257, 1000), vectors.checkpoints['1000']!));
+    expect([stale.status, await stale.text()]).toEqual([409, '1000\n']);
   });
 });
