@@ -26,8 +26,12 @@ async function fixture() {
   const x = Buffer.from(raw(receiptKey.publicKey)).toString('base64url');
   const jwk: ReceiptJwk = { kty: 'OKP', crv: 'Ed25519', x, kid: await jwkThumbprint({ x }) };
   const origin = 'svc.test/log';
-  const receipts = [0, 1, 2].map((index) => {
-    const unsigned = {
+  const signed = <T extends object>(unsigned: T) => ({
+    ...unsigned,
+    sig: `ed25519-${sign(null, Buffer.from(canonical(unsigned)), receiptKey.privateKey).toString('base64url')}`,
+  });
+  const receipts = [0, 1, 2].map((index) =>
+    signed({
       v: 1,
       request_hash: `sha256-${'A'.repeat(43)}`,
       response_hash: `sha256-${'B'.repeat(43)}`,
@@ -37,9 +41,8 @@ async function fixture() {
       issuer: 'svc.test',
       log: { origin, index },
       kid: jwk.kid,
-    };
-    return { ...unsigned, sig: `ed25519-${sign(null, Buffer.from(canonical(unsigned)), receiptKey.privateKey).toString('base64url')}` };
-  });
+    }),
+  );
   const leaves = await Promise.all(receipts.map((r) => leafHash(new TextEncoder().encode(canonical(r)))));
   const tile = new Uint8Array(leaves.flatMap((h) => [...h]));
   const tree = new TiledTree(async (path) => (path === tilePath(0, 0, 3) ? tile : Promise.reject(new Error(path))), 3);
@@ -51,12 +54,12 @@ async function fixture() {
   const signature = Buffer.concat([id, sign(null, Buffer.from(text), logKeyPair.privateKey)]).toString('base64');
   const checkpoint = `${text}\n\u2014 ${origin} ${signature}\n`;
   const proofOf = async (index: number) => formatTlogProof({ index, path: await tree.proveInclusion(index), checkpoint });
-  return { jwk, receipts, logKeys: [logKey], proofOf };
+  return { jwk, receipts, signed, logKeys: [logKey], proofOf };
 }
 
 describe('verifyReceipt with an inclusion proof', () => {
   it('passes a logged receipt with its proof, and says what failed otherwise', async () => {
-    const { jwk, receipts, logKeys, proofOf } = await fixture();
+    const { jwk, receipts, signed, logKeys, proofOf } = await fixture();
     const [first, second] = [receipts[0]!, receipts[1]!];
     expect(await verifyReceipt(second, jwk, { inclusion: { proof: await proofOf(1), logKeys } })).toMatchObject({
       valid: true,
@@ -72,6 +75,10 @@ describe('verifyReceipt with an inclusion proof', () => {
     expect(await verifyReceipt({ ...unlogged, sig: first.sig }, jwk, { inclusion: { proof: await proofOf(0), logKeys } })).toMatchObject({
       valid: false,
       reason: 'bad_signature',
+    });
+    expect(await verifyReceipt(signed(unlogged), jwk, { inclusion: { proof: await proofOf(0), logKeys } })).toEqual({
+      valid: false,
+      reason: 'not_logged',
     });
     const otherLogKey = await parseVerifierKey('example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k');
     expect(await verifyReceipt(first, jwk, { inclusion: { proof: await proofOf(0), logKeys: [otherLogKey] } })).toMatchObject({
