@@ -88,4 +88,24 @@ describe('the SDK in Chromium', () => {
     expect(errors).toEqual([]);
     await tab.close();
   });
+
+  it('verifies a signed note and an RFC 6962 consistency proof in the page (WebCrypto Ed25519 raw keys, SHA-256)', async () => {
+    const tab = await browser.newPage();
+    await tab.goto(pageUrl);
+    await expect.poll(() => tab.title()).toBe('ready');
+    const result = await tab.evaluate(async () => {
+      const svc = (window as any).svc;
+      const key = await svc.parseVerifierKey('example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k');
+      const note =
+        'This is an example message.\n\n\u2014 example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n';
+      const leaves = await Promise.all([1, 2, 3].map((i) => svc.leafHash(new Uint8Array([i]))));
+      const [ab, abc] = [await svc.merkleRoot(leaves.slice(0, 2)), await svc.merkleRoot(leaves)];
+      return {
+        text: (await svc.verifyNote(note, [key])).text,
+        consistent: await svc.verifyConsistency(2, 3, ab, abc, [leaves[2]]),
+      };
+    });
+    expect(result).toEqual({ text: 'This is an example message.\n', consistent: true });
+    await tab.close();
+  });
 });

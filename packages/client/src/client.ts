@@ -361,8 +361,9 @@ export function createClient(options: ClientOptions) {
      * client returned is also checked against the request it answered (`request_hash`); pass `request`
      * to check another one.
      */
-    verifyReceipt: async (input: unknown, { request }: VerifyOptions = {}): Promise<ReceiptVerdict> =>
+    verifyReceipt: async (input: unknown, { request, inclusion }: VerifyOptions = {}): Promise<ReceiptVerdict> =>
       verifyReceipt(input, await client.receiptKeys(), {
+        inclusion,
         request: request ?? (typeof input === 'object' && input !== null ? metas.get(input)?.request : undefined),
       }),
 

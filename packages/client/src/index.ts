@@ -18,6 +18,7 @@ export {
   type ReceiptVerdict,
   type ReceiptChecks,
   type VerifyOptions,
+  type ReceiptLogPosition,
 } from './receipt.js';
 export {
   SvcClientError,
@@ -41,3 +42,4 @@ export {
 export type { paths } from './openapi.js';
 export type { HttpMethod, PathsWith, RequestOptions, CallOptions, DataOf } from './typed.js';
 export type { ResponseMeta, RateLimit, RequestDescription } from './meta.js';
+export * from './tlog/index.js';
