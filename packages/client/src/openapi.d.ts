@@ -1419,7 +1419,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a receipt (and optionally the response it came with)
-         * @description Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed `source_mode`: `demo` for answers of the demo simulator, which never vouch for live data.
+         * @description Checks form, version, key id and the Ed25519 signature; with `response` also checks `response_hash` against that body (its `_receipt` is ignored). A receipt signed by an earlier key kept in SVC_SIGNING_KEYS_PREVIOUS (a rotation) verifies too. Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed `source_mode`: `demo` for answers of the demo simulator, which never vouch for live data. A valid receipt that carries `log` is also checked for inclusion in the transparency log against the published checkpoint: `log.status` says the outcome.
          */
         post: operations["postReceiptVerify"];
         delete?: never;
@@ -1437,6 +1437,63 @@ export interface paths {
         };
         /** The receipt signing key (SPKI and JWK), and in keys[] the earlier keys whose receipts still verify */
         get: operations["getWellKnownSvcReceiptPubkeyJson"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The checkpoint verifier key: `<origin>+<key id>+<base64(0x01 ‖ Ed25519 key)>` */
+        get: operations["getLogKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/log/checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest checkpoint (c2sp.org/tlog-checkpoint signed note), with the witnesses’ cosignatures as extra signature lines
+         * @description With SVC_LOG_WITNESS_QUORUM > 0 only a checkpoint with that many cosignatures is served. The tree is read as c2sp.org/tlog-tiles (height 8): `/log/tile/<L>/<N>[.p/<W>]` hash tiles and `/log/tile/entries/<N>[.p/<W>]` entry bundles (each entry, a receipt’s RFC 8785 canonical JSON, as a big-endian uint16 length and its bytes), N in 3-digit path elements prefixed with `x` but the last (x001/x234/067); application/octet-stream, full tiles immutable; 404 for a tile the latest checkpoint does not hold.
+         */
+        get: operations["getLogCheckpoint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/receipt/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portable inclusion proof (c2sp.org/tlog-proof) of a logged receipt, against the latest published checkpoint
+         * @description Text: `c2sp.org/tlog-proof@v1`, `index N`, the inclusion proof one base64 hash a line, an empty line, then the checkpoint. 404 while the entry is not yet in a published checkpoint (checkpoints follow every SVC_LOG_CHECKPOINT_INTERVAL_MS).
+         */
+        get: operations["getReceiptProof"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1845,6 +1902,13 @@ export interface components {
             kid: string;
             /** @description ed25519-<base64url> */
             sig: string;
+            /** @description signed: where this receipt is in svc’s transparency log (docs/transparency-log.md); absent on unlogged receipts */
+            log?: {
+                /** @description the transparency log’s origin (first line of its checkpoints) */
+                origin: string;
+                /** @description the entry whose bytes are this receipt’s RFC 8785 canonical JSON */
+                index: number;
+            };
         };
         /** @description The one error body of every 4xx and 5xx answer */
         ErrorBody: {
@@ -4655,8 +4719,12 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-EryhVG40dlf3EAHs-uoOUgUJq4xk0zfgI6oLhAhXyZDxlgYRw4gKbzEBqnqSGX26pxofdIGvuRergqvRoQg1DQ"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-iVOTz0B9hZ2Ka5qp4lw4KJTnEyyLYgNY7bE47wZLZnggPh7hDRhTUDZ9Ncr0vwbwQGjfZHXKHFj_yq6dRW1IBQ",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 2
+                     *         }
                      *       }
                      *     }
                      */
@@ -4823,8 +4891,12 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-wJGFkP8UahXT6ozqvIEyJsASFnhAlBmr1GF7jZVfgS8f2v6f21Fv27i9Kyod-8ss7ZtONddcJVeHg_yXn1yRAg"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-bSN8iEuKXZ9GJdvE-h-aUq_IgTHNvI0zq1GwbSp62YdXTPt0gIaf-dMUNEhcBE3nD349qbbnWS9mNRj0CyR3AQ",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 3
+                     *         }
                      *       }
                      *     }
                      */
@@ -4958,7 +5030,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.qsLUkz3ZCqcLFHlM9MOzWRjbIqhDRk50JVCYN6GW_kw",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.N9V1NXQfxWTHS7_OotPNU5qwie0hqS9bobCo3UA3TOQ",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -4968,15 +5040,19 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-WeSSC4tYoM6lw1DVHG4iAKsJzEiHkSDRjnIXv_Z9p6w",
+                     *         "response_hash": "sha256-1EOR-z_3pD0HW6VWgEvSb0MbxipZz-KkDnUYUbSuijo",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-zPPjKoFeEA3TReO_23fzb0SJApvBfm_ALEZ1XLuBpORgFHZWuvYyc0budn5Ensa3qVY8DlsB-ousxnreGX67DA"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-OBm9d0dkV5Nn4UqH5aUBuXQ7OCDvCshW8DLsZQywb7_gbO3kIITCSSgMjUdKHTsu3TqZPnN86SUJ9Wre0HIgBA",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 0
+                     *         }
                      *       }
                      *     }
                      */
@@ -5016,7 +5092,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "1b64b003-ba2a-4719-9b36-6b23cba35b11"
+                     *       "request_id": "b1c481cb-6a1a-4845-a65a-0673b7599a7d"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5212,8 +5288,12 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-NkF0G21XyxoDFy-5CJFPRsCLW1zydhTbGlvHQwCWJ4dzAhBTe9f5UkIuOe-agOiVvml3lHhpPw9wA9LENjZsCg"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-QAnbRQ3cwYV6mMm4ZT63FioiQMttXh1jbzXiH-r3N4e3wAoZkRDCWaYR5l9TN7lGxpGDdW1mLbMp2xqUTHpCAQ",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 1
+                     *         }
                      *       }
                      *     }
                      */
@@ -5256,7 +5336,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc",
+                     *         "memo": "0x69ceeea9ebf067aaf1ee377b4c319e265f7c03a98844534aa87c0856f7a3aa27",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5274,7 +5354,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xbd23603d070efa004f0ddb565a988cb2d7322226e9718f87b8b0869632b976fc"
+                     *             "memo": "0x69ceeea9ebf067aaf1ee377b4c319e265f7c03a98844534aa87c0856f7a3aa27"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5412,6 +5492,22 @@ export interface operations {
                      *                     },
                      *                     "sig": {
                      *                       "type": "string"
+                     *                     },
+                     *                     "log": {
+                     *                       "type": "object",
+                     *                       "required": [
+                     *                         "origin",
+                     *                         "index"
+                     *                       ],
+                     *                       "properties": {
+                     *                         "origin": {
+                     *                           "type": "string"
+                     *                         },
+                     *                         "index": {
+                     *                           "type": "integer",
+                     *                           "minimum": 0
+                     *                         }
+                     *                       }
                      *                     }
                      *                   }
                      *                 }
@@ -5452,7 +5548,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "dcbea51c-4cab-40f3-ae8a-f6e0bf63f44d"
+                     *       "request_id": "209345ce-5396-4276-8576-bd897fc53bfc"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5689,8 +5785,12 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-7_d03OfFcbuilFRDBPG_PYloO6vido_fOxEGmGUfBkoOodF0a79bSfkvkzTvFIJcLSBwcp5cLn2zUDzZQsjDCQ"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-6BUVT_wOByG-7M_SVS2oWtqCbp5WR-TDdRg393hMq3H8AmCIjanOnewhAX6tM04phPRRMgI5NZ4VRcaHRL6CAQ",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 5
+                     *         }
                      *       }
                      *     }
                      */
@@ -6066,19 +6166,23 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.903U9fPytk3Ywgll247AJGbu7Gb_JmqHK1VMpyz8ILQ",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.JjTSnotdxK0R-zD8FQnx8E32f0MjBkIBKIuMlYs2yI4",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-71fOIxcznM19fV2krtxKioSVfytzXeB9yZj4wMI1iS4",
+                     *         "response_hash": "sha256-xBcZ-goNI6brzFkNJ1OAXRWCbSuMpnaYIoIAYqr1ous",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-rdjeuRRJUJkoZOHd0glK7BRqXJe15l4ONJGFvLKNL0j8vLzkqQYmwxtwa-yevXTA3liEPg2Y0YPWFQlLanGYCw"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-CJpTKbIT3U-b_eiPnNF3_VeTa09dG7tCynCqDX56g-KrAo1PoCL8_LyTnqkyctVTBdgSgXGxphfeTUIA1GbrDg",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 4
+                     *         }
                      *       }
                      *     }
                      */
@@ -7681,8 +7785,12 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "q41qvTwF5eW4lYLukyWr_OegSMEHThENJMU0h9F4gE8",
-                     *         "sig": "ed25519-uzkg3fdsSoK1MKywLjVMbiazPGH-FIBDWlIqjcZnV3nxHYKZeVkEV2_TyefW7TvrZ6qH3Lw72_1PL9U0wHK_Dg"
+                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
+                     *         "sig": "ed25519-1Db1nhWM78ZuIiAyRmg-nqDCL-xV_HkqfMoMzB47eeZKVW-d3H7une1_19Wu8VB3Tfoqh_7Ej_bTQq8KB04hBQ",
+                     *         "log": {
+                     *           "origin": "svc.example.org/log",
+                     *           "index": 6
+                     *         }
                      *       }
                      *     }
                      */
@@ -11689,6 +11797,13 @@ export interface operations {
                         source_mode?: "demo" | "live";
                         /** @description when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch */
                         reason?: string;
+                        /** @description for a valid receipt that carries `log`: its inclusion in svc’s transparency log */
+                        log?: {
+                            /** @description included: the receipt is the entry at its log.index under the published checkpoint (Merkle inclusion proof checked); pending: its index is past that checkpoint (try after the next); not_included: another entry is there; other_log: another origin */
+                            status: "included" | "pending" | "not_included" | "other_log";
+                            /** @description the size of the checkpoint checked against */
+                            checkpoint_size?: number;
+                        };
                     };
                 };
             };
@@ -11756,6 +11871,154 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                     };
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLogKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one line */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getLogCheckpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed note */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Upstream or dependency unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getReceiptProof: {
+        parameters: {
+            query: {
+                /** @description the receipt’s `log.index` */
+                index: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description .tlog-proof */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Rate limit reached */
