@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * Free one-row preview of any data type
-         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server's region), no_data. `skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
+         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data, blocked_address, too_many_redirects, unsupported_content_type, no_upstream (each explained under Errors above). `skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
          */
         get: operations["getDataPreview"];
         put?: never;
@@ -4581,8 +4581,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-Hacb8kEhgsFTbPGpdUTCxcQJy3SHmfgRrfQRSmyN4wwZ2TA4PxN51RVQ6YhkxekuysV_ZeqvcZCKWCayPEOVDQ"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-dzTu6zfo6K3fxo39Wqad5P5c4pxzX7HqEka3J-C506vxHc2L8wrkhJf5E8aN-opOHn_R3SaAX8Y1S48_gqQrDA"
                      *       }
                      *     }
                      */
@@ -4747,8 +4747,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-M-2GZkMkBT8M_HUG4gRLL4gQ7snns3_9N_d4FDe0nyVOXLwJx2HjfxIHZhGOVw4TMwLtEISLjO9Kg4DnPNRDAA"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-J2gC_E5TkuUFELZaTvq5AzJJ1t3GHgYdf_BGNRRaVsnkE8rGOxN8KCKAKBJHtyNGzL2cmwIDrJ4IXp-k5XnzBw"
                      *       }
                      *     }
                      */
@@ -4853,7 +4853,7 @@ export interface operations {
                      *         "age_s": 83992500,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ._JT2t9owPF5t0Uh9Wl3UR0xorYL-WfVGrzNNGKP6x9A",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LXlDZTdQVjkyRWFJOF9ZT0VEMElhZnZVeFJyR1VjY3JUOTNYZmFLTklZeGsifQ.BUXi10Rvt2XvBI5jaS54wQr9Iw_Hd39YwEvgQm-s2eM",
                      *       "source": "coingecko",
                      *       "as_of": 1711356300,
                      *       "fetched_at": 1795348800000,
@@ -4863,15 +4863,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-cbfenaQY34yvSoIksJXxVV47HNOcP9OCSFztyKBF-3w",
+                     *         "response_hash": "sha256-R9FkTJqdGxsazsmBa4Nb5cvl3gAsHRB5xbXjSn4aNxQ",
                      *         "as_of": 1711356300,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6rzY2S2YKSi7D2wMQHpiKiiUXWgbfbWxxIGiLKcI2lteLplE-PHt4EmiYKD1H42dIrGMHQdUtnIQac2zRXJTDA"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-S6-b2X-a12vi3WkPYjFSxOisG_aD4sHsNuZGP4PiV1qXDiYlzI6lJxPbuSP3u40Hv44sQ8f6ldM2C6ykFFIWAg"
                      *       }
                      *     }
                      */
@@ -4911,7 +4911,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "444a28da-07a9-4c17-920c-52f673054cd8"
+                     *       "request_id": "40609e94-8ac6-4c97-8971-df4b08846f57"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5078,8 +5078,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-A-KgJFyo45Uf3y1KIeSi3ewlq8yyUn9rinHzzbft4UQJ3OMMRD7suopWTMH3YtjpYej9jlDFrQ0uVVENLxJ_Bw"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-PulIbQlixwcTue-4VPUhXJn-7IThb7m_Yxwh7nAZvJlJ1Y4V6y7n0arHsTJ16KT9YBeBWnheZEe78S406DIVCQ"
                      *       }
                      *     }
                      */
@@ -5122,7 +5122,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd",
+                     *         "memo": "0xab49b3d455add0e37593b8808f01de087a976b0e82d4726368a427afa158b260",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5140,7 +5140,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xe57e288447084c3fbad682f6ef710d59da9580ecc00d6f2b9459c2c32e61f1bd"
+                     *             "memo": "0xab49b3d455add0e37593b8808f01de087a976b0e82d4726368a427afa158b260"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5318,7 +5318,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "456750a0-aa9e-40a6-b635-2f4ddecf6c9c"
+                     *       "request_id": "b4d164a9-1894-4b2e-9867-8f37ef43858f"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5527,8 +5527,8 @@ export interface operations {
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-a2DYJcG81ahsfeEBbQViqu6rFnWnCsOfh-ZNEGi3_OIHx4BXkslZ-znt0lGkv6PJItW2YcvMK1qH3wZ4FpTzCA"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-JodI0m_Ta4F5pknxWY33Z2EGRoG-7EuZV4rEAXvoq3W-1oWV9NCK-KpLPM9rAhLyJlBljDJew_4e5G2aUUNXDg"
                      *       }
                      *     }
                      */
@@ -5904,19 +5904,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.euav_rZXgN7WRj2zh2Zp3hcPPtUuVGiMWI9uHQ7xfwI",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.KPpPoIfhjTdJvQoE9jHswr3YTVpVfHBD-SaiAWqvvO8",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-CYGKxoP-PRD4NUYmLGFmVOeKMQegAhaOWW-QHxPgggg",
+                     *         "response_hash": "sha256-KdGlhosnhdAqTx1CC6fo205DCwcEcavxKKtfY4m3TbQ",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-d8K1eFwM1rn5rBLKrpHpnbVggLTW9l1nTA4kluS8UUDHAafcpeAVUUgNF3LTYglNPC8cYUvF_fY8A18cjpLzCQ"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-872pR_7NF3XQ8gM_okFeWg9frUQW7hoRieJ5kYOY7ERja0XtgC37wngSwzuZ8lCAsXpspUqP-J7x3TGS8c1bDg"
                      *       }
                      *     }
                      */
@@ -7519,8 +7519,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "lGl2BF_mTB7WwAah7nONI3ECw5JH1RPzO2Jkv7l__zU",
-                     *         "sig": "ed25519-6KVYBFS6t7poH_Cn7S0ftuyt3mBsiPz2aDJlne7ocK-2QD6GHeJtuLxREm-HdUtSXa2x45CcdX4ZoGw8_vHBCw"
+                     *         "kid": "UlJD2L7Lc2pH753S-ds7G3XMJ68MebrlP5KIC3vQO1I",
+                     *         "sig": "ed25519-X9wYqgKpRVq0Py4msonbRI5oGeTTyrwPF4ThcscJ28qJaFxiR0JR7RSmyHue5pl0N2S6AIw-ziUY7BPkchE7Dw"
                      *       }
                      *     }
                      */
