@@ -11,7 +11,7 @@ import {
   singleQueryPrice,
   usd,
 } from '../payments/pricing.js';
-import { API_VERSION } from '../plugins/openapi.js';
+import { API_VERSION } from '../core/version.js';
 import { failureReasonList } from '../plugins/openapi-info.js';
 import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
 import { TOOLS } from '../mcp/tools.js';
