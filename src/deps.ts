@@ -16,7 +16,7 @@ import { CalibrationService } from './calib/service.js';
 import { registry as defaultRegistry, type Registry } from './sources/registry.js';
 import { createRepos, type Repos } from './store/repos/index.js';
 import { Metrics } from './plugins/metrics.js';
-import { API_VERSION } from './plugins/openapi.js';
+import { API_VERSION } from './core/version.js';
 import { UpstreamHealth } from './upstream/health.js';
 import { StatusService, outcomeOf } from './status/service.js';
 import { startTracing, type Tracer } from './core/tracing.js';

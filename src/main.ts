@@ -11,6 +11,7 @@ import { joinClusterOrExit, keyEventLine } from './lifecycle/cluster-checks.js';
 import { buildInfo } from './core/build-info.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
+import { unknownVariableWarnings } from './config-unknown.js';
 
 /** A replacement worker (SVC_WORKERS) skips the start-up work its first generation did: migrations, the demo's past. */
 async function main(generation: Generation): Promise<void> {
@@ -27,6 +28,8 @@ async function main(generation: Generation): Promise<void> {
   app.log.info({ ...buildInfo, kid: joined.kid }, keyEventLine(joined));
   const placeholderContact = userAgentWarning(config.userAgent);
   if (placeholderContact && !demo) app.log.warn(placeholderContact);
+  // Once per deployment: a replacement worker would repeat what the first generation said.
+  if (generation === 'first') for (const warning of unknownVariableWarnings(process.env)) app.log.warn(warning);
   if (generation === 'first') await demo?.prepare(app, deps);
 
   const closeResources = async () => {

@@ -5,6 +5,7 @@ import { FreeFlag, RowSchema, StringEnum, errorResponses } from '../core/schemas
 import type { AppContext } from '../app-context.js';
 import { PreviewService, parseAsOf } from './service.js';
 import { HotAnswers } from './hot-answers.js';
+import { failureReasonList } from '../plugins/openapi-info.js';
 import { BundleResultSchema, resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
@@ -28,8 +29,7 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, ' +
           'else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the ' +
           'last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. ' +
-          'Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, ' +
-          'upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server\'s region), no_data. ' +
+          `Upstream failure is a 200 with \`ok:false\` and \`error\` in ${failureReasonList()} (each explained under Errors above). ` +
           '`skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. ' +
           'A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. ' +
           'Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so ' +

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { UpstreamSetting } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HOSTS, type HostName, type HostSpec, type KeySpec } from '../upstream/hosts.js';
-import { DemoWorld, Reply } from './world.js';
+import { DemoWorld } from './world.js';
+import { Reply } from './world/types.js';
 import type { Perturbation } from './perturb.js';
 
 /**

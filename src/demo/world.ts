@@ -8,6 +8,7 @@ import { CHAIN_ROUTES } from './world/chain.js';
 import { FEED_ROUTES } from './world/feeds.js';
 import { SPOT_TICKER_ROUTES } from './world/spot-tickers.js';
 import type { Perturbation } from './perturb.js';
+import { Reply, type Route, type WorldRequest } from './world/types.js';
 
 /**
  * The demo world: one seeded state of markets, weather, chains and feeds, defined at every instant, that every
@@ -15,34 +16,6 @@ import type { Perturbation } from './perturb.js';
  * from the world at the request's instant, in that upstream's wire format, often on a fixture's answer as the
  * template), else by the best-matching fixture moved to that instant. The same instant always gives the same answer.
  */
-export interface WorldRequest {
-  host: string;
-  method: string;
-  path: string;
-  params: URLSearchParams;
-  body: string;
-  /** The world's time of this request (Unix s). */
-  nowS: number;
-  /** The route's path match (capture groups). */
-  match: RegExpExecArray;
-}
-
-/** An answer other than a 200 with a body. */
-export class Reply {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
-
-export interface Route {
-  host: string;
-  method?: string;
-  path: RegExp;
-  answer(req: WorldRequest, world: DemoWorld): unknown;
-}
-
 export class DemoWorld {
   readonly market: Market;
   private readonly templates: Templates;

@@ -11,7 +11,8 @@ import {
   singleQueryPrice,
   usd,
 } from '../payments/pricing.js';
-import { API_VERSION } from '../plugins/openapi.js';
+import { API_VERSION } from '../core/version.js';
+import { failureReasonList } from '../plugins/openapi-info.js';
 import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
 import { TOOLS } from '../mcp/tools.js';
 import { NEXT_PAGE_TOOL } from '../mcp/result-pages.js';
@@ -109,7 +110,7 @@ Base URL: ${baseUrl}
 5. Use \`entity=svc-ent:…\` instead of guessing tickers; resolve names with \`GET /api/v1/entity/resolve?q=\`.
 6. Verify \`_receipt\` offline with the key at \`/.well-known/svc-receipt-pubkey.json\` or with \`POST /api/v1/receipt/verify\`.
 7. Agents with an MCP host can use the same service as tools: \`${baseUrl}/mcp\` (streamable HTTP) or \`node <svc checkout>/dist/src/mcp/stdio.js\` (stdio; the \`svc-mcp\` bin of @svc-data/server once it is published); see \`/.well-known/mcp.json\`.
-8. \`ok:false\` results carry \`error\` (upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data): do not retry a 4xx; back off on upstream_rate_limited. \`ok:true\` answers with \`skipped_items\` left out that many malformed items of a long upstream list.
+8. \`ok:false\` results carry \`error\` (${failureReasonList()}): do not retry a 4xx; back off on upstream_rate_limited. \`ok:true\` answers with \`skipped_items\` left out that many malformed items of a long upstream list.
 
 ## Prices
 ${priceLines()

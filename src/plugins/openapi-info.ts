@@ -1,4 +1,26 @@
 import { ERROR_CODES } from '../core/errors.js';
+import { FAILURE_REASONS } from '../upstream/errors.js';
+
+const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+/** Every error code with its HTTP status and meaning, as a Markdown table (docs/api.md and the OpenAPI description). */
+export const errorCodeTable = (): string =>
+  [
+    '| code | status | meaning |',
+    '|---|---|---|',
+    ...Object.entries(ERROR_CODES).map(([code, { status, meaning }]) => `| \`${code}\` | ${status} | ${cell(meaning)} |`),
+  ].join('\n');
+
+/** Every failure reason of an `ok:false` result with its meaning, as a Markdown table. */
+export const failureReasonTable = (): string =>
+  [
+    '| error | meaning |',
+    '|---|---|',
+    ...Object.entries(FAILURE_REASONS).map(([reason, meaning]) => `| \`${reason}\` | ${cell(meaning)} |`),
+  ].join('\n');
+
+/** The failure reasons as one inline list, for route descriptions that name them. */
+export const failureReasonList = (): string => Object.keys(FAILURE_REASONS).join(', ');
 
 /** The OpenAPI document's prose and declarations: tags, the top-level description, the security schemes. */
 export const TAGS = [
@@ -42,11 +64,15 @@ Signed responses carry \`_receipt\` = \`{v, request_hash, response_hash, as_of, 
 \`as_of\` and \`issued_at\` are Unix seconds. \`POST /api/v1/receipt/verify\` does the same server-side.
 
 ## Errors
-Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`; \`/mcp\` answers JSON-RPC errors carrying the same fields in \`error.data\`); validation errors name the field and the rule in \`details\`. Codes: ${Object.entries(
-  ERROR_CODES,
-)
-  .map(([code, status]) => `\`${code}\` (${status})`)
-  .join(', ')}. An address that keeps sending invalid requests is blocked for a while: 403 \`blocked\` with \`Retry-After\`.
+Every 4xx/5xx body is \`{error, message, details?, request_id}\` (schema \`ErrorBody\`; \`/mcp\` answers JSON-RPC errors carrying the same fields in \`error.data\`); validation errors name the field and the rule in \`details\`.
+
+${errorCodeTable()}
+
+An upstream failure is not an HTTP error: the answer is a 200 with \`ok:false\` and \`error\` one of:
+
+${failureReasonTable()}
+
+An address that keeps sending invalid requests is blocked for a while: 403 \`blocked\` with \`Retry-After\`.
 
 ## Payments and credentials
 Paid operations list their accepted credentials under \`security\`: an x402 payment (\`X-Payment\` for v1, \`PAYMENT-SIGNATURE\` for v2), a day or week pass (\`Authorization: Bearer svc-pass_…\`), or a checkout session. Without one they answer 402 with the challenge in the body (v1), the invoice's \`amount, asset, chain, recipient, memo, expires\` in \`X-Payment-Required\` and the v2 challenge in \`PAYMENT-REQUIRED\` (see docs/payments.md). An API key (\`X-API-Key: svc_key_…\`) is optional everywhere and only raises the rate-limit tier.

@@ -7,7 +7,7 @@ import type { Config } from '../config.js';
 import { CursorSchema, ReceiptSchema } from '../core/schemas.js';
 import { loadFixtures } from '../demo/simulator.js';
 import type { Registry } from '../sources/registry.js';
-import { UNLIMITED } from '../protection/routes.js';
+import { UNLIMITED } from '../core/unmetered.js';
 import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';
 import { rowComponents } from './openapi-rows.js';
 import { CORROBORATION_SCHEMA } from './openapi-corroboration.js';
@@ -15,10 +15,7 @@ import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
 import { differencesOf } from './differences.js';
 import { LOGO_SVG } from '../core/brand.js';
 import { DOCS_CSS } from './docs-theme.js';
-import { buildInfo } from '../core/build-info.js';
-
-/** The interface description's version is the release's (CHANGELOG.md). */
-export const API_VERSION = buildInfo.version;
+import { API_VERSION } from '../core/version.js';
 
 /** Response examples by operationId and status, recorded from demo-mode answers by `npm run docs:examples`. */
 export type Examples = Record<string, Record<string, unknown>>;

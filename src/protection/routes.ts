@@ -7,11 +7,9 @@ import type { AppContext } from '../app-context.js';
 import { sendError } from '../plugins/error-handler.js';
 import { sameSecret } from '../core/secrets.js';
 import { settle } from '../core/maybe-promise.js';
+import { UNLIMITED } from '../core/unmetered.js';
 import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection, type Standing } from './service.js';
 import { POLICY_WINDOW_S, limitDetails, policyField, serviceLimitField } from './ratelimit-fields.js';
-
-/** Routes outside the rate limiter. */
-export const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
 
 /** The path of a request target. (Not `request.routeOptions`: that getter builds an object on every read.) */
 const pathOf = (url: string) => {

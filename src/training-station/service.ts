@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import { curve } from '../calib/reliability.js';
 import type { Grant } from '../calib/agent-auth.js';
 import type { CalibrationRepo } from '../store/repos/calibration.js';
-import { API_VERSION } from '../plugins/openapi.js';
+import { API_VERSION } from '../core/version.js';
 
 export const BASE = '/api/v1/training-station';
 

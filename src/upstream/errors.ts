@@ -1,22 +1,23 @@
-/** Why an upstream call did not produce usable data; these are the `error` values of an `ok:false` result. */
-export const FAILURE_REASONS = [
-  'upstream_timeout',
-  'upstream_error',
-  'upstream_rate_limited',
-  'upstream_bad_response',
-  'upstream_unavailable',
-  'upstream_key_missing',
-  /** The upstream refuses this server's country or region (HTTP 451, or a 403 it documents as regional): try another. */
-  'region_blocked',
-  'no_data',
-  'blocked_address',
-  'too_many_redirects',
-  'unsupported_content_type',
-  /** No upstream, formula or cited curated file can answer this query: nothing is served rather than invented. */
-  'no_upstream',
-] as const;
+/**
+ * Why an upstream call did not produce usable data, with what it means to the caller: the `error` values of an `ok:false`
+ * result (never an HTTP error). docs/api.md's table and the OpenAPI description are generated from this list.
+ */
+export const FAILURE_REASONS = {
+  upstream_timeout: "every upstream tried was still silent at the type's deadline",
+  upstream_error: 'the upstream answered with an error status',
+  upstream_rate_limited: 'the upstream refused for its own rate limit; back off before asking again',
+  upstream_bad_response: "the upstream's answer was malformed, of the wrong shape, or over the size limit",
+  upstream_unavailable: 'the upstream could not be reached, or its circuit breaker is open after repeated failures',
+  upstream_key_missing: 'the upstream needs a key this server does not have (`UPSTREAM_<HOST>_KEY`)',
+  region_blocked: "the upstream refuses this server's country or region (HTTP 451, or a 403 it documents as regional)",
+  no_data: 'the upstream has no rows for this query',
+  blocked_address: 'scrape: the URL resolves to a private or otherwise refused address',
+  too_many_redirects: 'scrape: the URL redirects more times than allowed',
+  unsupported_content_type: 'scrape: the page is not HTML or text',
+  no_upstream: 'no upstream, formula or cited curated file can answer this query: nothing is served rather than invented',
+} as const;
 
-export type FailureReason = (typeof FAILURE_REASONS)[number];
+export type FailureReason = keyof typeof FAILURE_REASONS;
 
 export class UpstreamError extends Error {
   constructor(

@@ -143,8 +143,7 @@ describe('agent session streams', () => {
     expect(fifth.status).toBe(429);
     expect((await fifth.json()).message).toContain('per IP');
     await first.close();
-    await new Promise((r) => setTimeout(r, 100));
-    expect((await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json().watchers).toBe(1);
+    await expect.poll(async () => (await t.app.inject(`/api/agent-session/session?session_id=${s.session_id}`)).json().watchers).toBe(1);
     const again = await openStream(url(s.session_id));
     expect(again.res.status).toBe(200);
     await Promise.all([again.close(), second.close(), fourth.close()]);

@@ -1,21 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startListeningApp, type TestApp } from '../helpers/app.js';
+import { listenOnLoopback } from '../helpers/ports.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const XSS = '<img src=x onerror=alert(1)>';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 
 let t: TestApp;
 let base: string;
@@ -26,10 +18,7 @@ let hostBase: string;
 let hostPage = '';
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ env: { SVC_PUBLIC_URL: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, base } = await startListeningApp());
   host = createServer((req, res) => {
     const body = req.url === '/blank' ? hostPage.replace(/<script[^>]*><\/script>/, '') : hostPage;
     res.writeHead(200, {
@@ -37,9 +26,8 @@ beforeAll(async () => {
       'content-security-policy': `default-src 'none'; script-src ${base}; connect-src ${base}; img-src ${base}; style-src 'unsafe-inline'`,
     });
     res.end(body);
-  }).listen(0, '127.0.0.1');
-  await new Promise((r) => host.once('listening', r));
-  hostBase = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+  });
+  hostBase = `http://127.0.0.1:${await listenOnLoopback(host)}`;
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],

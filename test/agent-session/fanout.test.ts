@@ -91,8 +91,7 @@ describe('Feeds', () => {
     await bus.publish('agent-session:as_x', message(3));
     await bus.publish('agent-session:as_x', message(1));
     await bus.publish('agent-session:as_x', message(2));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seqsIn(written())).toEqual([1, 2, 3]);
+    await expect.poll(() => seqsIn(written())).toEqual([1, 2, 3]);
     expect(loads).toEqual([[0, 2]]);
     leave();
     await feeds.close();
@@ -118,13 +117,11 @@ describe('Feeds', () => {
     const leave = await feeds.join('as_x', watcher);
     watcher.goLive();
     await bus.publish('agent-session:as_x', message(2)); // overtakes 1, whose read fails: before, an unhandled rejection
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => failures).toEqual(['session-feed']);
     expect(seqsIn(written())).toEqual([]);
-    expect(failures).toEqual(['session-feed']);
     databaseAway = false;
     await bus.publish('agent-session:as_x', message(3));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(seqsIn(written())).toEqual([1, 2, 3]);
+    await expect.poll(() => seqsIn(written())).toEqual([1, 2, 3]);
     leave();
     await feeds.close();
   });
@@ -152,8 +149,7 @@ describe('Feeds', () => {
       watcher.goLive();
     }
     await bus.publish('agent-session:as_y', message(1));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(written[0]).toHaveLength(1);
+    await expect.poll(() => written[0]).toHaveLength(1);
     expect(written[0]![0]).toBeInstanceOf(Buffer);
     expect(written[1]![0]).toBe(written[0]![0]);
     for (const leave of leaves) leave();

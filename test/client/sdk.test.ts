@@ -248,7 +248,8 @@ describe('SDK credentials it keeps', () => {
     const watchingPlain = (async () => {
       for await (const e of client.sessions.watch(session.session_id)) plain.push(e.kind);
     })();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Both watchers have replayed the events so far, so both are attached when the session ends.
+    await expect.poll(() => events.length >= 3 && plain.length >= 2).toBe(true);
     await client.sessions.end(session.session_id);
     await Promise.all([watching, watchingPlain]);
     expect(events.map((e) => e.kind)).toEqual(['state', 'thought', 'log', 'end']);

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { unknownVariableWarnings } from '../../src/config-unknown.js';
 
 describe('config', () => {
   it('has working defaults', () => {
@@ -14,6 +15,21 @@ describe('config', () => {
     const config = loadConfig({ UPSTREAM_OPEN_METEO_URL: 'http://127.0.0.1:9/x/', UPSTREAM_FRED_KEY: 'k' });
     expect(config.upstreams['open-meteo'].baseUrl).toBe('http://127.0.0.1:9/x');
     expect(config.upstreams.fred.key).toBe('k');
+  });
+
+  it('warns about each SVC_* or UPSTREAM_* variable it does not read, naming the closest one it does', () => {
+    const env = {
+      SVC_SCHEDULER: '0',
+      UPSTREAM_FRED_KEY: 'k',
+      SVC_WORKER_REPLACEMENT: '1',
+      UPSTREAM_OPEN_METO_URL: 'http://127.0.0.1:9',
+      SVC_RATE_ANON_PER_MINUTE: '10',
+      HOME: '/root',
+    };
+    expect(unknownVariableWarnings(env)).toEqual([
+      'SVC_RATE_ANON_PER_MINUTE is not a variable svc reads, so it is ignored; did you mean SVC_RATE_ANON_PER_MIN?',
+      'UPSTREAM_OPEN_METO_URL is not a variable svc reads, so it is ignored; did you mean UPSTREAM_OPEN_METEO_URL?',
+    ]);
   });
 
   it('names every bad variable at once', () => {

@@ -60,7 +60,7 @@ describe('pretty log lines', () => {
 });
 
 describe('the service with LOG_FORMAT=pretty', () => {
-  it('logs its start in pretty lines', async () => {
+  it('logs its start in pretty lines, warning once about a variable it does not read', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-log-'));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: {
@@ -70,6 +70,7 @@ describe('the service with LOG_FORMAT=pretty', () => {
         HOST: '127.0.0.1',
         SVC_DATA_DIR: dataDir,
         SVC_SCHEDULER: '0',
+        SVC_SHEDULER: '0',
         DATABASE_URL: '',
         REDIS_URL: '',
       },
@@ -90,5 +91,7 @@ describe('the service with LOG_FORMAT=pretty', () => {
     const listening = out.split('\n').find((l) => l.includes('Server listening'));
     expect(listening).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}Server listening at http:\/\/127\.0\.0\.1:\d+$/);
     expect(out).not.toMatch(/^\{/m);
+    const typo = out.split('\n').filter((l) => l.includes('SVC_SHEDULER'));
+    expect(typo).toEqual([expect.stringMatching(/WARN {2}SVC_SHEDULER is not a variable svc reads, .*did you mean SVC_SCHEDULER\?$/)]);
   }, 90_000);
 });

@@ -128,6 +128,34 @@ describe('hot answers of cached previews', () => {
     expect(metrics.body).toMatch(/svc_http_requests_total\{method="GET",route="\/api\/data\/preview",status="200"\} [2-9]/);
   });
 
+  it('a hot answer carries exactly the headers of the cold one, but date, the RateLimit figures and the ETag', async () => {
+    const url = '/api/data/preview?type=weather&q=41.9,12.49';
+    const headers = { origin: 'https://agent.example', 'x-request-id': 'same-request' };
+    await get(url, headers); // fetched upstream
+    const cold = await get(url, headers); // from the cache: signed through the onSend hooks, its bytes kept
+    const hot = await get(url, headers);
+    const comparable = (all: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(all).filter(([name]) => name !== 'date' && name !== 'etag' && !name.startsWith('ratelimit')));
+    expect(hot.headers.etag).toBeDefined();
+    expect(comparable(hot.headers)).toEqual(comparable(cold.headers));
+  });
+
+  it('the preview route runs only the hooks the hot path was reviewed against (see src/data/hot-answers.ts)', () => {
+    // A kept answer leaves from the last onRequest hook (`serve`), so it skips preHandler and onSend: a hook added to
+    // this route or globally does not run for it. Before changing this list, read src/data/hot-answers.ts and the
+    // "Paths that bypass the framework" section of docs/architecture.md: the hot path may need the same change.
+    const REVIEWED = [
+      '• (onRequest) ["anonymous()","anonymous()","anonymous()","anonymous()","serve()"]',
+      '• (preHandler) ["anonymous()"]',
+      '• (onSend) ["anonymous()","anonymous()","anonymous()"]',
+      '• (onResponse) ["anonymous()","anonymous()","observe()"]',
+    ];
+    const lines = t.app.printRoutes({ includeHooks: true, commonPrefix: false }).split('\n');
+    const route = lines.findIndex((line) => line.endsWith('api/data/preview (GET)'));
+    const hooks = lines.slice(route + 1, route + 1 + REVIEWED.length).map((line) => line.slice(line.indexOf('•')));
+    expect(hooks, 'the preview route\'s hooks changed: does src/data/hot-answers.ts still send the same answer?').toEqual(REVIEWED);
+  });
+
   it('still counts every hot answer against the rate limit, and in the protection stats', async () => {
     const limited = await startTestApp({ env: { SVC_RATE_ANON_PER_MIN: '3' }, redis: true });
     try {

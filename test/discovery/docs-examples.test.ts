@@ -1,6 +1,5 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +8,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { startDemo, type Demo } from '../../src/demo/start-up.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Every ```sh block of README.md and docs/*.md runs with bash against one demo server started here as `npm run demo`
@@ -60,14 +60,6 @@ curl() {
   return "$code"
 }
 `;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 interface DemoServer {
   origin: string;

@@ -9,7 +9,8 @@ import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { openStore, uniqueName } from '../helpers/backends.js';
 import { CADDY, Instance, NGINX, REPO, sleep, startCaddy, startNginx, steadyLoad, untilReady, type Miss } from '../helpers/deployment.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
-import { PrivateRedis, freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
+import { PrivateRedis } from '../helpers/private-redis.js';
 
 /**
  * The operator's drill (issue 33, docs/operations.md "The drill"): the compiled service as docs/deploy.md runs it,

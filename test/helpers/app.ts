@@ -8,6 +8,7 @@ import { ManualClock } from '../../src/core/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { uniqueName } from './backends.js';
+import { freePort, isAddressInUse } from './ports.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -78,4 +79,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The test app on a loopback port, its public URL naming that port (pages put it in their CSP and links). The URL is
+ * configuration, so the port is chosen before the app is built; in the rare case another process takes it first, a
+ * new port is tried.
+ */
+export async function startListeningApp(options: TestAppOptions = {}): Promise<{ t: TestApp; base: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const base = `http://127.0.0.1:${await freePort()}`;
+    const t = await startTestApp({ ...options, env: { ...options.env, SVC_PUBLIC_URL: base } });
+    try {
+      await t.app.listen({ port: Number(new URL(base).port), host: '127.0.0.1' });
+      return { t, base };
+    } catch (e) {
+      await t.close();
+      if (attempt === 3 || !isAddressInUse(e)) throw e;
+    }
+  }
 }

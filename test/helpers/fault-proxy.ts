@@ -1,5 +1,5 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { freePort } from './private-redis.js';
+import { listenOnLoopback } from './ports.js';
 
 /**
  * A TCP proxy between svc and a database that can misbehave the way networks do:
@@ -20,13 +20,13 @@ export class FaultProxy {
   private flowing: Promise<void> = Promise.resolve();
   private endBlackHole?: () => void;
 
-  private constructor(
-    private readonly target: URL,
-    readonly port: number,
-  ) {}
+  /** 0 until the first listen, which takes any free port; after a `refuse()` the proxy listens on that port again. */
+  private port = 0;
+
+  private constructor(private readonly target: URL) {}
 
   static async start(target: string): Promise<FaultProxy> {
-    const proxy = new FaultProxy(new URL(target), await freePort());
+    const proxy = new FaultProxy(new URL(target));
     await proxy.listen();
     return proxy;
   }
@@ -75,7 +75,7 @@ export class FaultProxy {
 
   private async listen(): Promise<void> {
     this.server = createServer((client) => this.accept(client));
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = await listenOnLoopback(this.server, this.port);
   }
 
   private accept(client: Socket): void {

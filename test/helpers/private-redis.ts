@@ -1,15 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, connect } from 'node:net';
-
-/** A free TCP port on loopback (taken and released at once). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { connect } from 'node:net';
+import { freePort } from './ports.js';
 
 /** True when something answers PING on the port. */
 function answersPing(port: number): Promise<boolean> {

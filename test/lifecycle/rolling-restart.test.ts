@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { uniqueName } from '../helpers/backends.js';
 import { Instance, NGINX, REPO, sleep, startNginx, steadyLoad, untilReady } from '../helpers/deployment.js';
-import { freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * docs/deploy.md's rolling restart, followed as written: two svc instances on PostgreSQL and Redis

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { openStore, uniqueName } from '../helpers/backends.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
-import { freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Issue 33, findings 1 and 2, on a real SVC_WORKERS=2 deployment on Postgres and Redis, its scheduler

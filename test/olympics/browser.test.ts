@@ -1,30 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startListeningApp, type TestApp } from '../helpers/app.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { servePrices, startPanel } from './helpers.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const DAY_MS = 86_400_000;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-
-async function listening(env: Record<string, string>): Promise<{ t: TestApp; base: string }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const t = await startTestApp({ env: { ...env, SVC_PUBLIC_URL: base } });
-  await t.app.listen({ port, host: '127.0.0.1' });
-  return { t, base };
-}
 
 /** Dialogs, CSP violations, script errors: none may happen. */
 function watchForTrouble(page: Page) {
@@ -46,7 +28,7 @@ let bare: { t: TestApp; base: string };
 beforeAll(async () => {
   const panel = await startPanel();
   fakes = panel.fakes;
-  [live, bare] = await Promise.all([listening(panel.env), listening({})]);
+  [live, bare] = await Promise.all([startListeningApp({ env: panel.env }), startListeningApp()]);
   servePrices(live.t.sim, [100, 50, 20, 1, 0.1]);
   await live.t.app.scheduler.tick();
   servePrices(live.t.sim, [110, 52, 23, 1, 0.1]);

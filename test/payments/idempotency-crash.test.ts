@@ -10,7 +10,7 @@ import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { startTestApp } from '../helpers/app.js';
 import { STORE_BACKENDS, openStore, uniqueName } from '../helpers/backends.js';
 import { FakeFacilitator } from '../helpers/facilitator.js';
-import { freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 
 /**

@@ -3,42 +3,123 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { expect, it } from 'vitest';
 
 /**
- * Audit finding 10: arrows point down only. The layers below the features (core, store, cache, bus,
- * upstream) never import a feature folder, and no module but the entry points imports app.ts.
+ * Arrows point down, checked on every value-level import of src/ (`import type` is erased at build time and may point
+ * anywhere). Each rule fails naming the file and the import that breaks it. Issue 38 item 2.
  */
 const SRC = resolve(import.meta.dirname, '../../src');
+/** The layers below the features: they import nothing but each other and the configuration. */
 const LOWER_LAYERS = ['core', 'store', 'cache', 'bus', 'upstream'];
-/** Top-level modules every layer may read: the configuration. */
-const SHARED_TOP_LEVEL = ['config.ts', 'config-env.ts'];
-const ENTRY_POINTS = ['main.ts', 'mcp/stdio.ts', 'arena/backfill.ts', 'olympics/backfill.ts'];
+/** Fastify plugins: the lower layers and themselves, never a feature. */
+const PLUGINS = 'plugins';
+const ENTRY_POINTS = ['main.ts', 'mcp/stdio.ts', 'status/doctor-cli.ts', 'arena/backfill.ts', 'olympics/backfill.ts'];
+const isConfig = (path: string) => /^config[^/]*\.ts$/.test(path);
+const folderOf = (path: string) => path.split('/')[0]!;
+
+/**
+ * Imports that still break a rule, each to be moved down and then struck from this list (the test fails for an entry
+ * that no longer exists, so the list only shrinks). Kept for now: plugins/signing.ts belongs to the transparency-log
+ * work in progress; the others are the next steps of issue 38 item 2.
+ */
+const PENDING = [
+  'plugins/error-handler.ts → payments/challenge.ts', // PaymentRequiredError: the challenge body belongs with the error
+  'plugins/openapi.ts → demo/simulator.ts', // the row examples come from the fixtures: a loader below demo/
+  'plugins/signing.ts → receipts/receipt.ts',
+  'models/index.ts → demo/model-fakes.ts', // the demo's model fakes, to be injected through configuration
+  'portfolio/routes.ts → demo/plaid-fake.ts', // the demo's Plaid fake, likewise
+  'config.ts → sources/registry.ts', // SVC_STREAM_WATCH's types, to be checked where the registry is at hand
+  'config.ts → models/config.ts',
+  'config.ts → mcp/allowed-hosts.ts',
+  'config-env-stdio.ts → mcp/toolset-names.ts',
+];
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
   );
 
-/** Every relative import of a file, as a path under src/ (`.js` specifiers name the `.ts` source). */
-function importsOf(file: string): string[] {
+/** `import { type A, type B } from` names types only, as `import type` does. */
+const onlyTypes = (names: string) =>
+  /^\{[^}]*\}$/.test(names) &&
+  names
+    .slice(1, -1)
+    .split(',')
+    .every((n) => /^\s*(type\s|$)/.test(n));
+
+/** Every relative value import of a file (static, re-export, side-effect or dynamic), as a path under src/. */
+function valueImportsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((m) =>
-    relative(SRC, resolve(dirname(file), m[1]!)).replace(/\.js$/, '.ts'),
-  );
+  const statics = [...text.matchAll(/^(?:import|export)\s+(type\s+)?([^;]*?)\s*from\s*'(\.{1,2}\/[^']+)'/gms)]
+    .filter(([, typeOnly, names]) => !typeOnly && !onlyTypes(names!.trim()))
+    .map((m) => m[3]!);
+  const others = [...text.matchAll(/(?:^import\s+|\bimport\(\s*)'(\.{1,2}\/[^']+)'/gm)].map((m) => m[1]!);
+  return [...statics, ...others].map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
 }
 
-const files = sourceFiles(SRC).map((file) => ({ path: relative(SRC, file), imports: importsOf(file) }));
+const graph = new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), valueImportsOf(file)]));
+const edges = [...graph].flatMap(([from, targets]) => targets.map((to) => ({ from, to, name: `${from} → ${to}` })));
 
-it('core, store, cache, bus and upstream import nothing but each other and the configuration', () => {
-  const upward = files
-    .filter((f) => LOWER_LAYERS.includes(f.path.split('/')[0]!))
-    .flatMap((f) =>
-      f.imports
-        .filter((target) => !LOWER_LAYERS.includes(target.split('/')[0]!) && !SHARED_TOP_LEVEL.includes(target))
-        .map((target) => `${f.path} → ${target}`),
-    );
-  expect(upward).toEqual([]);
+/** A cycle through `start`, as the chain of imports, or undefined. */
+function cycleThrough(start: string): string[] | undefined {
+  const path: string[] = [];
+  const seen = new Set<string>();
+  const walk = (node: string): boolean => {
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (next === start) return (path.push(next), true);
+      if (!seen.has(next) && graph.has(next) && (seen.add(next), walk(next))) return true;
+    }
+    path.pop();
+    return false;
+  };
+  return walk(start) ? path : undefined;
+}
+
+/** The modules a file loads, transitively. */
+function reachableFrom(start: string): Set<string> {
+  const reached = new Set<string>([start]);
+  for (const node of reached) for (const next of graph.get(node) ?? []) reached.add(next);
+  return reached;
+}
+
+const rules: { rule: string; broken: (e: { from: string; to: string }) => boolean }[] = [
+  {
+    rule: 'core, store, cache, bus and upstream import only each other and the configuration',
+    broken: ({ from, to }) => LOWER_LAYERS.includes(folderOf(from)) && !LOWER_LAYERS.includes(folderOf(to)) && !isConfig(to),
+  },
+  {
+    rule: 'plugins import only the lower layers, other plugins and the configuration',
+    broken: ({ from, to }) => folderOf(from) === PLUGINS && ![...LOWER_LAYERS, PLUGINS].includes(folderOf(to)) && !isConfig(to),
+  },
+  {
+    rule: 'only the entry points and demo/ itself import demo/',
+    broken: ({ from, to }) => folderOf(to) === 'demo' && folderOf(from) !== 'demo' && !ENTRY_POINTS.includes(from),
+  },
+  {
+    rule: 'only the entry points import app.ts',
+    broken: ({ from, to }) => to === 'app.ts' && !ENTRY_POINTS.includes(from),
+  },
+];
+
+const pending = (name: string) => PENDING.includes(name);
+
+it.each(rules)('$rule', ({ broken }) => {
+  expect(edges.filter((e) => broken(e) && !pending(e.name)).map((e) => e.name)).toEqual([]);
 });
 
-it('no module imports app.ts except the entry points', () => {
-  const intoApp = files.filter((f) => !ENTRY_POINTS.includes(f.path) && f.imports.includes('app.ts')).map((f) => f.path);
-  expect(intoApp).toEqual([]);
+it('the configuration modules load, transitively, only the lower layers and each other', () => {
+  const allowed = (path: string) => LOWER_LAYERS.includes(folderOf(path)) || isConfig(path);
+  const configs = [...graph.keys()].filter(isConfig);
+  const within = new Set(configs.flatMap((config) => [...reachableFrom(config)]));
+  const leaving = edges.filter((e) => within.has(e.from) && allowed(e.from) && !allowed(e.to) && !pending(e.name));
+  expect(leaving.map((e) => e.name)).toEqual([]);
+});
+
+it('no value-level import cycle anywhere in src/', () => {
+  const cycles = [...graph.keys()].map(cycleThrough).filter((cycle) => cycle !== undefined);
+  expect(cycles.map((cycle) => cycle.join(' → '))).toEqual([]);
+});
+
+it('every pending exception still exists: a fixed one is struck from PENDING', () => {
+  const names = new Set(edges.map((e) => e.name));
+  expect(PENDING.filter((name) => !names.has(name))).toEqual([]);
 });

@@ -28,8 +28,10 @@ describe.runIf(BUS_BACKENDS.includes('redis'))('two deployments on one Redis', (
     const heard: unknown[] = [];
     const stop = await b.deps.bus.subscribe('probe', (m) => heard.push(m));
     await a.deps.bus.publish('probe', { from: 'a' });
-    await new Promise((r) => setTimeout(r, 100));
-    expect(heard).toEqual([]);
+    // The sentinel: Redis delivers in the order it ran the PUBLISHes, so a's message would arrive before b's own.
+    await b.deps.bus.publish('probe', { from: 'b' });
+    await expect.poll(() => heard.length).toBeGreaterThan(0);
+    expect(heard).toEqual([{ from: 'b' }]);
     await stop();
   });
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
-import { freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Audit finding 7: on SIGTERM the service stops accepting, ends its SSE streams cleanly, lets

@@ -1,16 +1,6 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
+import { startListeningApp, type TestApp } from '../helpers/app.js';
 
 /** Dialogs, CSP violations, script errors: none may happen. */
 function watchForTrouble(page: Page) {
@@ -30,10 +20,7 @@ let t: TestApp;
 let base: string;
 
 beforeAll(async () => {
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  t = await startTestApp({ env: { SVC_PUBLIC_URL: base, UPSTREAM_EIA_KEY: '', UPSTREAM_TWITCH_AUTH_KEY: '' } });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  ({ t, base } = await startListeningApp({ env: { UPSTREAM_EIA_KEY: '', UPSTREAM_TWITCH_AUTH_KEY: '' } }));
   const fetchFresh = (type: string, q: string) =>
     t.app.inject({ url: `/api/data/preview?type=${type}&q=${encodeURIComponent(q)}&max_age=0` });
   await fetchFresh('crypto-price', 'bitcoin,ethereum');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { CHECK_DEADLINE_MS, runDeploymentChecks, type Finding } from '../../src/status/doctor-deployment.js';
-import { freePort } from '../helpers/private-redis.js';
+import { freePort } from '../helpers/ports.js';
 // With CI=true, a missing DATABASE_URL or REDIS_URL fails the run here rather than skipping the reachable-backends case.
 import '../helpers/backends.js';
 

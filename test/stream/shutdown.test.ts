@@ -7,14 +7,16 @@ it('closing the app ends open live streams instead of waiting for them', async (
   const t = await startTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
+  let opened: () => void;
+  const streaming = new Promise<void>((resolve) => (opened = resolve));
   const ended = new Promise<string>((resolve) => {
     request({ host: '127.0.0.1', port, path: '/api/data/stream' }, (res) => {
       let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('data', (chunk: Buffer) => ((text += chunk.toString()), opened()));
       res.on('end', () => resolve(text));
     }).end();
   });
-  await new Promise((r) => setTimeout(r, 300));
+  await streaming; // the stream's first bytes: the server holds it open now
   const closed = await Promise.race([t.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 8000))]);
   expect(closed).toBe('closed');
   expect(await ended).toContain(': ok\n\n');

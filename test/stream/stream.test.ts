@@ -127,13 +127,15 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     ]);
     await onB.ticksOf('gas-prices-eth');
 
-    // Cached answers are not fresh: asking again publishes nothing new.
+    // Cached answers are not fresh: asking again publishes nothing new. A fresh answer after it is the sentinel: ticks
+    // arrive in order, so once it is here anything the cached answer had published would be here too.
     const count = onB.frames.length;
     await a.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '40.71,-74.01' } });
-    await settle();
-    expect(onB.frames.length).toBe(count);
+    await a.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '52.52,13.4' } });
+    await onB.ticksOf('weather', '52.52,13.4');
+    expect(onB.frames.length).toBe(count + 1);
     expect(onB.raw()).not.toMatch(/^event:/m);
-    expect(new Set(onB.frames.map((f) => f.id)).size).toBe(count); // every tick once
+    expect(new Set(onB.frames.map((f) => f.id)).size).toBe(count + 1); // every tick once
     await onB.close();
   });
 
@@ -148,7 +150,11 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     await a.app.inject({ url: '/api/data/preview', query: { type: 'crypto-price', q: 'bitcoin', max_age: '0' } });
     await a.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '48.85,2.35' } });
     await onlyWeather.ticksOf('weather', '48.85,2.35');
-    await settle();
+    // The sentinel for both: a fresh London answer, after which no earlier tick can still be on its way.
+    await a.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '51.5,-0.12', max_age: '0' } });
+    const londonTicks = () => london.frames.filter((f) => f.data?.q === '51.5,-0.12');
+    await london.until(() => londonTicks().length === 2);
+    await onlyWeather.until(() => onlyWeather.frames.filter((f) => f.data?.q === '51.5,-0.12').length === 2);
     expect(new Set(onlyWeather.frames.map((f) => f.data?.type))).toEqual(new Set(['weather']));
     expect(new Set(london.frames.map((f) => `${String(f.data?.type)} ${String(f.data?.q)}`))).toEqual(new Set(['weather 51.5,-0.12']));
     await Promise.all([onlyWeather.close(), london.close()]);

@@ -11,12 +11,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** One raw connection: everything it receives, as text. */
-function rawConnection(): { socket: Socket; received: () => string; waitFor: (text: string) => Promise<void> } {
+function rawConnection(): { socket: Socket; received: () => string; waitFor: (text: string, ms?: number) => Promise<void> } {
   const socket = connect(port, '127.0.0.1');
   let text = '';
   socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
-  const waitFor = async (wanted: string) => {
-    for (let i = 0; i < 200 && !text.includes(wanted); i++) await new Promise((r) => setTimeout(r, 10));
+  const waitFor = async (wanted: string, ms = 2000) => {
+    for (let waited = 0; waited < ms && !text.includes(wanted); waited += 10) await new Promise((r) => setTimeout(r, 10));
     expect(text).toContain(wanted);
   };
   return { socket, received: () => text, waitFor };
@@ -82,6 +82,34 @@ describe('session streams on the wire', () => {
     socket.write('GET /healthz HTTP/1.1\r\nHost: svc.test\r\n\r\n');
     await waitFor('"ok"');
     expect(received().slice(received().indexOf('\r\n0\r\n\r\n') + 7)).toMatch(/^HTTP\/1\.1 200 OK/);
+    socket.destroy();
+  });
+
+  it('writes a stream pipelined behind a slow answer through the response, still one well-formed chunk per message', async () => {
+    const started = await t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'pipelined' } });
+    const { session_id, session_token } = started.json();
+    const session = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${session_token}` }, payload: { session_id, ...payload } });
+    // The first answer waits for its upstream's deadline: the stream's response has no socket of its own when it opens.
+    t.sim.fault('open-meteo', { kind: 'hang' });
+    const { socket, received, waitFor } = rawConnection();
+    socket.write(
+      'GET /api/data/preview?type=weather&q=12.34,56.78&max_age=0 HTTP/1.1\r\nHost: svc.test\r\n\r\n' +
+        `GET /api/agent-session/stream?session_id=${session_id} HTTP/1.1\r\nHost: svc.test\r\n\r\n`,
+    );
+    await waitFor('"type":"weather"', 15_000); // after the primary upstream's deadline
+    await waitFor(': ok');
+    t.sim.clearFaults();
+    expect((await session('/api/agent-session/event', { kind: 'log', text: 'behind' })).statusCode).toBe(200);
+    await waitFor('"text":"behind"');
+    expect((await session('/api/agent-session/end', {})).statusCode).toBe(200);
+    await waitFor('\r\n0\r\n\r\n');
+
+    const second = received().slice(received().lastIndexOf('HTTP/1.1 200 OK'));
+    const { chunks, ended, rest } = dechunk(second.slice(second.indexOf('\r\n\r\n') + 4));
+    expect([ended, rest]).toEqual([true, '']);
+    expect(chunks[0]).toBe(': ok\n\n');
+    expect(chunks.filter((chunk) => chunk.startsWith('id: ')).map((m) => JSON.parse(m.split('\ndata: ')[1]!).text)).toEqual(['behind']);
     socket.destroy();
   });
 });

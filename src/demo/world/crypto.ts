@@ -2,7 +2,8 @@ import { roundSig, roundTo } from '../../core/numbers.js';
 import { roundPrice, type Market } from '../market.js';
 import { hash32, uniform } from '../random.js';
 import { perturbedUsd } from '../perturb.js';
-import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import { Reply, type Route, type WorldRequest } from './types.js';
 import { coinByContract, coinById, coinBySymbol, coins, splitPair, type Coin } from './coins.js';
 
 /**

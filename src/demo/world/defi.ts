@@ -1,6 +1,7 @@
 import { roundSig, roundTo } from '../../core/numbers.js';
 import { between, hex } from '../random.js';
-import type { DemoWorld, Route, WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import type { Route, WorldRequest } from './types.js';
 import { coinByContract } from './coins.js';
 
 /**

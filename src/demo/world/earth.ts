@@ -1,7 +1,8 @@
 import { roundTo } from '../../core/numbers.js';
 import type { Market } from '../market.js';
 import { between, hash32, intBetween, uniform } from '../random.js';
-import type { DemoWorld, Route, WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import type { Route, WorldRequest } from './types.js';
 import { SKY_ROUTES } from './sky.js';
 
 /**

@@ -1,7 +1,8 @@
 import { roundTo } from '../../core/numbers.js';
 import { epiweekOf } from '../../sources/lib/mmwr-week.js';
 import { between, intBetween, pick } from '../random.js';
-import type { DemoWorld, Route, WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import type { Route, WorldRequest } from './types.js';
 import { coinBySymbol } from './coins.js';
 import { DEFI_ROUTES } from './defi.js';
 import { GRID_ROUTES } from './grid.js';

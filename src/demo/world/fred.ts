@@ -1,7 +1,8 @@
 import { roundTo } from '../../core/numbers.js';
 import type { Market } from '../market.js';
 import { own } from '../random.js';
-import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import { Reply, type Route, type WorldRequest } from './types.js';
 import { isoDay, periodValue, releasedPeriods, releasedSince, type Frequency, type Period } from './calendar.js';
 
 /**

@@ -1,7 +1,8 @@
 import { roundTo } from '../../core/numbers.js';
 import type { Market } from '../market.js';
 import { own } from '../random.js';
-import type { DemoWorld, Route, WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import type { Route, WorldRequest } from './types.js';
 
 /**
  * Electricity load of the demo world's European bidding zones: a zone's average load (round figures of its real size),

@@ -1,5 +1,5 @@
 import { loadDataset } from '../../entities/dataset.js';
-import { Reply, type Route, type WorldRequest } from '../world.js';
+import { Reply, type Route, type WorldRequest } from './types.js';
 
 /**
  * What the demo world lists: the entity graph's tickers and Yahoo symbols, a few index funds, and currency pairs of the

@@ -1,6 +1,7 @@
 import { roundTo } from '../../core/numbers.js';
 import { between, hex, intBetween, pick } from '../random.js';
-import type { DemoWorld, Route, WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import type { Route, WorldRequest } from './types.js';
 
 /**
  * Air traffic of the demo world: every 1° cell launches two to ten cruising flights each 20-minute slot, which fly

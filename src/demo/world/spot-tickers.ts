@@ -1,6 +1,7 @@
 import { roundPrice, type Market } from '../market.js';
 import { perturbedUsd } from '../perturb.js';
-import { Reply, type DemoWorld, type Route, type WorldRequest } from '../world.js';
+import type { DemoWorld } from '../world.js';
+import { Reply, type Route, type WorldRequest } from './types.js';
 import { coinBySymbol, coins } from './coins.js';
 
 /**
