@@ -24,4 +24,4 @@ if (wrong.length > 0) {
   process.stderr.write(`FAIL: the installed tree differs from npm-shrinkwrap.json:\n  ${wrong.join('\n  ')}\n`);
   process.exit(1);
 }
-console.log(`installed tree: ${checked} production packages, each at the version npm-shrinkwrap.json pins`);
+process.stdout.write(`installed tree: ${checked} production packages, each at the version npm-shrinkwrap.json pins\n`);

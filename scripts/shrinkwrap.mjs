@@ -1,9 +1,11 @@
 // Writes npm-shrinkwrap.json for the published server package from the repository's package-lock.json, so an
 // install of the tarball gets exactly the dependency tree the tests ran against (transitive versions included).
-// The repository lock also holds the workspace (the client SDK) and the dev tools; neither belongs in the
-// published tree. `prepack` writes the file and `postpack` removes it again: while it exists, npm in this
-// checkout would read it instead of package-lock.json.
+// The repository lock also holds the workspace (the client SDK), which is not part of the published package; the
+// dev tools stay (flagged dev, so `npm ci --omit=dev` skips them) because npm ci needs the lock to match
+// package.json. `prepack` writes the file and `postpack` removes it again: while it exists, npm in this checkout
+// would read it instead of package-lock.json.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import process from 'node:process';
 
 const SHRINKWRAP = 'npm-shrinkwrap.json';
 
@@ -17,5 +19,5 @@ if (process.argv[2] === '--remove') {
   );
   const shrinkwrap = { ...lock, packages: { '': root, ...Object.fromEntries(published) } };
   writeFileSync(SHRINKWRAP, `${JSON.stringify(shrinkwrap, null, 2)}\n`);
-  console.log(`${SHRINKWRAP}: ${published.length} packages pinned (dev tools and workspaces left out)`);
+  process.stdout.write(`${SHRINKWRAP}: ${published.length} packages pinned (the workspace left out)\n`);
 }

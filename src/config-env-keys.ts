@@ -1,7 +1,10 @@
 import Type from 'typebox';
 import { TLOG_ENV } from './config-env-tlog.js';
 
-/** The receipt signing keys, then the transparency log's settings: part of EnvSchema (config-env.ts), in their place in docs/configuration.md. */
+/**
+ * The receipt signing keys, then the transparency log's settings: part of EnvSchema (config-env.ts), in their place
+ * in docs/configuration.md.
+ */
 export const SIGNING_KEY_ENV = {
   SVC_SIGNING_KEY: Type.Optional(
     Type.String({

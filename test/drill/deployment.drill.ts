@@ -16,9 +16,9 @@ import { PrivateRedis } from '../helpers/private-redis.js';
  * The operator's drill (issue 33, docs/operations.md "The drill"): the compiled service as docs/deploy.md runs it,
  * two instances of two workers each on Postgres and Redis behind nginx and Caddy with the docs' configurations,
  * under steady reads and writes, through five faults in a row: a 15 s black hole between the instances and Postgres,
- * a Redis restart, kill -9 of a worker, and a rolling restart of both instances behind nginx, then behind Caddy. Throughout, the deployment answers every
- * request, each with 2xx or a documented 503 `store_unavailable` carrying Retry-After, never a network error;
- * after each fault writes succeed again. Run by `.ci/drill` after the build; prints a JSON summary.
+ * a Redis restart, kill -9 of a worker, and a rolling restart of both instances behind nginx, then behind Caddy.
+ * Throughout, the deployment answers every request, each with 2xx or a documented 503 `store_unavailable` carrying
+ * Retry-After, never a network error; after each fault writes succeed again. Run by `.ci/drill` after the build; prints a JSON summary.
  */
 const START_UP_S = 120;
 const BLACK_HOLE_MS = 15_000;

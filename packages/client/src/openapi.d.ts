@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * Free one-row preview of any data type
-         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked (the upstream refuses this server's region), no_data. `skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
+         * @description Returns the first normalized row with `_receipt` and `_cursor`. `since=<cursor>` answers `{changed:false, _cursor}` when nothing moved, else the full response with `changed:true` and `diff {added, removed, updated}` over all rows. `as_of` (Unix seconds or ISO 8601, within the last 60 minutes) answers from recorded history (404 `no_history` when none). `max_age` bounds staleness in seconds; 0 forces a fresh fetch. Upstream failure is a 200 with `ok:false` and `error` in upstream_timeout, upstream_error, upstream_rate_limited, upstream_bad_response, upstream_unavailable, upstream_key_missing, region_blocked, no_data, blocked_address, too_many_redirects, unsupported_content_type, no_upstream (each explained under Errors above). `skipped_items` counts malformed items of a long upstream list that were left out of an `ok:true` answer. A plain preview served from a fresh cached value carries an `ETag`; `If-None-Match` with it answers 304 while that value is current. Its signed bytes are reused until the value changes, passes its TTL or the second ends (rows say their `age_s` in whole seconds), so `_receipt.issued_at` is when that body was signed (at or after `as_of`), not the time of each request; the receipt still verifies against this exact request and body.
          */
         get: operations["getDataPreview"];
         put?: never;
@@ -4719,8 +4719,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-iVOTz0B9hZ2Ka5qp4lw4KJTnEyyLYgNY7bE47wZLZnggPh7hDRhTUDZ9Ncr0vwbwQGjfZHXKHFj_yq6dRW1IBQ",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-iCWUBzxv0gfEw4AYnwO4QKbqyjT_jUlh04LcvsY1-TnL4afVc5sPy2mgjV6W9FZCgox8cEJJp8yksgXDwYo7Dw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
@@ -4891,8 +4891,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-bSN8iEuKXZ9GJdvE-h-aUq_IgTHNvI0zq1GwbSp62YdXTPt0gIaf-dMUNEhcBE3nD349qbbnWS9mNRj0CyR3AQ",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-psT8nHl3SfKGd894b-tMtv8weKenM1niuZ9y5DI_jPPedoXGVRMIYN17oGIbyBjpw5JxTaZQsrYjJxLk8_fpDg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
@@ -5030,7 +5030,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.N9V1NXQfxWTHS7_OotPNU5qwie0hqS9bobCo3UA3TOQ",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.1aSPN-fpp90lNCO0JFXjHSh5KxfTbjbNi1_DeRmfXww",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -5040,15 +5040,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-1EOR-z_3pD0HW6VWgEvSb0MbxipZz-KkDnUYUbSuijo",
+                     *         "response_hash": "sha256-kg3RF141ftUZzUl02kTFr5nfHoyO9rDd1nXsYThNRKM",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-OBm9d0dkV5Nn4UqH5aUBuXQ7OCDvCshW8DLsZQywb7_gbO3kIITCSSgMjUdKHTsu3TqZPnN86SUJ9Wre0HIgBA",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-XoxRSp9yE14-0XKfEgKneUxot0rnEpMUIKIX5F1Jdu4rcGRm5hk8qe3_zZJt1FK4c8bDWRU5feRi4-JrY0EkDg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
@@ -5092,7 +5092,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "b1c481cb-6a1a-4845-a65a-0673b7599a7d"
+                     *       "request_id": "928cf62f-e88b-4ad0-9dac-df978af0a2d5"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5288,8 +5288,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-QAnbRQ3cwYV6mMm4ZT63FioiQMttXh1jbzXiH-r3N4e3wAoZkRDCWaYR5l9TN7lGxpGDdW1mLbMp2xqUTHpCAQ",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-5MEmMtiel0r0fQdgcXRMFK2rIltPcg4IdvWvy3kAJrxEY81ioQ2Bh0zmsIMyDTZLFSDbQHRx1_3UQe4_NEZaCA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
@@ -5336,7 +5336,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x69ceeea9ebf067aaf1ee377b4c319e265f7c03a98844534aa87c0856f7a3aa27",
+                     *         "memo": "0x5f96c6bf85c52627648bcb56a73a9322cd4ef31258304d4b61c0d31cf42ab678",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5354,7 +5354,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x69ceeea9ebf067aaf1ee377b4c319e265f7c03a98844534aa87c0856f7a3aa27"
+                     *             "memo": "0x5f96c6bf85c52627648bcb56a73a9322cd4ef31258304d4b61c0d31cf42ab678"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5548,7 +5548,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "209345ce-5396-4276-8576-bd897fc53bfc"
+                     *       "request_id": "95545f57-8e80-4c26-a826-a71606b18f61"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5785,8 +5785,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-6BUVT_wOByG-7M_SVS2oWtqCbp5WR-TDdRg393hMq3H8AmCIjanOnewhAX6tM04phPRRMgI5NZ4VRcaHRL6CAQ",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-KjNaqDh7-HfeLxEhZSzUwH_MXPgYHSY5a4G_-gFJNTuA7xZBM_HwmP-XjMzuQhi8bZgZ011k0Tp-scm6yI0WBA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
@@ -6166,19 +6166,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.JjTSnotdxK0R-zD8FQnx8E32f0MjBkIBKIuMlYs2yI4",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.BT1IZwRden3tyta_6jUHXu-mLwCvaAgL9zGJjRSrT2g",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-xBcZ-goNI6brzFkNJ1OAXRWCbSuMpnaYIoIAYqr1ous",
+                     *         "response_hash": "sha256-nr-pEOZP-Qk7Vf21r_zflEMJNpP6luf4oPJ-HqDAzr0",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-CJpTKbIT3U-b_eiPnNF3_VeTa09dG7tCynCqDX56g-KrAo1PoCL8_LyTnqkyctVTBdgSgXGxphfeTUIA1GbrDg",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-Zuo3sm0muqXkexff3SLjAbEx2P1Pv2CdT4klzPGy36xblMn03k2tyQQYJXJsrdUqwI7boa0vs6Oq7gOqyC9GCQ",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
@@ -7785,8 +7785,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "_a3fzbrY9TXoJ8ftD9TNh0asdltL4mMA9iRLKiXldFc",
-                     *         "sig": "ed25519-1Db1nhWM78ZuIiAyRmg-nqDCL-xV_HkqfMoMzB47eeZKVW-d3H7une1_19Wu8VB3Tfoqh_7Ej_bTQq8KB04hBQ",
+                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
+                     *         "sig": "ed25519-KfvmC-EdditaYcCr2IANOaL-X3Tb6e5caAbdPCbjINqbC7W02O4J58ctD4noHaSqZu8r4GOjbpEy-kJW1Bs_Bg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
