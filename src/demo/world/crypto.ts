@@ -263,9 +263,13 @@ function okxLiquidations(req: WorldRequest, market: Market): unknown {
   };
 }
 
-/** Bybit's answer (HTTP 200) to a linear symbol it does not list; a listed one is the recorded fixture's. */
+/**
+ * Bybit's answer (HTTP 200) to a symbol it does not list; a listed one is the recorded fixture's, and a request that
+ * names no symbol (every spot ticker at once) is the spot tickers' route's.
+ */
 function bybitUnlisted(req: WorldRequest, market: Market): unknown {
-  if (knownPair(market, req.params.get('symbol') ?? '')) return undefined;
+  const symbol = req.params.get('symbol');
+  if (symbol === null || knownPair(market, symbol)) return undefined;
   return { retCode: 10001, retMsg: 'params error: symbol invalid', result: {}, retExtInfo: {}, time: req.nowS * 1000 };
 }
 
