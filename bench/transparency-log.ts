@@ -15,7 +15,7 @@ import { createStore, type Store } from '../src/store/db.js';
 import { TlogRepo } from '../src/store/repos/tlog.js';
 import { TransparencyLog } from '../src/tlog/log.js';
 import { EMPTY_TREE_HASH, inclusionProof } from '../src/tlog/merkle.js';
-import { noteSigner } from '../src/tlog/note.js';
+import { noteSigner } from '../src/core/signed-note.js';
 
 const TESSERA_POSIX_WRITES_S = 1500;
 const TESSERA_MYSQL_WRITES_S = 300;

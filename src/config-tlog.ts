@@ -1,5 +1,5 @@
 import type { Env } from './config-env.js';
-import { parseCosignerKey, type CosignerKey } from './tlog/note.js';
+import { parseCosignerKey, type CosignerKey } from './core/signed-note.js';
 
 /** A witness svc sends its checkpoints to: its cosigning key and base URL (`<url>/add-checkpoint`). */
 export interface WitnessConfig {

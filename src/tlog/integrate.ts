@@ -1,6 +1,6 @@
 import type { IntegrationStep } from '../store/repos/tlog.js';
 import { leafHash, storedHashCount, storedHashesFor, treeHash, type Hash, type HashReader } from './merkle.js';
-import { checkpointBody, signNote, type NoteSigner } from './note.js';
+import { checkpointBody, signNote, type NoteSigner } from '../core/signed-note.js';
 
 /** Entries one integration step takes at most: the transaction (SQLite's one writer) stays short. */
 export const MAX_INTEGRATE = 4_096;

@@ -1,6 +1,6 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { derivedSecret } from '../core/secrets.js';
-import { noteSigner, privateKeyFromSeed, type NoteSigner } from './note.js';
+import { noteSigner, privateKeyFromSeed, type NoteSigner } from '../core/signed-note.js';
 
 /**
  * The log key signs checkpoints; it is not the receipt key. SVC_LOG_KEY gives it (an Ed25519 private key, PKCS#8 PEM

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { TlogRepo } from '../store/repos/tlog.js';
 import { integrateStep } from './integrate.js';
 import { consistencyProof, inclusionProof, leafHash, rootFromInclusion } from './merkle.js';
-import { verifierKey, type NoteSigner } from './note.js';
+import { verifierKey, type NoteSigner } from '../core/signed-note.js';
 import { Sequencer, type Built } from './sequencer.js';
 import { entryBundle, TILE_WIDTH, tileExists, tileHashIndexes, type TileRef } from './tiles.js';
 import { WitnessClient, type Witnessed } from './witness.js';

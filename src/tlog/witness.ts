@@ -1,6 +1,6 @@
 import type { WitnessConfig } from '../config-tlog.js';
 import type { Hash } from './merkle.js';
-import { verifyCosignature } from './note.js';
+import { verifyCosignature } from '../core/signed-note.js';
 
 /** One witness's cosignature on a checkpoint, verified against the witness's configured key. */
 export interface Witnessed {

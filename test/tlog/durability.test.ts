@@ -10,7 +10,7 @@ import { createStore, type Store } from '../../src/store/db.js';
 import { TlogRepo } from '../../src/store/repos/tlog.js';
 import { TransparencyLog } from '../../src/tlog/log.js';
 import { leafHash, storedHashesFor, treeHash, type Hash } from '../../src/tlog/merkle.js';
-import { noteSigner } from '../../src/tlog/note.js';
+import { noteSigner } from '../../src/core/signed-note.js';
 import { STORE_BACKENDS, uniqueName, type StoreBackend } from '../helpers/backends.js';
 
 const signer = noteSigner('durability.test/log', generateKeyPairSync('ed25519').privateKey);

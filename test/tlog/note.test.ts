@@ -12,7 +12,7 @@ import {
   signNote,
   verifierKey,
   verifyCosignature,
-} from '../../src/tlog/note.js';
+} from '../../src/core/signed-note.js';
 import { loadLogKey } from '../../src/tlog/log-key.js';
 
 describe('signed notes and checkpoints', () => {

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { noteKeyId, rawPublicKey } from '../../src/tlog/note.js';
+import { noteKeyId, rawPublicKey } from '../../src/core/signed-note.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** A witness from c2sp.org/tlog-witness, minimal: it remembers a size per origin, answers 409 on a stale old size, cosigns. */

@@ -1,5 +1,4 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
-import type { Hash } from './merkle.js';
 
 /**
  * c2sp.org/signed-note with Ed25519 (signature type 0x01), c2sp.org/tlog-checkpoint bodies, and the witnesses'
@@ -49,7 +48,7 @@ export function signatureLine(signer: NoteSigner, text: string): string {
 export const signNote = (signer: NoteSigner, text: string): string => `${text}\n${signatureLine(signer, text)}\n`;
 
 /** c2sp.org/tlog-checkpoint body: origin, size, base64 root hash, each on its own line. */
-export const checkpointBody = (origin: string, size: number, root: Hash): string => `${origin}\n${size}\n${root.toString('base64')}\n`;
+export const checkpointBody = (origin: string, size: number, root: Buffer): string => `${origin}\n${size}\n${root.toString('base64')}\n`;
 
 export interface ParsedSignature {
   name: string;
