@@ -31,7 +31,10 @@ function readWitness(item: string, problems: string[]): WitnessConfig[] {
   }
 }
 
-/** The log's settings; the origin defaults to the public URL's host + `/log`. */
+/**
+ * The log's settings; the origin defaults to the public URL's host + `/log` (localhost when the public URL is itself
+ * invalid: that variable's problem is reported on its own line).
+ */
 export function readTlog(parsed: Env, publicUrl: string, problems: string[]): TlogConfig {
   const witnesses = (parsed.SVC_LOG_WITNESSES ?? '')
     .split(',')
@@ -42,7 +45,7 @@ export function readTlog(parsed: Env, publicUrl: string, problems: string[]): Tl
       `SVC_LOG_WITNESS_QUORUM: ${parsed.SVC_LOG_WITNESS_QUORUM} cosignatures cannot come from ${witnesses.length} SVC_LOG_WITNESSES`,
     );
   return {
-    origin: parsed.SVC_LOG_ORIGIN ?? `${new URL(publicUrl).hostname}/log`,
+    origin: parsed.SVC_LOG_ORIGIN ?? `${URL.canParse(publicUrl) ? new URL(publicUrl).hostname : 'localhost'}/log`,
     ...(parsed.SVC_LOG_KEY ? { key: parsed.SVC_LOG_KEY } : {}),
     checkpointIntervalMs: parsed.SVC_LOG_CHECKPOINT_INTERVAL_MS,
     witnesses,
