@@ -71,7 +71,7 @@ describe('the /status page in Chromium', () => {
       '39 not called yet',
     ]);
     const firstHost = page.locator('.hosts tbody tr').first();
-    expect(await firstHost.locator('td.name').textContent()).toBe('binance-futures'); // called hosts first, by name
+    expect(await firstHost.locator('td.name').textContent()).toBe('binance'); // called hosts first, by name
     expect(await page.locator('.hosts tbody tr').count()).toBeGreaterThanOrEqual(72);
     await page.screenshot({ path: '/tmp/svc-status-1280.png', fullPage: false });
     await page.locator('#hosts-title').scrollIntoViewIfNeeded();

@@ -44,6 +44,6 @@ describe.each(BUS_BACKENDS.filter((b) => b === 'redis'))('upstream health across
     const merged = await status(a);
     expect(merged.instances).toBe(1); // two instances merged, on two databases
     expect(hostOf(merged, 'coingecko')).toMatchObject({ calls: 2, outcomes: { ok: 1, rate_limited: 1 }, success_rate: 0.5 });
-    expect(typeOf(merged, 'crypto-price')).toMatchObject({ state: 'degraded', source: 'binance', results: { ok: 1, degraded: 1 } });
+    expect(typeOf(merged, 'crypto-price')).toMatchObject({ state: 'degraded', source: 'kraken', results: { ok: 1, degraded: 1 } });
   });
 });

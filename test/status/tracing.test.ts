@@ -68,7 +68,9 @@ describe('OpenTelemetry tracing', () => {
     expect(attribute(server, 'http.route')).toBe('/api/data/preview');
     expect(Number(attribute(server, 'http.response.status_code'))).toBe(200);
     const children = spans.filter((s) => s.parentSpanId === server.spanId);
-    expect(children.map((s) => s.name).sort()).toEqual(['GET binance', 'GET coingecko']);
+    // crypto-price asks its six sources at once (docs/corroboration.md): one client span each.
+    const sources = ['binance', 'bybit', 'coinbase-exchange', 'coingecko', 'kraken', 'okx'];
+    expect(children.map((s) => s.name).sort()).toEqual(sources.map((source) => `GET ${source}`));
     for (const child of children) {
       expect(child.traceId).toBe(server.traceId);
       expect(child.kind).toBe(3); // CLIENT
