@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SvcHttpError, createClient } from '../../packages/client/src/index.js';
 
@@ -47,4 +49,26 @@ describe('the SDK with an API key', () => {
       .catch((e: unknown) => e);
     expect(streamRefused).toMatchObject({ status: 401, code: 'unauthorized' });
   });
+
+  it('the CLI sends SVC_API_KEY the same way: a valid key is served, a revoked one refused (exit 3)', async () => {
+    const issued = (await admin('POST', '/api/v1/admin/keys', { name: 'cli test', tier: 'standard' })) as { id: string; key: string };
+    expect(await svcCli(['catalog', '--json'], issued.key)).toMatchObject({ code: 0 });
+    await admin('DELETE', `/api/v1/admin/keys/${issued.id}`);
+    const refused = await svcCli(['catalog', '--json'], issued.key);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('401');
+  });
 });
+
+const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
+const CLI = fileURLToPath(new URL('../../packages/client/src/cli.ts', import.meta.url));
+
+/** The `svc` CLI as a child process against the listening service, with `apiKey` in SVC_API_KEY. */
+function svcCli(args: string[], apiKey: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = { ...process.env, SVC_BASE_URL: base, SVC_API_KEY: apiKey, SVC_WALLET_KEY: '', SVC_PASS: '' };
+    execFile(process.execPath, [TSX, CLI, ...args], { env, timeout: 60_000 }, (error, _stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+    );
+  });
+}

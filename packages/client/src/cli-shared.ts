@@ -60,6 +60,7 @@ export function clientFor(opts: GlobalOptions): SvcClient {
     baseUrl: opts.baseUrl,
     ...(key ? { wallet: privateKeyToAccount(key) } : {}),
     ...(process.env.SVC_PASS ? { passToken: process.env.SVC_PASS } : {}),
+    ...(process.env.SVC_API_KEY ? { apiKey: process.env.SVC_API_KEY } : {}),
     maxPaymentUsd: opts.maxPayment,
     maxSessionUsd: opts.maxSession,
   });
