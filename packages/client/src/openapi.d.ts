@@ -4719,8 +4719,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-iCWUBzxv0gfEw4AYnwO4QKbqyjT_jUlh04LcvsY1-TnL4afVc5sPy2mgjV6W9FZCgox8cEJJp8yksgXDwYo7Dw",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-c3frlmnrCOo9tAvyjj0OjJk00l8RC8ZItPBq7KPTNC4UTKo6XkzrHi0ZrNbawQjdWKWq3m6BEGW8lTpNa-mjCQ",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
@@ -4891,8 +4891,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-psT8nHl3SfKGd894b-tMtv8weKenM1niuZ9y5DI_jPPedoXGVRMIYN17oGIbyBjpw5JxTaZQsrYjJxLk8_fpDg",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-0HgsZn_sYo2LT4YKb0Ht-pZAcGvhUX3UGJ-Cjy4OMdXNb4UcIRJOjrtG2q1l4VXfKv6eK50Z7Ufbd8AHifXlAA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
@@ -5030,7 +5030,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.1aSPN-fpp90lNCO0JFXjHSh5KxfTbjbNi1_DeRmfXww",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.Ndt5GMZ7XcJ6FGHVUBMYR0JNZKqXoBM49rhz6yS2Aow",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -5040,15 +5040,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-kg3RF141ftUZzUl02kTFr5nfHoyO9rDd1nXsYThNRKM",
+                     *         "response_hash": "sha256-T83gKk14ridj6T5WGApNUKYrEQoQ0xtte02qfkhI7lo",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-XoxRSp9yE14-0XKfEgKneUxot0rnEpMUIKIX5F1Jdu4rcGRm5hk8qe3_zZJt1FK4c8bDWRU5feRi4-JrY0EkDg",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-8ceY6UCZ46IRfbKBShOFQZlSHq2v0QVv0X8XVa38nyb5XAaI0ad35cdRt-Azw-DopU7Ptacxsmp6nCNZtFWjBg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
@@ -5092,7 +5092,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "928cf62f-e88b-4ad0-9dac-df978af0a2d5"
+                     *       "request_id": "09808280-ba2f-48fa-b8b0-450e8952bcc4"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5288,8 +5288,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-5MEmMtiel0r0fQdgcXRMFK2rIltPcg4IdvWvy3kAJrxEY81ioQ2Bh0zmsIMyDTZLFSDbQHRx1_3UQe4_NEZaCA",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-xHaEW7Zp5qfx1OWpzUJy-RyPS8UorWW3SC2w-Af5mL1BPaBES0Yla8ZVoL9YIckRhoVIDYSXOuFXAB_LlA9ODA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
@@ -5336,7 +5336,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x5f96c6bf85c52627648bcb56a73a9322cd4ef31258304d4b61c0d31cf42ab678",
+                     *         "memo": "0x46c9979dbe45050948270f09ba4caf4ace1fb92164635a7adf903a1b814562ba",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5354,7 +5354,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x5f96c6bf85c52627648bcb56a73a9322cd4ef31258304d4b61c0d31cf42ab678"
+                     *             "memo": "0x46c9979dbe45050948270f09ba4caf4ace1fb92164635a7adf903a1b814562ba"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5548,7 +5548,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "95545f57-8e80-4c26-a826-a71606b18f61"
+                     *       "request_id": "4c7fffbc-6c9a-4546-8074-dc25ff2c3117"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5785,8 +5785,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-KjNaqDh7-HfeLxEhZSzUwH_MXPgYHSY5a4G_-gFJNTuA7xZBM_HwmP-XjMzuQhi8bZgZ011k0Tp-scm6yI0WBA",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-2MUu8iB5FwQNF3op6QFSEJU9wC7F3NqDl8G2xiiBv5__5N7YSvqqH1Nk_qqnWyW_ZiLx_KSh2i2-Kek6kVj1AA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
@@ -6166,19 +6166,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.BT1IZwRden3tyta_6jUHXu-mLwCvaAgL9zGJjRSrT2g",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Mj8O9TeoIILRD2ajHGbS795-Cy4KlackOV5qh1TCypg",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-nr-pEOZP-Qk7Vf21r_zflEMJNpP6luf4oPJ-HqDAzr0",
+                     *         "response_hash": "sha256-Kzoj9DkGDkyshLxL8yJ3RmjH2XskAwfyiJWVZRpFeN8",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-Zuo3sm0muqXkexff3SLjAbEx2P1Pv2CdT4klzPGy36xblMn03k2tyQQYJXJsrdUqwI7boa0vs6Oq7gOqyC9GCQ",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-gWHX8EqihPCLt4XnO1g6vl2OMLdaUD89NOg05we_pH1RdWo0ac3-Mo2LmArvcA18RZGkbdLEKosotuqPYwpzBw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
@@ -7785,8 +7785,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "3iyARgR69YfY8NSC6yMTguZkjiufjDLmZGpwX51YFaM",
-                     *         "sig": "ed25519-KfvmC-EdditaYcCr2IANOaL-X3Tb6e5caAbdPCbjINqbC7W02O4J58ctD4noHaSqZu8r4GOjbpEy-kJW1Bs_Bg",
+                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
+                     *         "sig": "ed25519-2QTGZNAbTqMidLlpeqbZlpmXpLtKNScJxvjsbPOsFIT_xGhh9OgkIEyJ0gZ4B00F2Evy4IuZaCbaylbtDpCIBA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
