@@ -3,10 +3,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/ports.js';
 
 /** Starts the real entry point (what `npm run demo` runs) and talks to it over a socket. */
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const base = `http://127.0.0.1:${port}`;
+let base = '';
 let child: ChildProcess;
 let log = '';
 
@@ -18,6 +18,7 @@ const START_UP_MS = 150_000;
 
 async function waitUntilUp(): Promise<void> {
   for (const until = Date.now() + START_UP_MS; Date.now() < until;) {
+    if (child.exitCode !== null) throw new Error(`demo exited (${child.exitCode}) before it listened:\n${log}`);
     try {
       if ((await fetch(`${base}/healthz`)).ok) return;
     } catch {
@@ -29,6 +30,9 @@ async function waitUntilUp(): Promise<void> {
 }
 
 beforeAll(async () => {
+  // A port picked at random could be one the kernel already gave another test's listener (or client): ask for a free one.
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
   child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       ...process.env,

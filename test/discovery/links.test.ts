@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 
 /** Every discovery file, and every link in it, must lead somewhere real. */
 const FILES = [
@@ -85,7 +86,7 @@ describe('discovery links', () => {
 
   it('mcp.json describes the real server: transports, version and the tools tools/list returns', async () => {
     const mcp = (await t.app.inject('/.well-known/mcp.json')).json();
-    expect(mcp.version).toBe('7.0.0');
+    expect(mcp.version).toBe(PACKAGE_VERSION);
     // No install command for a package name svc does not own: stdio runs from a built checkout.
     expect(mcp.transports).toEqual([
       { type: 'streamable-http', url: `${BASE}/mcp`, stateless: true },

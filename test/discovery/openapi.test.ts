@@ -15,6 +15,7 @@ import { Ajv } from 'ajv';
 import { unixSeconds } from '../../src/core/clock.js';
 import { toJsonSchema } from '../../src/mcp/schema.js';
 import { EXAMPLE_CALLS, recordExamples } from '../../scripts/openapi-examples.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -48,7 +49,7 @@ afterAll(async () => {
 describe('OpenAPI', () => {
   it('is a valid OpenAPI 3.0.3 document at version 7.0.0', async () => {
     expect(doc.openapi).toBe('3.0.3');
-    expect(doc.info.version).toBe('7.0.0');
+    expect(doc.info.version).toBe(PACKAGE_VERSION);
     const result = await new Validator().validate(doc);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

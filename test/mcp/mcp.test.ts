@@ -18,6 +18,7 @@ import { unixSeconds } from '../../src/core/clock.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { DEFAULT_TOOLSETS } from '../../src/mcp/toolset-names.js';
 import { EnvSchema } from '../../src/config-env.js';
+import { PACKAGE_VERSION } from '../helpers/package-version.js';
 
 /** The tools a connection without ?toolsets= lists. */
 const DEFAULT_TOOLS = TOOLS.filter((tool) => DEFAULT_TOOLSETS.includes(tool.toolset)).map((tool) => tool.name);
@@ -90,7 +91,7 @@ afterAll(async () => {
 
 describe('MCP over streamable HTTP (stateless)', () => {
   it('initializes and lists the tools with input schemas from the registry, output schemas and annotations', () => {
-    expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: '7.0.0' });
+    expect(client.getServerVersion()).toMatchObject({ name: 'svc', version: PACKAGE_VERSION });
     expect(tools.map((tool) => tool.name)).toEqual([...DEFAULT_TOOLS, 'next_page']);
     const query = tools.find((tool) => tool.name === 'query')!;
     expect((query.inputSchema.properties as any).type.enum).toEqual(t.deps.registry.types());
