@@ -1,14 +1,7 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createDeps, type Deps } from '../../src/deps.js';
-import { startDemo, type Demo } from '../../src/demo/start-up.js';
-import { freePort } from '../helpers/ports.js';
+import { startDemoServer, type DemoServer } from '../helpers/demo-server.js';
 
 /**
  * Every ```sh block of README.md and docs/*.md runs with bash against one demo server started here as `npm run demo`
@@ -61,40 +54,6 @@ curl() {
 }
 `;
 
-interface DemoServer {
-  origin: string;
-  close(): Promise<void>;
-}
-
-/** What src/main.ts does under SVC_DEMO=1, on a free port, a temp data directory and no scheduler. */
-async function startDemoServer(): Promise<DemoServer> {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-docs-'));
-  const loaded = loadConfig({
-    SVC_DEMO: '1',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    SVC_DATA_DIR: dataDir,
-    SVC_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SVC_SCHEDULER: '0',
-    SVC_RATE_ANON_PER_MIN: '1000000',
-  });
-  const demo: Demo = await startDemo(loaded);
-  const deps: Deps = await createDeps(demo.config);
-  const app: FastifyInstance = await buildApp(deps, { logger: { level: 'warn' } });
-  await demo.prepare(app, deps);
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await app.close();
-      await deps.close();
-      await demo.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 /** Runs asynchronously: the demo server answering the block lives in this process's event loop. */
 function run(block: Block, origin: string): Promise<{ code: number; output: string }> {
   const script = PRELUDE + block.code.replaceAll('http://localhost:8080', origin).replaceAll('localhost:8080', origin);
@@ -112,7 +71,7 @@ describe('every shell example in README.md and docs/ runs against the demo', () 
   beforeAll(async () => {
     if (origin) return;
     server = await startDemoServer();
-    origin = server.origin;
+    origin = server.url;
   }, 180_000);
   afterAll(async () => {
     await server?.close();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { uniqueName } from '../helpers/backends.js';
+import { freePort } from '../helpers/ports.js';
 
 it('SVC_WORKERS is 1 to 99 or auto, and more than one worker needs REDIS_URL', () => {
   expect(loadConfig({ SVC_WORKERS: '3', REDIS_URL: 'redis://127.0.0.1:6379' }).workers).toBe(3);
@@ -19,12 +20,14 @@ const START_UP_MS = 180_000;
 const WATCHERS = 6;
 
 describe.runIf(process.env.REDIS_URL)('SVC_WORKERS=2 on one port', () => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const base = `http://127.0.0.1:${port}`;
+  let base = '';
   let primary: ChildProcess;
   let log = '';
 
   beforeAll(async () => {
+    // Not a random port: it could be an ephemeral port the kernel already gave another test's socket.
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
     primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: {
         ...process.env,

@@ -14,7 +14,8 @@ import {
   type VerifiedCheckpoint,
 } from '../../packages/client/src/index.js';
 import { buildGo, run, skipWithoutGo, startWitness, type Run, type Witness } from './go.js';
-import { freePort, startDemoServer, waitFor, type DemoServer } from './demo-server.js';
+import { startDemoServer, waitFor, type DemoServer } from '../helpers/demo-server.js';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * Issue 36's acceptance, against a real demo server: programs that are not svc's code (the Go verifier on

@@ -1,19 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/deps.js';
 import { startDemo } from '../../src/demo/start-up.js';
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from './ports.js';
 
 export interface DemoServer {
   url: string;
@@ -23,7 +15,7 @@ export interface DemoServer {
 /** What `npm run demo` starts (src/main.ts under SVC_DEMO=1), listening on a free port with a temp data directory. */
 export async function startDemoServer(env: Record<string, string> = {}): Promise<DemoServer> {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-tlog-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-demo-server-'));
   const demo = await startDemo(
     loadConfig({
       SVC_DEMO: '1',
