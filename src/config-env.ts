@@ -33,6 +33,13 @@ export const EnvSchema = Type.Object({
       description: 'Postgres URL; default is embedded SQLite in SVC_DATA_DIR',
     }),
   ),
+  SVC_DB_QUERY_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 10_000,
+    description:
+      'Postgres: a query the server has not answered within this time ends its connection (the request is answered 503 store_unavailable; a network black hole cannot hold requests or locks longer); migrations are exempt',
+  }),
   REDIS_URL: Type.Optional(
     Type.String({
       pattern: '^rediss?://',

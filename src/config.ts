@@ -28,6 +28,8 @@ export interface Config {
   issuer: string;
   dataDir: string;
   databaseUrl?: string;
+  /** Postgres: how long a query may go unanswered before its connection is ended. */
+  dbQueryTimeoutMs: number;
   redisUrl?: string;
   redisPrefix: string;
   /** Deadline of every Redis command. */
@@ -202,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     issuer: new URL(publicUrl).hostname,
     dataDir: parsed.SVC_DATA_DIR,
     databaseUrl: parsed.DATABASE_URL,
+    dbQueryTimeoutMs: parsed.SVC_DB_QUERY_TIMEOUT_MS,
     redisUrl: parsed.REDIS_URL,
     redisPrefix: parsed.SVC_REDIS_PREFIX,
     redisTimeoutMs: parsed.SVC_REDIS_TIMEOUT_MS,

@@ -100,6 +100,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const clock = options.clock ?? systemClock;
   const store = await createStore({
     databaseUrl: config.databaseUrl,
+    queryTimeoutMs: config.dbQueryTimeoutMs,
     sqlitePath: join(config.dataDir, 'svc.db'),
     schema: options.pgSchema,
     migrate: options.migrate,

@@ -15,6 +15,8 @@ import { TYPE_STATES, hostStatus, typeStatus, type Availability, type HostStatus
 /** How often an instance shares its figures, and how long a reader reuses the other instances' figures. */
 const FLUSH_EVERY_MS = 5_000;
 const REMOTE_TTL_MS = 5_000;
+/** How long a report waits for the other instances' figures before it answers with those known last. */
+const REMOTE_WAIT_MS = 1_000;
 
 export interface StatusReport {
   /** Unix s. */
@@ -78,6 +80,7 @@ function isPartial(result: SourceSuccess): boolean {
 export class StatusService {
   private readonly shared?: SharedHealth;
   private remote?: Remote;
+  private reading?: Promise<Remote>;
   private memo?: { key: string; report: StatusReport };
   private timer?: NodeJS.Timeout;
 
@@ -139,10 +142,22 @@ export class StatusService {
     return snapshot;
   }
 
-  /** The other instances' figures and how many instances are live, re-read at most every REMOTE_TTL_MS. */
+  /**
+   * The other instances' figures and how many instances are live, re-read at most every REMOTE_TTL_MS by one read at a
+   * time. The catalog and /status need no database: when it does not answer within REMOTE_WAIT_MS (a black hole holds
+   * a query until SVC_DB_QUERY_TIMEOUT_MS), the figures known last serve, and the read goes on in the background.
+   */
   private async remoteSnapshots(): Promise<Remote> {
     const now = this.deps.clock.now();
     if (this.remote && now - this.remote.at < REMOTE_TTL_MS) return this.remote;
+    this.reading ??= this.readRemote(now).finally(() => (this.reading = undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const known = this.remote ?? { at: now, snapshots: [], instances: undefined };
+    const waited = new Promise<Remote>((resolve) => (timer = setTimeout(() => resolve(known), REMOTE_WAIT_MS)));
+    return Promise.race([this.reading, waited]).finally(() => clearTimeout(timer));
+  }
+
+  private async readRemote(now: number): Promise<Remote> {
     const [snapshots, live] = await Promise.all([this.shared?.others() ?? [], this.deps.cluster.live().catch(() => undefined)]);
     this.remote = { at: now, snapshots, instances: live?.length };
     return this.remote;

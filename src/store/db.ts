@@ -31,6 +31,8 @@ export interface StoreOptions {
   schema?: string;
   /** false: leave the schema as it is (another process of the deployment migrated it). */
   migrate?: boolean;
+  /** Postgres: a query unanswered this long ends its connection (SVC_DB_QUERY_TIMEOUT_MS); none while migrating. */
+  queryTimeoutMs?: number;
 }
 
 /** The Postgres driver, configured as svc reads it; loaded only for a Postgres store: an SQLite deployment never needs it (RSS). */
@@ -73,7 +75,31 @@ export function isDatabaseOutage(error: unknown): boolean {
 /** How long a request waits for a new database connection before it is answered 503 `store_unavailable`. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-export async function postgresDialect(url: string, schema?: string): Promise<PostgresDialect> {
+/** How long a query may go unanswered; 0 while migrations run (an index build may take minutes). */
+export interface QueryBound {
+  ms: number;
+}
+
+type PgClient = import('pg').PoolClient & { connection?: { stream?: { destroy(): void } } };
+
+/**
+ * A query the server has not answered within `bound.ms` ends its connection. Without this a network black hole holds
+ * the request (and, inside a transaction, the rows it locked) for as long as TCP keepalive takes to notice: the
+ * driver's own `query_timeout` only abandons the query and hands the connection back mid-query, still in its
+ * transaction. Ending the socket fails every query on it with "Connection terminated" (answered 503, an outage), the
+ * pool discards the client, and the server rolls back whatever that connection had open once it sees the close.
+ */
+function boundQueries(client: PgClient, bound: QueryBound): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const pending = query(...args);
+    if (bound.ms === 0 || !(pending instanceof Promise)) return pending;
+    const timer = setTimeout(() => client.connection?.stream?.destroy(), bound.ms);
+    return pending.finally(() => clearTimeout(timer));
+  }) as PgClient['query'];
+}
+
+export async function postgresDialect(url: string, schema?: string, bound: QueryBound = { ms: 0 }): Promise<PostgresDialect> {
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10, options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
@@ -81,7 +107,10 @@ export async function postgresDialect(url: string, schema?: string): Promise<Pos
   // pool while it is idle (and removed), on the client itself while it is checked out (its queries
   // fail, answered 503, and the pool discards it on release). Unhandled, either event would end the process.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    boundQueries(client, bound);
+  });
   return new PostgresDialect({ pool });
 }
 
@@ -90,10 +119,12 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
   if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
   const sqlite = engine === 'sqlite' ? openSqlite(options.sqlitePath) : undefined;
-  const db = new Kysely<DB>({ dialect: sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema)) });
+  const bound: QueryBound = { ms: 0 };
+  const db = new Kysely<DB>({ dialect: sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema, bound)) });
   const migrator = await migratorFor(db, engine, options.schema);
   const migrated = options.migrate === false ? [] : await migrate(db, migrator);
   const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
+  bound.ms = options.queryTimeoutMs ?? 0;
   return {
     db,
     engine,

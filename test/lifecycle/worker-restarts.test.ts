@@ -30,14 +30,16 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     for (const deadline = Date.now() + ms; !(await done()); await sleep(200))
       if (Date.now() > deadline || primary.exitCode !== null) throw new Error(`${what} did not happen:\n${log.slice(-4000)}`);
   };
-  const startSession = () =>
-    fetch(`${base}/api/agent-session/start`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{"label":"drill"}',
+  // Every request is bounded (a hung one used to hold the case until vitest's timeout, with nothing to read): past
+  // SVC_DB_QUERY_TIMEOUT_MS and then some, a request still unanswered fails the case with the service's log.
+  const bounded = (path: string, init?: RequestInit) =>
+    fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(25_000) }).catch((error: Error) => {
+      throw error.name === 'TimeoutError' ? new Error(`${path} went unanswered for 25 s:\n${log.slice(-4000)}`) : error;
     });
+  const startSession = () =>
+    bounded('/api/agent-session/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"drill"}' });
   const answers = async (path: string) => {
-    const status = await fetch(`${base}${path}`).then(
+    const status = await bounded(path).then(
       (response) => response.status,
       (error: Error) => `${error.message} (${String((error.cause as Error | undefined)?.message)})`,
     );

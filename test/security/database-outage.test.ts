@@ -105,6 +105,46 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0)('Postgres faults at runtime', (
   );
 });
 
+/**
+ * A query sent into a network black hole used to wait for as long as TCP keepalive took to notice (hours): the request
+ * with it, and inside a transaction the rows it had locked (the transparency log's size row: every logged answer after
+ * it waited too). The catalog waited on the database for the instance count. Now an unanswered query ends its
+ * connection after SVC_DB_QUERY_TIMEOUT_MS. The hole stays open while the requests are answered: they cannot have
+ * waited for it to close.
+ */
+describe.runIf(SHARED_STORE_BACKENDS.length > 0)('a Postgres black hole longer than SVC_DB_QUERY_TIMEOUT_MS', () => {
+  let proxy: FaultProxy;
+  let t: TestApp;
+  beforeAll(async () => {
+    proxy = await FaultProxy.start(process.env.DATABASE_URL!);
+    t = await startTestApp({ env: { DATABASE_URL: proxy.url, SVC_DB_QUERY_TIMEOUT_MS: '1500' } });
+  }, 120_000);
+  afterAll(async () => {
+    await t.close();
+    await proxy.close();
+  });
+  const startSession = () => t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'hole' } });
+  const loggedAnswer = (q: string) => t.app.inject(`/api/v1/entity/resolve?q=${q}`);
+
+  it('a write and a logged answer get 503 store_unavailable, the catalog 200, and nothing stays locked once it heals', async () => {
+    // Open connections the pool keeps idle: in the hole, the requests' queries go out on them and are never answered.
+    for (const opened of await Promise.all(Array.from({ length: 8 }, startSession))) expect(opened.statusCode).toBe(200);
+    expect((await loggedAnswer('bitcoin')).statusCode).toBe(200);
+    proxy.blackHole();
+    t.clock.advance(86_400_000); // the status figures are stale: the catalog must not wait on the database for them
+    const [write, logged, catalog] = await Promise.all([startSession(), loggedAnswer('ethereum'), t.app.inject('/api/v1/catalog')]);
+    for (const answer of [write, logged]) {
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toMatchObject({ error: 'store_unavailable' });
+    }
+    expect(catalog.statusCode).toBe(200);
+
+    await proxy.heal();
+    expect((await startSession()).statusCode).toBe(200);
+    expect((await loggedAnswer('solana')).statusCode).toBe(200); // the log's size row is not held by a cut transaction
+  }, 60_000);
+});
+
 describe('what counts as the database being away', () => {
   it('connection failures of either driver, not other errors', () => {
     const coded = (code: string) => Object.assign(new Error('x'), { code });
