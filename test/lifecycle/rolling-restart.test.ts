@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
 import { uniqueName } from '../helpers/backends.js';
-import { Instance, NGINX, REPO, sleep, startNginx, steadyLoad, untilReady } from '../helpers/deployment.js';
+import { Instance, NGINX, REPO, startNginx, steadyLoad, untilReady } from '../helpers/deployment.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
@@ -77,7 +77,7 @@ describe.runIf(runnable)('rolling restart of two instances behind nginx (docs/de
     'scripts/rolling-restart.sh restarts both under steady load and not one request fails',
     async () => {
       const load = steadyLoad(`http://127.0.0.1:${proxyPort}`, 4);
-      await sleep(2000);
+      await expect.poll(() => load.answered(), { timeout: 30_000 }).toBeGreaterThan(40); // the load is flowing
       // systemctl restart returns once the old process has exited and the new one is started; so does this command.
       const restart = `pid=$(cat ${dir}/{}.pid); kill -TERM $pid; while kill -0 $pid 2>/dev/null; do sleep 0.1; done`;
       const script = spawn(

@@ -137,7 +137,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
       }
     };
     const writers = [0, 1, 2, 3].map(writer);
-    await sleep(1000);
+    await until('writes acknowledged before the kill', () => acknowledged.size >= 8, 30_000);
     const [victim] = workerPids();
     const replaced = log.split('a replacement worker listens').length;
     const killedAt = Date.now();

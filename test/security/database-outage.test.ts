@@ -37,7 +37,7 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0)('Postgres faults at runtime', (
   it('answers 503 store_unavailable with Retry-After while it is away, keeps serving what needs no database, and recovers', async () => {
     expect((await startSession()).statusCode).toBe(200);
     await proxy.refuse(); // the pool's idle connections die: an unhandled pool error would end this process here
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect.poll(async () => (await t.app.inject('/readyz')).statusCode).toBe(503); // the instance has seen it
 
     const refused = await startSession();
     expect(refused.statusCode).toBe(503);

@@ -93,8 +93,9 @@ describe('SIGTERM', () => {
     try {
       const stream = await openStream(server.port, '/api/data/stream');
       await stream.opened;
+      const asked = sim.hits('coingecko');
       const slow = fetch(`http://127.0.0.1:${server.port}/api/data/preview?type=crypto-price&q=bitcoin&max_age=0`);
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => sim.hits('coingecko'), { timeout: 10_000 }).toBeGreaterThan(asked); // in flight now
       server.child.kill('SIGTERM');
       for (let i = 0; i < 100 && !server.log().includes('shutting down'); i++) await new Promise((r) => setTimeout(r, 50));
       const late = await fetch(`http://127.0.0.1:${server.port}/api/v1/catalog`).then(

@@ -67,7 +67,21 @@ async function open(url: string, headers: Record<string, string> = {}) {
   return stream;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 150));
+/** A stream once a slot is free: a closed stream's slot is released when the server sees the socket close. */
+async function openWhenFree(url: string) {
+  for (const deadline = Date.now() + 5_000; ; ) {
+    const stream = await open(url);
+    if (stream.res.status === 200 || Date.now() > deadline) return stream;
+    await stream.close();
+  }
+}
+
+/** Before a "nothing else arrived" assertion: the tick of a fresh answer, after which no earlier tick is on its way. */
+async function sentinel(app: TestApp, stream: Awaited<ReturnType<typeof open>>, type: string, q: string) {
+  const before = stream.frames.length;
+  await app.app.inject({ url: '/api/data/preview', query: { type, q, max_age: '0' } });
+  await stream.until(() => stream.frames.slice(before).some((f) => f.data?.type === type && f.data?.q === q));
+}
 
 describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
   let a: TestApp;
@@ -140,8 +154,11 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
   });
 
   it('greets a new client with the latest answer of every key it asked for, then filters live ticks by types and q', async () => {
+    // The London answer has reached B (a probe saw its tick) before the clients below connect and are greeted with it.
+    const probe = await open(`${baseB}/api/data/stream?types=weather&q=51.5,-0.12`);
     await a.app.inject({ url: '/api/data/preview', query: { type: 'weather', q: '51.5,-0.12' } });
-    await settle();
+    await probe.ticksOf('weather', '51.5,-0.12');
+    await probe.close();
     const onlyWeather = await open(`${baseB}/api/data/stream?types=weather`);
     const london = await open(`${baseB}/api/data/stream?types=weather,crypto-price&q=51.5,-0.12`);
     await onlyWeather.ticksOf('weather', '51.5,-0.12');
@@ -167,7 +184,7 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     // q as the type writes it: crypto-price keys are lower case.
     const shouted = await open(`${baseA}/api/data/stream?types=crypto-price&q=BITCOIN`);
     await shouted.ticksOf('crypto-price', 'bitcoin');
-    await settle();
+    await sentinel(a, shouted, 'crypto-price', 'bitcoin');
     expect(new Set(shouted.frames.map((f) => f.data?.q))).toEqual(new Set(['bitcoin']));
     await shouted.close();
   });
@@ -181,8 +198,8 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     await first.close();
     const resumed = await open(`${baseB}/api/data/stream?types=weather`, { 'last-event-id': tokyo!.id! });
     await resumed.ticksOf('weather', '-33.87,151.21');
-    await settle();
-    expect(resumed.frames.map((f) => f.data?.q)).toEqual(['-33.87,151.21']);
+    await sentinel(a, resumed, 'weather', '55.75,37.62');
+    expect(resumed.frames.map((f) => f.data?.q)).toEqual(['-33.87,151.21', '55.75,37.62']);
     await resumed.close();
   });
 
@@ -198,17 +215,20 @@ describe.each(BUS_BACKENDS)('live stream on the %s bus', (bus) => {
     const streams = [await open(`${baseA}/api/data/stream`), await open(`${baseA}/api/data/stream`)];
     expect(streams.map((s) => s.res.status)).toEqual([200, 200]);
     await Promise.all(streams.map((s) => s.close()));
-    await settle();
   });
 
   it('bounds anonymous concurrent streams per IP across instances and frees the slot on disconnect', async () => {
-    const held = [await open(`${baseA}/api/data/stream`), await open(`${baseB}/api/data/stream`), await open(`${baseA}/api/data/stream`)];
+    // The streams of the test before may still hold their slots for a moment.
+    const held = [
+      await openWhenFree(`${baseA}/api/data/stream`),
+      await openWhenFree(`${baseB}/api/data/stream`),
+      await openWhenFree(`${baseA}/api/data/stream`),
+    ];
     const fourth = await fetch(`${baseA}/api/data/stream`);
     expect(fourth.status).toBe(429);
     expect(await fourth.json()).toMatchObject({ error: 'rate_limited', details: { limit: 3 } });
     await held[0]!.close();
-    await settle();
-    const again = await open(`${baseA}/api/data/stream`);
+    const again = await openWhenFree(`${baseA}/api/data/stream`);
     expect(again.res.status).toBe(200);
     await Promise.all([again.close(), held[1]!.close(), held[2]!.close()]);
   });
