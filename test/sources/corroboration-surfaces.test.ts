@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
+/** Every source is waited for (tests sign with all of them): on a loaded machine a 1.5 s cap would list some `late`. */
+const SLOW_MACHINE_DEADLINE_MS = 4000;
 /**
  * Every surface carries the same `corroboration` block on a crypto-price row as the preview: bundles, snapshots, the
  * stream, MCP tool results (structuredContent) and agent-context. Each is compared with the preview of the same q (a
@@ -10,7 +12,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 let base: string;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ deadlineCapMs: SLOW_MACHINE_DEADLINE_MS });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(() => t.close());

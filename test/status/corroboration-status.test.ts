@@ -7,6 +7,8 @@ import type { StatusReport } from '../../src/status/service.js';
 import type { CorroborationStatus } from '../../src/status/corroboration.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
+/** Every source is waited for (tests sign with all of them): on a loaded machine a 1.5 s cap would list some `late`. */
+const SLOW_MACHINE_DEADLINE_MS = 4000;
 /**
  * /api/v1/status and the doctor say, per corroborated type, how many sources answer at this site and why the others do
  * not, from what svc already knows (configuration, the last fresh answer, each host's recorded calls): reading the
@@ -14,7 +16,10 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { SVC_CORROBORATION_RULES: '{"crypto-price":{"outlier_bps":40}}' } });
+  t = await startTestApp({
+    env: { SVC_CORROBORATION_RULES: '{"crypto-price":{"outlier_bps":40}}' },
+    deadlineCapMs: SLOW_MACHINE_DEADLINE_MS,
+  });
 });
 afterAll(() => t.close());
 afterEach(() => {
@@ -89,7 +94,7 @@ describe('the doctor: corroborated types', () => {
     t.sim.fault('kraken', { kind: 'status', status: 500 });
     t.sim.fault('coinbase-exchange', { kind: 'status', status: 451 });
     const config = loadConfig({ ...t.sim.env(), UPSTREAM_FINNHUB_KEY: '' });
-    const report = await runDoctor(config, { types: ['crypto-price'], deadlineMs: 1500, registry: withKeyedSource });
+    const report = await runDoctor(config, { types: ['crypto-price'], deadlineMs: SLOW_MACHINE_DEADLINE_MS, registry: withKeyedSource });
     const row = report.rows[0]!;
     expect(row.corroboration).toMatchObject({ answering: 4, answering_in_quote: 1, outlook: 'below_quorum' });
     expect(stateOf(row.corroboration!)).toMatchObject({ kraken: 'erroring', 'coinbase-exchange': 'region_blocked', finnhub: 'no_key' });
