@@ -6,6 +6,7 @@ import { LOG_ENV } from './config-env-log.js';
 import { PLAID_ENV } from './config-env-plaid.js';
 import { DEMO_ENV } from './config-env-demo.js';
 import { STORE_ENV } from './config-env-store.js';
+import { CORROBORATION_ENV } from './config-env-corroboration.js';
 
 /**
  * Every environment variable the service reads, with its rule and default. The table of docs/configuration.md
@@ -94,6 +95,7 @@ export const EnvSchema = Type.Object({
   }),
   ...SIGNING_KEY_ENV,
   ...DEMO_ENV,
+  ...CORROBORATION_ENV,
   SVC_TEST_CRASH_AT: Type.Optional(
     Type.Literal('after_charge', {
       description:

@@ -12,6 +12,7 @@ import { parseBoolean } from './core/booleans.js';
 import { parseTrustProxy, variableProblems } from './config-rules.js';
 import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
 import { readTlog, type TlogConfig } from './config-tlog.js';
+import { readCorroborationRules } from './config-env-corroboration.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -113,6 +114,8 @@ export interface Config {
   /** Which Host and Origin headers /mcp answers (DNS-rebinding guard). */
   mcpGuard: McpGuard;
   tlog: TlogConfig;
+  /** The rule in effect for every corroborated type: declared, or as SVC_CORROBORATION_RULES replaces it. */
+  corroboration: ReturnType<typeof readCorroborationRules>;
 }
 
 export class ConfigError extends Error {
@@ -179,12 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push(
       `SVC_WORKERS: ${workers} processes need REDIS_URL: each receives the events of its own streams over the Redis bus (set REDIS_URL or SVC_WORKERS=1)`,
     );
-  if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL) {
+  if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL)
     problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
-  }
-  if (parsed.PAYMENT_VERIFY !== 'local' && !parsed.X402_FACILITATOR_URL) {
+  if (parsed.PAYMENT_VERIFY !== 'local' && !parsed.X402_FACILITATOR_URL)
     problems.push(`PAYMENT_VERIFY: "${parsed.PAYMENT_VERIFY}" needs X402_FACILITATOR_URL`);
-  }
   const models = readModels(parsed, env, upstreams.llm, problems);
   const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) =>
     k?.trim() ? [readSecretKey(k.trim(), problems)] : [],
@@ -196,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const facilitatorAuth = readFacilitatorAuth(parsed, problems);
   const publicUrl = parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`;
   const tlog = readTlog(parsed, publicUrl, problems);
+  const corroboration = readCorroborationRules(parsed.SVC_CORROBORATION_RULES, registry.all(), problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: parsed.PORT,
@@ -277,6 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     mcpGuard: mcpGuardOf(parsed),
     tlog,
+    corroboration,
     mcpClient: {
       baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
       pass: parsed.SVC_MCP_PASS,

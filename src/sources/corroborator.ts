@@ -1,13 +1,17 @@
 import type { Cache } from '../cache/index.js';
 import { UpstreamError, type FailureReason } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
-import { corroboratedValue, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
+import { corroboratedValue, isSettled, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
+import type { CorroborationRule } from './corroboration.js';
 import { upstreamOrder, type Fetcher } from './define.js';
 import type { CachedValue } from './result.js';
 import { asUpstreamError, BACKSTOP_GRACE_MS, type Ask, type Outcome } from './answers.js';
 
 /** One source's answer as cached (an UpstreamError does not survive JSON). */
 type Stored = { value: CachedValue } | { failed: { reason: FailureReason; message: string } };
+
+/** Keys whose last unsettled answer is remembered, at most (then forgotten at once: the cost is one history row each). */
+const MAX_UNSETTLED = 10_000;
 
 /** A source's failure, for when no source answered: `late` ones did not answer by the deadline. */
 const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] => {
@@ -25,10 +29,17 @@ const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] =>
  */
 export class Corroborator {
   private readonly inFlight = new Map<string, Promise<SourceAnswer>>();
+  /** The rows_hash of the last unsettled answer recorded per answer key. */
+  private readonly lastUnsettled = new Map<string, string>();
 
-  constructor(private readonly cache: Cache) {}
+  /** `rules`: the rule in effect per type (SVC_CORROBORATION_RULES over the declared ones); a type not in it keeps its own. */
+  constructor(
+    private readonly cache: Cache,
+    private readonly rules: Readonly<Record<string, CorroborationRule>> = {},
+  ) {}
 
-  async run(spec: CorroborationSpec, run: Ask): Promise<Outcome> {
+  async run(declared: CorroborationSpec, run: Ask): Promise<Outcome> {
+    const spec = { ...declared, rule: this.rules[run.descriptor.type] ?? declared.rule };
     const entries = upstreamOrder(run.descriptor, run.q);
     const answers = new Map<string, SourceAnswer>(entries.map(([host]) => [host, 'late']));
     let settled = 0;
@@ -47,6 +58,21 @@ export class Corroborator {
     });
     const failures = [...answers].flatMap(([host, answer]) => failureOf(host as HostName, answer));
     return { value: corroboratedValue(answers, spec), failures };
+  }
+
+  /**
+   * Whether `value` is an unsettled answer identical to the one last recorded under `cacheKey`: recomputed from the
+   * same cached source answers, it says nothing new, and writing it to history on every request would cost a row each.
+   */
+  repeatsUnsettled(cacheKey: string, value: CachedValue): boolean {
+    if (isSettled(value)) {
+      this.lastUnsettled.delete(cacheKey);
+      return false;
+    }
+    if (this.lastUnsettled.get(cacheKey) === value.rows_hash) return true;
+    if (this.lastUnsettled.size >= MAX_UNSETTLED) this.lastUnsettled.clear();
+    this.lastUnsettled.set(cacheKey, value.rows_hash);
+    return false;
   }
 
   /** One source's answer: cached within the TTL, joined when already being fetched, else fetched and cached. */

@@ -29,7 +29,7 @@ export class SourceRunner {
   private readonly corroborator: Corroborator;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.corroborator = new Corroborator(deps.cache);
+    this.corroborator = new Corroborator(deps.cache, deps.config.corroboration);
   }
 
   /** Parses q for the type; throws 400s for an unknown type or a malformed q. */
@@ -114,7 +114,8 @@ export class SourceRunner {
     if (isSettled(value)) await this.deps.cache.set(cacheKey, value, descriptor.ttlSeconds * (1 + STALE_FACTOR) * 1000);
     this.generations.bump(cacheKey);
     const { rows, skipped_items, ...meta } = value;
-    await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
+    if (!this.corroborator.repeatsUnsettled(cacheKey, value))
+      await this.deps.history.record({ type: descriptor.type, q: key, ...meta, rows_json: JSON.stringify(rows) });
     return this.success(descriptor, key, value, false);
   }
 

@@ -9,6 +9,7 @@ import { UpstreamHealth, type HealthSnapshot } from '../upstream/health.js';
 import { hostEnvName, hostSpec, keyHostOf } from '../upstream/hosts.js';
 import { userAgentWarning } from '../upstream/user-agent.js';
 import { outcomeOf } from './service.js';
+import { corroborationAdvice, corroborationField, describeCorroboration, type CorroborationStatus } from './corroboration.js';
 import { typeStatus, type Terms, type TypeState, type TypeStatus } from './view.js';
 
 /**
@@ -31,6 +32,8 @@ export interface DoctorRow {
   /** What to do, most useful first: a variable to set, where to get its key, what the terms allow. */
   advice: string[];
   terms?: Terms;
+  /** Corroborated types: how many of their sources answer here (docs/corroboration.md, "Operations"). */
+  corroboration?: CorroborationStatus;
 }
 
 export interface DoctorReport {
@@ -90,7 +93,13 @@ export async function runDoctor(config: Config, options: DoctorOptions = {}): Pr
   }
   const snapshot = health.snapshot();
   const rows = descriptors.map((d) => {
-    const row = rowOf(d, typeStatus(d, snapshot, config), snapshot, config, latency.get(d.type));
+    const row = rowOf(
+      d,
+      { ...typeStatus(d, snapshot, config), ...corroborationField(d, snapshot, config) },
+      snapshot,
+      config,
+      latency.get(d.type),
+    );
     const refusal = refused.get(d.type);
     return refusal ? { ...row, verdict: 'failing' as const, reason: `the catalog example was refused: ${refusal}` } : row;
   });
@@ -131,8 +140,9 @@ function rowOf(d: SourceDescriptor, status: TypeStatus, health: HealthSnapshot, 
     source: status.source,
     latency_ms: latencyMs ?? null,
     reason,
-    advice: adviceFor(status, health, config),
+    advice: [...adviceFor(status, health, config), ...corroborationAdvice(status.corroboration)],
     ...(status.terms ? { terms: status.terms } : {}),
+    ...(status.corroboration ? { corroboration: status.corroboration } : {}),
   };
 }
 
@@ -188,12 +198,14 @@ export function formatDoctor(report: DoctorReport): string {
   const counts = (['ok', 'degraded', 'needs_key', 'failing', 'skipped'] as const)
     .map((v) => `${report.rows.filter((r) => r.verdict === v).length} ${v}`)
     .join(', ');
+  const corroborated = report.rows.flatMap((r) => (r.corroboration ? [describeCorroboration(r.type, r.corroboration)] : []));
   return [
     ...report.warnings.map((w) => `warning: ${w}`),
     line(header),
     ...cells.map(line),
     '',
     `${report.rows.length} types: ${counts}`,
+    ...(corroborated.length ? ['', 'corroborated prices (sources answering here):', ...corroborated.map((c) => `  ${c}`)] : []),
     '',
   ].join('\n');
 }

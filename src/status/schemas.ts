@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { TYPE_STATES } from './view.js';
+import { OUTLOOKS, SOURCE_STATES } from './corroboration.js';
 import { BuildFields } from './build.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -32,6 +33,36 @@ export const Availability = Type.Object(availabilityFields, {
   description: 'how the type fares on this deployment, from its configuration (keys) and recent upstream health',
 });
 
+const CorroborationStatus = Type.Object(
+  {
+    rule: Type.Object(
+      { quorum: Type.Integer(), outlier_bps: Type.Number(), stale_after_s: Type.Integer(), quote: Type.String() },
+      { description: 'the rule in effect: SVC_CORROBORATION_RULES, else the one the type declares' },
+    ),
+    answering: Type.Integer({ description: 'sources that answer at this site' }),
+    answering_in_quote: Type.Integer({ description: 'of those, the ones pricing in the rule quote: what can make up the quorum' }),
+    outlook: Type.Enum(OUTLOOKS, {
+      description:
+        'corroborated: at least the quorum of sources answer in the quote; below_quorum: too few can, rows will be single_source or disputed; unknown: sources not heard from yet may make it up',
+    }),
+    last_status: Nullable(
+      Type.Enum(['agreed', 'disputed', 'single_source'], { description: 'the worst row status of the last fresh answer' }),
+    ),
+    sources: Type.Array(
+      Type.Object({
+        source: Type.String(),
+        state: Type.Enum(SOURCE_STATES, {
+          description:
+            'from the configuration and what svc last saw, never from a call of its own: answering, no_key (its key is not set), region_blocked, erroring, not_called (no call since start)',
+        }),
+        quote: Type.Optional(Type.String({ description: 'the currency it priced in at the last answer that listed its value' })),
+        reason: Type.Optional(Type.String({ description: 'why it does not answer, in words' })),
+      }),
+    ),
+  },
+  { description: 'corroborated price types only (docs/corroboration.md): how many of the sources answer here' },
+);
+
 export const TypeStatus = Type.Object({
   type: Type.String(),
   ...availabilityFields,
@@ -43,6 +74,7 @@ export const TypeStatus = Type.Object({
     { ok: Type.Integer(), degraded: Type.Integer(), failed: Type.Integer() },
     { description: 'fresh fetches in the window by outcome' },
   ),
+  corroboration: Type.Optional(CorroborationStatus),
 });
 
 export const HostStatus = Type.Object({

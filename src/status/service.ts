@@ -9,6 +9,7 @@ import type { UpstreamClient } from '../upstream/client.js';
 import { mergeSnapshots, WINDOW_MINUTES, type HealthSnapshot, type TypeOutcome, type UpstreamHealth } from '../upstream/health.js';
 import { HOSTS, type HostName } from '../upstream/hosts.js';
 import { SharedHealth } from './shared.js';
+import { corroborationField, corroborationSeen } from './corroboration.js';
 import type { ClusterMembership } from '../lifecycle/cluster.js';
 import { TYPE_STATES, hostStatus, typeStatus, type Availability, type HostStatus, type TypeState, type TypeStatus } from './view.js';
 
@@ -50,7 +51,13 @@ interface Remote {
 export function outcomeOf(descriptor: SourceDescriptor, result: SourceResult): Omit<TypeOutcome, 'at'> {
   const primary = primaryOf(descriptor, result.q);
   if (!result.ok) return { ...(primary ? { primary } : {}), error: result.error };
-  return { ...(primary ? { primary } : {}), source: result.source, ...(isPartial(result) ? { partial: true } : {}) };
+  const corroboration = corroborationSeen(result);
+  return {
+    ...(primary ? { primary } : {}),
+    source: result.source,
+    ...(isPartial(result) ? { partial: true } : {}),
+    ...(corroboration ? { corroboration } : {}),
+  };
 }
 
 function primaryOf(descriptor: SourceDescriptor, key: string): string | undefined {
@@ -110,7 +117,9 @@ export class StatusService {
     const key = `${this.deps.health.version}:${remote.at}`;
     if (this.memo?.key === key) return this.memo.report;
     const merged = mergeSnapshots([this.localSnapshot(), ...remote.snapshots]);
-    const types = this.deps.registry.all().map((d) => typeStatus(d, merged, this.deps.config));
+    const types = this.deps.registry
+      .all()
+      .map((d) => ({ ...typeStatus(d, merged, this.deps.config), ...corroborationField(d, merged, this.deps.config) }));
     const summary = Object.fromEntries(TYPE_STATES.map((s) => [s, types.filter((t) => t.state === s).length])) as Record<TypeState, number>;
     const report: StatusReport = {
       generated_at: Math.floor(this.deps.clock.now() / 1000),

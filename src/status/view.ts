@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { SourceDescriptor } from '../sources/define.js';
 import { LATENCY_BOUNDS_MS, tallyOf, type HealthSnapshot, type HostSnapshot, type TypeTally } from '../upstream/health.js';
 import { hostEnvName, hostSpec, keyHostOf, type HostSpec } from '../upstream/hosts.js';
+import type { CorroborationStatus } from './corroboration.js';
 
 /**
  * Pure: recorded health (a merged snapshot) plus configuration → what each upstream and each data type is
@@ -35,6 +36,8 @@ export interface TypeStatus extends Availability {
   checked_at: number | null;
   /** Fresh fetches in the window by how they went. */
   results: TypeTally;
+  /** Corroborated types: how many of their sources answer here (status/corroboration.ts). */
+  corroboration?: CorroborationStatus;
 }
 
 export interface HostStatus {

@@ -34,6 +34,8 @@ export interface TypeOutcome {
   error?: string;
   /** Some items of the answer were dropped (the upstream sent bad items) or the rows say they are partial. */
   partial?: boolean;
+  /** Corroborated types (docs/corroboration.md): the worst row status, and each source asked with its quote or its error. */
+  corroboration?: { status: string; sources: Record<string, { quote?: string; error?: string }> };
 }
 
 /** Latency bucket upper bounds in ms (the last bucket is everything above). */

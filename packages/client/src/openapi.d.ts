@@ -4719,8 +4719,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-c3frlmnrCOo9tAvyjj0OjJk00l8RC8ZItPBq7KPTNC4UTKo6XkzrHi0ZrNbawQjdWKWq3m6BEGW8lTpNa-mjCQ",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-jLZb8-RGTF7ZxGt3YJqCbzCbpYNB9mWf_FmFOQVYGx9iSWqVsepMhWqinyxU9Ln8lew1L7f63oB2Y7WqtyG7Cw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
@@ -4891,8 +4891,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-0HgsZn_sYo2LT4YKb0Ht-pZAcGvhUX3UGJ-Cjy4OMdXNb4UcIRJOjrtG2q1l4VXfKv6eK50Z7Ufbd8AHifXlAA",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-4-w3xh_U23tfC0ZSrexZVXcbIkn0h1OM57i8tkP8QXXhexmWpxGKAP-6bbS-qG3NcfFlG7jU8crTOYV6g1W5Ag",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
@@ -5030,7 +5030,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.Ndt5GMZ7XcJ6FGHVUBMYR0JNZKqXoBM49rhz6yS2Aow",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.x43SG1R0f6YBEr28q_jkd91gMC9SyfiIInQUXexibCY",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -5040,15 +5040,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-T83gKk14ridj6T5WGApNUKYrEQoQ0xtte02qfkhI7lo",
+                     *         "response_hash": "sha256-UQJV69rOf49aLZH71eEQ5zlu2zehg-exF85VsqXrGjw",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-8ceY6UCZ46IRfbKBShOFQZlSHq2v0QVv0X8XVa38nyb5XAaI0ad35cdRt-Azw-DopU7Ptacxsmp6nCNZtFWjBg",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-UvCNjO0hIcIhbrhcxHsL8yJQjc9so-S5I0s10jfwldGsOKbudqMjYaZcPKuls18YYmmeQCHlxiWRe12QZ516Dw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
@@ -5092,7 +5092,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "09808280-ba2f-48fa-b8b0-450e8952bcc4"
+                     *       "request_id": "2fbeb9ae-c90d-418a-a1c0-b271dbc991cc"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5288,8 +5288,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-xHaEW7Zp5qfx1OWpzUJy-RyPS8UorWW3SC2w-Af5mL1BPaBES0Yla8ZVoL9YIckRhoVIDYSXOuFXAB_LlA9ODA",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-klZSwD3cXxOzWPhnBr0Pn44a1-3Gjet2gs744eO8AXX8JTO8IbW47TZLpTMpNPGXEavAdYCHudo5qQW4vvsVAA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
@@ -5336,7 +5336,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x46c9979dbe45050948270f09ba4caf4ace1fb92164635a7adf903a1b814562ba",
+                     *         "memo": "0x7c28738d9cdd9e117f1c9d425482ea38a8b7bb0fe5115eb392d9b2d1874b653e",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5354,7 +5354,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x46c9979dbe45050948270f09ba4caf4ace1fb92164635a7adf903a1b814562ba"
+                     *             "memo": "0x7c28738d9cdd9e117f1c9d425482ea38a8b7bb0fe5115eb392d9b2d1874b653e"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5548,7 +5548,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "4c7fffbc-6c9a-4546-8074-dc25ff2c3117"
+                     *       "request_id": "4c6843a8-1d98-4c32-aed7-0bea01a66a9e"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5785,8 +5785,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-2MUu8iB5FwQNF3op6QFSEJU9wC7F3NqDl8G2xiiBv5__5N7YSvqqH1Nk_qqnWyW_ZiLx_KSh2i2-Kek6kVj1AA",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-8g22-s4cVpIhY3TBNchpAfxx85Z3tHtBE1BPojXfQy8S3mEGv1_d5xg4lY3RLN9jd2aAZqcIUiAbsFNPj1LfAg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
@@ -6166,19 +6166,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.Mj8O9TeoIILRD2ajHGbS795-Cy4KlackOV5qh1TCypg",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.FiNpVDppr0O-88-LYKs-LONy3oLqV1LAF5Veg06Zoqw",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-Kzoj9DkGDkyshLxL8yJ3RmjH2XskAwfyiJWVZRpFeN8",
+                     *         "response_hash": "sha256-7FicntuTOGH06kbBDxPHY-fK2OqsaL5UzowSetdmCg0",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-gWHX8EqihPCLt4XnO1g6vl2OMLdaUD89NOg05we_pH1RdWo0ac3-Mo2LmArvcA18RZGkbdLEKosotuqPYwpzBw",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-PnZMIKHhsAYNSBV4taCshta1Cjva7WEPuUujK05qnHGxrWtnleohNMnfTMGMjYDlrxFGrnY2HNBmA52iQgKpAg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
@@ -7785,8 +7785,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "8JRdhykb1OcwFkOYetqCcQUnUAmK837wPK8c-eK_7wU",
-                     *         "sig": "ed25519-2QTGZNAbTqMidLlpeqbZlpmXpLtKNScJxvjsbPOsFIT_xGhh9OgkIEyJ0gZ4B00F2Evy4IuZaCbaylbtDpCIBA",
+                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
+                     *         "sig": "ed25519-K1o5vOg4XjV_xiVyMtIOgzbMEz6ZPos8_BeH-p56pRYvErbkx7rMbqSuFrCBphdG2Uf5M3fQNCR1GA9T0rHgDg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
@@ -12216,6 +12216,38 @@ export interface operations {
                                 ok: number;
                                 degraded: number;
                                 failed: number;
+                            };
+                            /** @description corroborated price types only (docs/corroboration.md): how many of the sources answer here */
+                            corroboration?: {
+                                /** @description the rule in effect: SVC_CORROBORATION_RULES, else the one the type declares */
+                                rule: {
+                                    quorum: number;
+                                    outlier_bps: number;
+                                    stale_after_s: number;
+                                    quote: string;
+                                };
+                                /** @description sources that answer at this site */
+                                answering: number;
+                                /** @description of those, the ones pricing in the rule quote: what can make up the quorum */
+                                answering_in_quote: number;
+                                /**
+                                 * @description corroborated: at least the quorum of sources answer in the quote; below_quorum: too few can, rows will be single_source or disputed; unknown: sources not heard from yet may make it up
+                                 * @enum {unknown}
+                                 */
+                                outlook: "corroborated" | "below_quorum" | "unknown";
+                                last_status: ("agreed" | "disputed" | "single_source") | (never | null);
+                                sources: {
+                                    source: string;
+                                    /**
+                                     * @description from the configuration and what svc last saw, never from a call of its own: answering, no_key (its key is not set), region_blocked, erroring, not_called (no call since start)
+                                     * @enum {unknown}
+                                     */
+                                    state: "answering" | "no_key" | "region_blocked" | "erroring" | "not_called";
+                                    /** @description the currency it priced in at the last answer that listed its value */
+                                    quote?: string;
+                                    /** @description why it does not answer, in words */
+                                    reason?: string;
+                                }[];
                             };
                         }[];
                         upstreams: {
