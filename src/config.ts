@@ -3,14 +3,14 @@ import ipaddr from 'ipaddr.js';
 import { HOSTS, hostEnvName, type HostName } from './upstream/hosts.js';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { legacyModel, parseModels, type ModelSpec } from './models/config.js';
+import { legacyModel, parseModels, type ModelSpec } from './config-models.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
 import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
 import { parseTrustProxy, variableProblems } from './config-rules.js';
-import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
+import { mcpGuardOf, type McpGuard } from './config-mcp-guard.js';
 import { readTlog, type TlogConfig } from './config-tlog.js';
 
 export { EnvSchema, type Env } from './config-env.js';

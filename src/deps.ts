@@ -7,7 +7,7 @@ import { createCache, type Cache } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { publishAnswer } from './stream/hub.js';
-import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './receipts/keys.js';
+import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './core/signing-keys.js';
 import { ClusterMembership } from './lifecycle/cluster.js';
 import { buildInfo } from './core/build-info.js';
 import { UpstreamClient } from './upstream/client.js';

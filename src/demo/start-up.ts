@@ -9,7 +9,8 @@ import { SNAPSHOT_BASKET, SNAPSHOT_EVERY_MS, SnapshotService } from '../snapshot
 import { createArena, runArena } from '../arena/routes.js';
 import { STRATEGIES, ASSETS } from '../arena/paper-trader.js';
 import { createOlympics, runBackfill } from '../olympics/routes.js';
-import { loadFixtures, Simulator } from './simulator.js';
+import { Simulator } from './simulator.js';
+import { loadFixtures } from '../upstream/fixtures.js';
 import { parsePerturbations } from './perturb.js';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Config } from '../config.js';
 import { loadPg } from '../store/db.js';
-import { GENERATE_KEY_COMMAND, KEY_FILE, listedKeys, loadSigningKey, parseVerifyingKey } from '../receipts/keys.js';
+import { GENERATE_KEY_COMMAND, KEY_FILE, listedKeys, loadSigningKey, parseVerifyingKey } from '../core/signing-keys.js';
 
 /**
  * Exit codes of the start-up problems svc can name (docs/operations.md, "Start-up errors"). 2 is a

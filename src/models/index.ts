@@ -5,7 +5,7 @@ import { ModelMetrics } from './metrics.js';
 import { Models } from './service.js';
 
 export { Models, type ModelRequest, type StructuredRequest, type ModelResult, type ModelRef, type Usage } from './service.js';
-export type { Role, ModelSpec } from './config.js';
+export type { Role, ModelSpec } from '../config-models.js';
 
 const shared = new WeakMap<Deps, Promise<Models>>();
 

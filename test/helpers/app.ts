@@ -6,7 +6,8 @@ import { buildApp, type LogStream } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { uniqueName } from './backends.js';
 import { freePort, isAddressInUse } from './ports.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { STARTUP_EXIT } from '../../src/lifecycle/startup-errors.js';
-import { loadSigningKey } from '../../src/receipts/keys.js';
+import { loadSigningKey } from '../../src/core/signing-keys.js';
 import { SHARED_STORE_BACKENDS, openStore, uniqueName } from '../helpers/backends.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-startup-'));

@@ -21,16 +21,9 @@ const folderOf = (path: string) => path.split('/')[0]!;
  * work in progress; the others are the next steps of issue 38 item 2.
  */
 const PENDING = [
-  'plugins/error-handler.ts → payments/challenge.ts', // PaymentRequiredError: the challenge body belongs with the error
-  'plugins/openapi.ts → demo/simulator.ts', // the row examples come from the fixtures: a loader below demo/
-  'plugins/signing.ts → receipts/receipt.ts', // the receipt mechanism (receipt.ts, logged.ts) moves below plugins/
-  'plugins/signing.ts → receipts/logged.ts',
   'models/index.ts → demo/model-fakes.ts', // the demo's model fakes, to be injected through configuration
   'portfolio/routes.ts → demo/plaid-fake.ts', // the demo's Plaid fake, likewise
   'config.ts → sources/registry.ts', // SVC_STREAM_WATCH's types, to be checked where the registry is at hand
-  'config.ts → models/config.ts',
-  'config.ts → mcp/allowed-hosts.ts',
-  'config-env-stdio.ts → mcp/toolset-names.ts',
 ];
 
 const sourceFiles = (dir: string): string[] =>
