@@ -8,7 +8,7 @@ import type { Deps } from '../deps.js';
 import { modelsFor } from '../models/index.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
 import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
-import { binanceCandles } from '../backtest/providers/binance.js';
+import { binanceCandles } from '../upstream/binance-candles.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { OlympicsService, RESOLVE_GRACE_S } from './service.js';
 import { OlympicsViews } from './views.js';
