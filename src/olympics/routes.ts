@@ -7,7 +7,7 @@ import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { modelsFor } from '../models/index.js';
 import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
+import { asset, assetSchema, pageCsp, read, sendAsset } from '../plugins/static-assets.js';
 import { binanceCandles } from '../upstream/binance-candles.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { OlympicsService, RESOLVE_GRACE_S } from './service.js';
