@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createStore, type Store } from './store/db.js';
-import { createCache, type Cache } from './cache/index.js';
+import { createCache, type CacheBackend } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { publishAnswer } from './stream/hub.js';
@@ -34,7 +34,7 @@ export interface Deps {
   redis?: Redis;
   /** Whether Redis answers (with REDIS_URL): the outage log line, the metric and /readyz follow it. */
   redisAvailability?: Availability;
-  cache: Cache;
+  cache: CacheBackend;
   bus: Bus;
   signingKey: SigningKey;
   /** Earlier signing keys (SVC_SIGNING_KEYS_PREVIOUS): receipts they signed keep verifying. */

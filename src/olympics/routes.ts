@@ -6,7 +6,7 @@ import { EventStream, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { modelsFor } from '../models/index.js';
-import { ConcurrencyLimiter } from '../protection/concurrency.js';
+import { ConcurrencyLimiter } from '../cache/concurrency.js';
 import { asset, assetSchema, pageCsp, read, sendAsset } from '../plugins/static-assets.js';
 import { binanceCandles } from '../upstream/binance-candles.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
