@@ -6,7 +6,6 @@ import { availableParallelism } from 'node:os';
 import { legacyModel, parseModels, type ModelSpec } from './config-models.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
-import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
 import { parseTrustProxy, variableProblems } from './config-rules.js';
@@ -64,7 +63,7 @@ export interface Config {
   payTo: string;
   x402Network: 'base' | 'base-sepolia';
   x402MaxTimeoutS: number;
-  /** Types the live stream polls: every one, none, or the listed ones (checked against the registry at start). */
+  /** Types the live stream polls: every one, none, or the listed ones (checked against the registry by createDeps). */
   streamWatch: 'all' | 'off' | string[];
   streamPollS: number;
   streamMaxPerIp: number;
@@ -161,11 +160,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : []) {
     if (!isAddressOrCidr(entry.trim())) problems.push(`SVC_TRUST_PROXY: "${entry.trim()}" is neither an IP address nor a CIDR range`);
   }
-  const unknownWatched = (parsed.SVC_STREAM_WATCH ?? 'off')
-    .split(',')
-    .filter((type) => /^[a-z0-9-]+$/.test(type) && type !== 'off' && !registry.get(type));
-  if (unknownWatched.length > 0)
-    problems.push(`SVC_STREAM_WATCH: unknown data type ${unknownWatched.map((type) => `"${type}"`).join(', ')}`);
   if (parsed.SVC_HEADERS_TIMEOUT_MS > parsed.SVC_REQUEST_TIMEOUT_MS) {
     problems.push(`SVC_HEADERS_TIMEOUT_MS: must not exceed SVC_REQUEST_TIMEOUT_MS (${parsed.SVC_REQUEST_TIMEOUT_MS})`);
   }

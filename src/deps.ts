@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createStore, type Store } from './store/db.js';
 import { createCache, type CacheBackend } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { publishAnswer } from './stream/hub.js';
+import { unknownWatchedTypes } from './stream/watch.js';
 import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './core/signing-keys.js';
 import { ClusterMembership } from './lifecycle/cluster.js';
 import { buildInfo } from './core/build-info.js';
@@ -97,6 +98,9 @@ async function connectRedis(config: Config): Promise<Redis> {
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const registry = options.registry ?? defaultRegistry;
+  const watchProblem = unknownWatchedTypes(registry, config.streamWatch);
+  if (watchProblem) throw new ConfigError([watchProblem]);
   const clock = options.clock ?? systemClock;
   const store = await createStore({
     databaseUrl: config.databaseUrl,
@@ -125,7 +129,6 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     },
     tracer,
   });
-  const registry = options.registry ?? defaultRegistry;
   const repos = createRepos(store.db, store.engine);
   const sources = new SourceRunner({
     registry,

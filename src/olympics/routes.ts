@@ -29,7 +29,7 @@ export async function createOlympics(app: FastifyInstance, deps: Deps): Promise<
   return new OlympicsService({
     repo: deps.repos.olympics,
     calib,
-    models: await modelsFor(app, deps),
+    models: modelsFor(deps),
     runner: deps.sources,
     bus: deps.bus,
     key: deps.signingKey,

@@ -13,21 +13,29 @@ async function page(http: HostHttp, pair: string, interval: Interval, startMs: n
   return rows.map(klineToCandle);
 }
 
+/** Pages forward 1,000 klines at a time until the range (unix seconds) or `max` candles are covered. */
+async function fetchCandles(
+  http: HostHttp,
+  pair: string,
+  interval: Interval,
+  from: number,
+  to: number,
+  max: number,
+  deadline: number,
+): Promise<Candle[]> {
+  const step = INTERVAL_SECONDS[interval];
+  const candles: Candle[] = [];
+  for (let start = from; start <= to && candles.length < max;) {
+    const batch = await page(http, pair, interval, start * 1000, to * 1000, deadline);
+    candles.push(...batch);
+    if (batch.length < PAGE) break;
+    start = batch[batch.length - 1]!.t + step;
+  }
+  return candles;
+}
+
 /**
  * Binance klines as candles: the one candle client of the backtests, the arena, the olympics and the chart trades
  * (each names its pair, e.g. `BTCUSDT`; the backtest's provider resolves a q to one first).
  */
-export const binanceCandles = {
-  /** Pages forward 1,000 klines at a time until the range (unix seconds) or `max` candles are covered. */
-  async fetch(http: HostHttp, pair: string, interval: Interval, from: number, to: number, max: number, deadline: number): Promise<Candle[]> {
-    const step = INTERVAL_SECONDS[interval];
-    const candles: Candle[] = [];
-    for (let start = from; start <= to && candles.length < max;) {
-      const batch = await page(http, pair, interval, start * 1000, to * 1000, deadline);
-      candles.push(...batch);
-      if (batch.length < PAGE) break;
-      start = batch[batch.length - 1]!.t + step;
-    }
-    return candles;
-  },
-};
+export const binanceCandles = { fetch: fetchCandles };

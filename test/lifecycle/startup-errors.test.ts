@@ -66,6 +66,17 @@ describe('start-up errors', () => {
   );
 
   it.concurrent(
+    'src/main.ts: a SVC_STREAM_WATCH type the registry does not know is a configuration problem (exit 2), as before the check left loadConfig',
+    async () => {
+      const run = await start('src/main.ts', { SVC_STREAM_WATCH: 'forex,nope' });
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim()).toBe('invalid configuration: SVC_STREAM_WATCH: unknown data type "nope"');
+      expect(run.stdout).toBe('');
+    },
+    60_000,
+  );
+
+  it.concurrent(
     'src/mcp/stdio.ts (in-process) checks the same before speaking MCP; stdout stays empty',
     async () => {
       const run = await start('src/mcp/stdio.ts', { REDIS_URL: 'redis://127.0.0.1:1' });
