@@ -8,7 +8,8 @@ import autocannon, { type Options, type Result } from 'autocannon';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createDeps } from '../src/deps.js';
-import { Simulator, loadFixtures } from '../src/demo/simulator.js';
+import { Simulator } from '../src/demo/simulator.js';
+import { loadFixtures } from '../src/upstream/fixtures.js';
 import type { Registry } from '../src/sources/registry.js';
 
 /** Upstreams served from elsewhere: the UPSTREAM_* environment pointing at them, and how to stop them. */

@@ -3,7 +3,8 @@
  * CPU then counts only its own work. Argument: JSON `{host: delayMs}`; prints the simulator's
  * UPSTREAM_* environment as one JSON line, and exits when its stdin closes.
  */
-import { Simulator, loadFixtures } from '../src/demo/simulator.js';
+import { Simulator } from '../src/demo/simulator.js';
+import { loadFixtures } from '../src/upstream/fixtures.js';
 
 const delays = JSON.parse(process.argv[2] ?? '{}') as Record<string, number>;
 const sim = await new Simulator(loadFixtures()).start();

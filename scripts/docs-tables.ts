@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { HOSTS, hostEnvName, hostSpec, keyHostOf, type HostSpec } from '../src/upstream/hosts.js';
 import { registry } from '../src/sources/registry.js';
-import { loadFixtures, type FixtureOrigin } from '../src/demo/simulator.js';
+import { loadFixtures, type FixtureOrigin } from '../src/upstream/fixtures.js';
 
 export const DATA_TYPES_DOC = new URL('../docs/data-types.md', import.meta.url);
 

@@ -12,7 +12,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ManualClock, unixSeconds } from '../src/core/clock.js';
 import { createDeps } from '../src/deps.js';
-import { Simulator, loadFixtures } from '../src/demo/simulator.js';
+import { Simulator } from '../src/demo/simulator.js';
+import { loadFixtures } from '../src/upstream/fixtures.js';
 import { EXAMPLES_FILE, type Examples } from '../src/plugins/openapi.js';
 
 export const EXAMPLE_BASE_URL = 'https://svc.example.org';

@@ -13,25 +13,17 @@ export const CORROBORATION_ENV = {
   ),
 };
 
-/** What the configuration needs to know of a corroborated type: its declared rule and how many sources it asks. */
-interface CorroboratedType {
-  type: string;
-  rule: CorroborationRule;
-  sources: number;
-}
-
-const corroboratedTypes = (descriptors: readonly Pick<SourceDescriptor, 'type' | 'corroboration' | 'upstreams'>[]): CorroboratedType[] =>
-  descriptors.flatMap((d) =>
-    d.corroboration ? [{ type: d.type, rule: d.corroboration.rule, sources: Object.keys(d.upstreams).length }] : [],
-  );
+/** The operator's replacements per type: any of the rule's fields (the quote is part of the type's contract). */
+export type RuleOverrides = Record<string, Partial<Pick<CorroborationRule, 'quorum' | 'outlierBps' | 'staleAfterS'>>>;
 
 const VARIABLE = 'SVC_CORROBORATION_RULES';
 const EXAMPLE = '{"crypto-price":{"quorum":3,"outlier_bps":25,"stale_after_s":60}}';
 type Field = 'quorum' | 'outlier_bps' | 'stale_after_s';
-const FIELDS: Record<Field, { key: keyof CorroborationRule; integer: boolean; min: number; max: (t: CorroboratedType) => number }> = {
-  quorum: { key: 'quorum', integer: true, min: 1, max: (t) => t.sources },
-  outlier_bps: { key: 'outlierBps', integer: false, min: 0.01, max: () => 10_000 },
-  stale_after_s: { key: 'staleAfterS', integer: true, min: 1, max: () => 86_400 },
+/** `max` of quorum is the type's number of sources: checked against the registry (corroborationProblems). */
+const FIELDS: Record<Field, { key: keyof RuleOverrides[string]; integer: boolean; min: number; max: number }> = {
+  quorum: { key: 'quorum', integer: true, min: 1, max: 100 },
+  outlier_bps: { key: 'outlierBps', integer: false, min: 0.01, max: 10_000 },
+  stale_after_s: { key: 'staleAfterS', integer: true, min: 1, max: 86_400 },
 };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -50,44 +42,56 @@ function parsed(text: string, problems: string[]): Record<string, unknown> | und
 }
 
 /** One field's value, or a problem naming the type, the field and what it takes. */
-function fieldValue(declared: CorroboratedType, name: string, value: unknown, problems: string[]): Partial<CorroborationRule> {
+function fieldValue(type: string, name: string, value: unknown, problems: string[]): RuleOverrides[string] {
   const field = FIELDS[name as Field];
-  const at = `${VARIABLE}: ${declared.type}.${name}`;
+  const at = `${VARIABLE}: ${type}.${name}`;
   if (!field) {
     problems.push(`${at} is not a rule field (the fields are ${Object.keys(FIELDS).join(', ')})`);
     return {};
   }
-  const max = field.max(declared);
-  const ok = typeof value === 'number' && (!field.integer || Number.isInteger(value)) && value >= field.min && value <= max;
+  const ok = typeof value === 'number' && (!field.integer || Number.isInteger(value)) && value >= field.min && value <= field.max;
   if (ok) return { [field.key]: value };
   const kind = field.integer ? 'a whole number' : 'a number';
-  const why = name === 'quorum' ? ` (${declared.type} asks ${max} sources)` : '';
-  problems.push(`${at}: must be ${kind} from ${field.min} to ${max}${why} (got ${JSON.stringify(value)})`);
+  problems.push(`${at}: must be ${kind} from ${field.min} to ${field.max} (got ${JSON.stringify(value)})`);
   return {};
 }
 
 /**
- * SVC_CORROBORATION_RULES → the rule in effect for every corroborated type: the declared one, with the fields the
- * operator set replaced. Every problem is one sentence naming the variable, the type and the field.
+ * SVC_CORROBORATION_RULES → the fields the operator replaces, per type. Every problem is one sentence naming the
+ * variable, the type and the field. Which types are corroborated, and how many sources each asks, is the registry's
+ * to say: corroborationProblems checks that where the registry is at hand (the configuration never loads it).
  */
-export function readCorroborationRules(
-  text: string | undefined,
-  descriptors: readonly Pick<SourceDescriptor, 'type' | 'corroboration' | 'upstreams'>[],
-  problems: string[],
-): Record<string, CorroborationRule> {
-  const types = corroboratedTypes(descriptors);
-  const rules = Object.fromEntries(types.map((t) => [t.type, t.rule]));
-  const given = text === undefined ? undefined : parsed(text, problems);
-  for (const [type, fields] of Object.entries(given ?? {})) {
-    const declared = types.find((t) => t.type === type);
-    if (!declared) {
-      problems.push(`${VARIABLE}: "${type}" is not a corroborated type (they are ${types.map((t) => t.type).join(', ')})`);
-    } else if (!isObject(fields)) {
-      problems.push(`${VARIABLE}: ${type} must be an object of rule fields, such as {"quorum":3}`);
-    } else {
-      const overrides = Object.entries(fields).map(([name, value]) => fieldValue(declared, name, value, problems));
-      rules[type] = Object.assign({ ...declared.rule }, ...overrides) as CorroborationRule;
-    }
+export function readCorroborationRules(text: string | undefined, problems: string[]): RuleOverrides {
+  const overrides: RuleOverrides = {};
+  for (const [type, fields] of Object.entries(text === undefined ? {} : (parsed(text, problems) ?? {}))) {
+    if (!isObject(fields)) problems.push(`${VARIABLE}: ${type} must be an object of rule fields, such as {"quorum":3}`);
+    else
+      overrides[type] = Object.assign(
+        {},
+        ...Object.entries(fields).map(([name, value]) => fieldValue(type, name, value, problems)),
+      ) as RuleOverrides[string];
   }
-  return rules;
+  return overrides;
 }
+
+type Corroborated = Pick<SourceDescriptor, 'type' | 'corroboration' | 'upstreams'>;
+
+/** The overrides against the data types: each names a corroborated type, and a quorum no larger than its sources. */
+export function corroborationProblems(overrides: RuleOverrides, descriptors: readonly Corroborated[]): string[] {
+  const corroborated = descriptors.filter((d) => d.corroboration);
+  return Object.entries(overrides).flatMap(([type, fields]) => {
+    const descriptor = corroborated.find((d) => d.type === type);
+    if (!descriptor) return [`${VARIABLE}: "${type}" is not a corroborated type (they are ${corroborated.map((d) => d.type).join(', ')})`];
+    const sources = Object.keys(descriptor.upstreams).length;
+    if (fields.quorum === undefined || fields.quorum <= sources) return [];
+    return [
+      `${VARIABLE}: ${type}.quorum: must be a whole number from 1 to ${sources} (${type} asks ${sources} sources) (got ${fields.quorum})`,
+    ];
+  });
+}
+
+/** The rule in effect for a corroborated type: its declared rule with the operator's fields in place. */
+export const ruleInEffect = (declared: CorroborationRule, overrides: RuleOverrides, type: string): CorroborationRule => ({
+  ...declared,
+  ...overrides[type],
+});

@@ -1,5 +1,5 @@
 import Type from 'typebox';
-import { TOOLSETS_PATTERN } from './mcp/toolset-names.js';
+import { TOOLSETS_PATTERN } from './config-toolsets.js';
 
 /** A yes/no switch (1/0, true/false, yes/no, on/off in any case: core/booleans.ts), off unless `byDefault` says otherwise. */
 export const Flag = (description: string, byDefault: '0' | '1' = '0') =>

@@ -3,14 +3,13 @@ import ipaddr from 'ipaddr.js';
 import { HOSTS, hostEnvName, type HostName } from './upstream/hosts.js';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { legacyModel, parseModels, type ModelSpec } from './models/config.js';
+import { legacyModel, parseModels, type ModelSpec } from './config-models.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
-import { registry } from './sources/registry.js';
 import type { TracingSettings } from './core/tracing.js';
 import { parseBoolean } from './core/booleans.js';
 import { parseTrustProxy, variableProblems } from './config-rules.js';
-import { mcpGuardOf, type McpGuard } from './mcp/allowed-hosts.js';
+import { mcpGuardOf, type McpGuard } from './config-mcp-guard.js';
 import { readTlog, type TlogConfig } from './config-tlog.js';
 import { readCorroborationRules } from './config-env-corroboration.js';
 
@@ -67,7 +66,7 @@ export interface Config {
   payTo: string;
   x402Network: 'base' | 'base-sepolia';
   x402MaxTimeoutS: number;
-  /** Types the live stream polls: every one, none, or the listed ones (checked against the registry at start). */
+  /** Types the live stream polls: every one, none, or the listed ones (checked against the registry by createDeps). */
   streamWatch: 'all' | 'off' | string[];
   streamPollS: number;
   streamMaxPerIp: number;
@@ -166,11 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     : []) {
     if (!isAddressOrCidr(entry.trim())) problems.push(`SVC_TRUST_PROXY: "${entry.trim()}" is neither an IP address nor a CIDR range`);
   }
-  const unknownWatched = (parsed.SVC_STREAM_WATCH ?? 'off')
-    .split(',')
-    .filter((type) => /^[a-z0-9-]+$/.test(type) && type !== 'off' && !registry.get(type));
-  if (unknownWatched.length > 0)
-    problems.push(`SVC_STREAM_WATCH: unknown data type ${unknownWatched.map((type) => `"${type}"`).join(', ')}`);
   if (parsed.SVC_HEADERS_TIMEOUT_MS > parsed.SVC_REQUEST_TIMEOUT_MS) {
     problems.push(`SVC_HEADERS_TIMEOUT_MS: must not exceed SVC_REQUEST_TIMEOUT_MS (${parsed.SVC_REQUEST_TIMEOUT_MS})`);
   }
@@ -197,7 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const facilitatorAuth = readFacilitatorAuth(parsed, problems);
   const publicUrl = parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`;
   const tlog = readTlog(parsed, publicUrl, problems);
-  const corroboration = readCorroborationRules(parsed.SVC_CORROBORATION_RULES, registry.all(), problems);
+  const corroboration = readCorroborationRules(parsed.SVC_CORROBORATION_RULES, problems);
   if (problems.length) throw new ConfigError(problems);
   return {
     port: parsed.PORT,

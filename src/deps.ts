@@ -1,13 +1,15 @@
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import type { Config } from './config.js';
+import { ConfigError, type Config } from './config.js';
+import { corroborationProblems } from './config-env-corroboration.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { createStore, type Store } from './store/db.js';
-import { createCache, type Cache } from './cache/index.js';
+import { createCache, type CacheBackend } from './cache/index.js';
 import { Availability } from './cache/resilient.js';
 import { createBus, type Bus } from './bus/index.js';
 import { publishAnswer } from './stream/hub.js';
-import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './receipts/keys.js';
+import { unknownWatchedTypes } from './stream/watch.js';
+import { loadPreviousKeys, loadSigningKey, type SigningKey, type VerifyingKey } from './core/signing-keys.js';
 import { ClusterMembership } from './lifecycle/cluster.js';
 import { buildInfo } from './core/build-info.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -34,7 +36,7 @@ export interface Deps {
   redis?: Redis;
   /** Whether Redis answers (with REDIS_URL): the outage log line, the metric and /readyz follow it. */
   redisAvailability?: Availability;
-  cache: Cache;
+  cache: CacheBackend;
   bus: Bus;
   signingKey: SigningKey;
   /** Earlier signing keys (SVC_SIGNING_KEYS_PREVIOUS): receipts they signed keep verifying. */
@@ -97,6 +99,11 @@ async function connectRedis(config: Config): Promise<Redis> {
 }
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
+  const registry = options.registry ?? defaultRegistry;
+  // What the configuration cannot check without the data types: it never loads them.
+  const watched = unknownWatchedTypes(registry, config.streamWatch);
+  const problems = [...(watched ? [watched] : []), ...corroborationProblems(config.corroboration, registry.all())];
+  if (problems.length > 0) throw new ConfigError(problems);
   const clock = options.clock ?? systemClock;
   const store = await createStore({
     databaseUrl: config.databaseUrl,
@@ -126,7 +133,6 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     },
     tracer,
   });
-  const registry = options.registry ?? defaultRegistry;
   const repos = createRepos(store.db, store.engine);
   const sources = new SourceRunner({
     registry,

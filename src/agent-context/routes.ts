@@ -66,7 +66,7 @@ export const agentContextRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const models = await modelsFor(app, deps);
+    const models = modelsFor(deps);
 
     /** The built-in rules first; the language model only for goals none of them matches. */
     async function planFor(goal: string, entity: Entity | undefined): Promise<Planned> {

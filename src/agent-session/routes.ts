@@ -4,9 +4,10 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import { ApiError } from '../core/errors.js';
 import { errorResponses, EventStream, SECURITY } from '../core/schemas.js';
-import { ConcurrencyLimiter } from '../protection/concurrency.js';
+import { ConcurrencyLimiter } from '../cache/concurrency.js';
 import { MAX_BUFFERED_BYTES, STREAM_ROUTE_CONFIG, answeredHead, openEventStream } from '../stream/sse.js';
-import { assetSchema, loadPages, pageCsp, sendAsset } from './pages.js';
+import { assetSchema, pageCsp, sendAsset } from '../plugins/static-assets.js';
+import { loadPages } from './pages.js';
 import {
   EVENT_KINDS,
   EndBody,

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
 import { sameSecret } from '../core/secrets.js';
-import type { ConcurrencyLimiter } from '../protection/concurrency.js';
+import type { ConcurrencyLimiter } from '../cache/concurrency.js';
 import type { AgentSessionsRepo, EventRow, SessionRow } from '../store/repos/agent-sessions.js';
 import { Frame, HEARTBEAT, idlessFrameOf, type EventStream } from '../stream/sse.js';
 import { Feeds, Watcher, channelOf, type SessionMessage } from './fanout.js';

@@ -4,7 +4,7 @@ import { ApiError } from '../core/errors.js';
 import { FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
-import { binanceCandles } from '../backtest/providers/binance.js';
+import { binanceCandles } from '../upstream/binance-candles.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { ASSETS, STRATEGIES } from './paper-trader.js';
 import { arenaAsset } from './assets.js';

@@ -1,8 +1,8 @@
 import { sha256Tagged } from '../core/canonical-json.js';
 import type { Clock } from '../core/clock.js';
-import type { SigningKey } from '../receipts/keys.js';
-import { signLoggedReceipt, type ReceiptLog } from '../receipts/logged.js';
-import { responseHash, signReceipt } from '../receipts/receipt.js';
+import type { SigningKey } from '../core/signing-keys.js';
+import { signLoggedReceipt, type ReceiptLog } from '../core/logged-receipt.js';
+import { responseHash, signReceipt } from '../core/receipt.js';
 import type { CalibrationService } from '../calib/service.js';
 import type { ArenaRepo, TradeRow } from '../store/repos/arena.js';
 import type { TradeMode } from '../store/schema.js';

@@ -5,7 +5,10 @@ import { MemoryCache } from './memory.js';
 import { RedisCache } from './redis.js';
 import { ResilientCache, type Availability } from './resilient.js';
 
-/** A TTL key/value cache of JSON values: in-process by default, Redis when several instances share it. */
+/**
+ * A TTL key/value cache of JSON values: in-process by default, Redis when several instances share it. Most features
+ * need only this; rate limits need a Limiter and capped connections Slots, which the same backend offers (CacheBackend).
+ */
 export interface Cache {
   get<T>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
@@ -14,6 +17,10 @@ export interface Cache {
   delete(key: string): Promise<void>;
   /** Adds `by` to a counter (created at 0 with `ttlMs` to live) and returns the new value. */
   incr(key: string, ttlMs: number, by?: number): Promise<number>;
+}
+
+/** Token buckets, the rate limits of protection/service.ts. */
+export interface Limiter {
   /**
    * Token bucket: refills `ratePerS` tokens a second up to `capacity` and takes one if it can.
    * Atomic (one Lua script on Redis), so several instances share one bucket. With `blockKey`, a
@@ -21,8 +28,12 @@ export interface Cache {
    * memory: rate limiting runs on every request.
    */
   take(key: string, capacity: number, ratePerS: number, nowMs: number, options?: TakeOptions): MaybePromise<BucketState | Blocked>;
+}
+
+/** Leased concurrency slots, the caps of long-lived connections (cache/concurrency.ts). */
+export interface Slots {
   /**
-   * Concurrency slots: `holder` takes one of at most `limit` slots under `key`, leased until
+   * `holder` takes one of at most `limit` slots under `key`, leased until
    * `nowMs + leaseMs`; expired leases are swept first, so a crashed holder's slots free themselves.
    * Atomic (one Lua script on Redis), so several instances share one cap. False when all are held.
    */
@@ -33,6 +44,9 @@ export interface Cache {
   /** Slots under `key` with an unexpired lease. */
   countSlots(key: string, nowMs: number): Promise<number>;
 }
+
+/** What each of the two backends (in-process, Redis) offers, on one connection: the app holds one as `deps.cache`. */
+export type CacheBackend = Cache & Limiter & Slots;
 
 /** Counters `take` bumps in the same step (one round trip on Redis): `allowed` or `denied`, created with `ttlMs`. */
 export interface Tally {
@@ -80,7 +94,7 @@ export interface OutageReporting {
 }
 
 /** In-process, or Redis (through the outage policy when `outages` is given) with rate-limit tokens leased in batches. */
-export function createCache(redis: Redis | undefined, now: () => number, outages?: OutageReporting): Cache {
+export function createCache(redis: Redis | undefined, now: () => number, outages?: OutageReporting): CacheBackend {
   if (!redis) return new MemoryCache(now);
   const shared = outages
     ? new ResilientCache(new RedisCache(redis), new MemoryCache(now), outages.availability, outages.onFallback)

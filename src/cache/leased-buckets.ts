@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { mapMaybe, type MaybePromise } from '../core/maybe-promise.js';
-import type { Blocked, BucketState, Cache, SlotRef, Tally, TakeOptions } from './index.js';
+import type { Blocked, BucketState, CacheBackend, SlotRef, Tally, TakeOptions } from './index.js';
 import { bucketState } from './token-bucket.js';
 
 /** How long a lease may be spent locally: what another instance's block or a shared denial can take to be seen here. */
@@ -46,14 +46,14 @@ interface Lease {
  * Tallies are counted here and added to the shared counters on each renewal, by a timer, and
  * before a read of the counter. Everything but `take` goes straight to the shared cache.
  */
-export class LeasedBuckets implements Cache {
+export class LeasedBuckets implements CacheBackend {
   private readonly leases = new LRUCache<string, Lease>({ max: MAX_LEASES });
   /** Block key → the bucket key whose lease it guards: a block set here ends that lease at once. */
   private readonly guardedBy = new LRUCache<string, string>({ max: MAX_LEASES });
   private readonly pendingTallies = new Map<string, { count: number; ttlMs: number }>();
   private flushTimer?: NodeJS.Timeout;
 
-  constructor(private readonly shared: Cache) {}
+  constructor(private readonly shared: CacheBackend) {}
 
   take(key: string, capacity: number, ratePerS: number, nowMs: number, options: TakeOptions = {}): MaybePromise<BucketState | Blocked> {
     const lease = this.leases.get(key);

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
+import type { Blocked, BucketState, CacheBackend, SlotRef, TakeOptions } from './index.js';
 import { takeToken, type Bucket } from './token-bucket.js';
 
 /** Entries kept at most: past it the least recently used goes, whatever its TTL (a client rotating addresses cannot grow it). */
@@ -13,7 +13,7 @@ const NULL = Symbol('null');
  * In-process cache (lru-cache): every entry has a TTL, the whole cache a hard bound with LRU
  * eviction. TTLs run on the injected clock, so tests expire entries without sleeping.
  */
-export class MemoryCache implements Cache {
+export class MemoryCache implements CacheBackend {
   private readonly entries: LRUCache<string, NonNullable<unknown>>;
   /** key → its holders' lease expiries (Unix ms) and when its expired holders were last dropped; a key goes with its last holder. */
   private readonly slots = new Map<string, { holders: Map<string, number>; sweptAt: number }>();

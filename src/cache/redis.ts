@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
+import type { Blocked, BucketState, CacheBackend, SlotRef, TakeOptions } from './index.js';
 import { bucketState } from './token-bucket.js';
 
 /**
@@ -58,7 +58,7 @@ interface Scripts {
 }
 
 /** Redis-backed cache; values are JSON. Expiry is Redis's own (PX), so every instance agrees. */
-export class RedisCache implements Cache {
+export class RedisCache implements CacheBackend {
   private readonly scripts: Scripts;
 
   constructor(private readonly redis: Redis) {

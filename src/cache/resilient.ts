@@ -1,7 +1,7 @@
 import { ConsecutiveBreaker, circuitBreaker, handleAll, type CircuitBreakerPolicy } from 'cockatiel';
 import { ApiError } from '../core/errors.js';
 import type { MaybePromise } from '../core/maybe-promise.js';
-import type { Blocked, BucketState, Cache, SlotRef, TakeOptions } from './index.js';
+import type { Blocked, BucketState, CacheBackend, SlotRef, TakeOptions } from './index.js';
 import type { MemoryCache } from './memory.js';
 
 /** Failed Redis commands in a row that declare it unavailable. */
@@ -40,11 +40,11 @@ export const storeUnavailable = () =>
  * abuse counters, statistics, cached answers and stream slots live in the in-process cache
  * (per instance); a single-use claim (`setIfAbsent`) fails closed with 503 store_unavailable.
  */
-export class ResilientCache implements Cache {
+export class ResilientCache implements CacheBackend {
   private readonly breaker: CircuitBreakerPolicy;
 
   constructor(
-    private readonly redis: Cache,
+    private readonly redis: CacheBackend,
     private readonly local: MemoryCache,
     readonly availability: Availability,
     /** Called with the operation each time the in-process cache answered for Redis. */
@@ -100,7 +100,7 @@ export class ResilientCache implements Cache {
   }
 
   /** Redis, or the in-process cache when Redis fails or is known to be unavailable. */
-  private async either<T>(operation: string, run: (cache: Cache) => MaybePromise<T>): Promise<T> {
+  private async either<T>(operation: string, run: (cache: CacheBackend) => MaybePromise<T>): Promise<T> {
     try {
       return await this.breaker.execute(() => run(this.redis));
     } catch {
@@ -110,7 +110,7 @@ export class ResilientCache implements Cache {
   }
 
   /** Slots may have been taken on either side of an outage: renew or release them on both. */
-  private async both(run: (cache: Cache) => Promise<void>): Promise<void> {
+  private async both(run: (cache: CacheBackend) => Promise<void>): Promise<void> {
     await Promise.all([this.breaker.execute(() => run(this.redis)).catch(() => undefined), run(this.local)]);
   }
 }

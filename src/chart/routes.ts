@@ -120,7 +120,7 @@ export const chartRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const models = await modelsFor(app, deps);
+    const models = modelsFor(deps);
     const calib = deps.calibration;
     const trader = new ChartTrader({
       arena: createArena(deps),
@@ -129,7 +129,7 @@ export const chartRoutes =
       clock: deps.clock,
       publicUrl: deps.config.publicUrl,
     });
-    const charts = new ChartService({ models, calib, trader, demo: deps.config.demo && deps.config.models.length === 0 });
+    const charts = new ChartService({ models, calib, trader, demo: deps.config.models.some((spec) => spec.fake) });
     ctx.jobs.push({ name: 'chart-trades', everyMs: WATCH_EVERY_MS, run: async () => void (await trader.watch()) });
     await app.register(multipart, {
       limits: { fileSize: IMAGE_LIMITS.maxBytes, files: 1, fields: FORM_FIELDS.length, parts: FORM_FIELDS.length + 1, fieldSize: 100 },

@@ -1,6 +1,6 @@
 import type { CalibrationService } from '../calib/service.js';
 import type { Models, ModelResult } from '../models/index.js';
-import type { ModelSpec } from '../models/config.js';
+import type { ModelSpec } from '../config-models.js';
 import { CHART_KIND, chartAgentId, type ChartTrader, type CountedVerdict } from './trade.js';
 import { blend, claimProbability, consensusOf } from './consensus.js';
 import type { CleanImage } from './image.js';

@@ -2,7 +2,7 @@ import type { ArenaService } from '../arena/service.js';
 import { attestationPath } from '../arena/service.js';
 import { attestationId, attestationRef } from '../arena/attestations.js';
 import { CHART_CONSENSUS, MAX_HOLD_CANDLES, ASSETS, type Asset } from '../arena/paper-trader.js';
-import { binanceCandles } from '../backtest/providers/binance.js';
+import { binanceCandles } from '../upstream/binance-candles.js';
 import type { CalibrationService } from '../calib/service.js';
 import { ApiError } from '../core/errors.js';
 import { unixSeconds, type Clock } from '../core/clock.js';

@@ -27,7 +27,7 @@ export const constitutionalRoutes =
       calib: deps.calibration,
       repo: deps.repos.constitutional,
       clock: deps.clock,
-      models: () => modelsFor(app, deps),
+      models: modelsFor(deps),
       canary,
     });
     ctx.jobs.push({

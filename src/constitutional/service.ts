@@ -34,7 +34,7 @@ export class ConstitutionalService {
       calib: CalibrationService;
       repo: ConstitutionalRepo;
       clock: Clock;
-      models: () => Promise<Models>;
+      models: Models;
       canary: string;
     },
   ) {}
@@ -51,7 +51,7 @@ export class ConstitutionalService {
 
   async arbitrate(request: ClassifyRequest) {
     const rules = this.rules(request);
-    const models = await this.o.models();
+    const models = this.o.models;
     // Arbitration is the panel's judgement: without a panel model it is 503 model_unavailable (classify still screens).
     const panel = models.panel('panel');
     const results = await judge(models, panel, request.text, request.direction, request.context ?? {});

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Clock } from '../core/clock.js';
+import { etagOf } from '../core/etag.js';
 
 /** The bytes of one signed answer, ready to send again while the value behind it is unchanged and fresh. */
 interface HotAnswer {
@@ -26,7 +26,6 @@ export interface Keepable {
 export const MAX_ANSWERS = 10_000;
 /** Every header the hooks set on the reply (request id, CORS, the RateLimit fields) and the answer's own, for the raw response. */
 const headersOf = (reply: FastifyReply) => reply.getHeaders() as OutgoingHttpHeaders;
-const etagOf = (bytes: string) => `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
 
 /** Does an If-None-Match header name this ETag (a list, weak forms, or `*`)? */
 export function matchesEtag(header: string | undefined, etag: string): boolean {

@@ -1,4 +1,4 @@
-import type { Wire } from '../models/config.js';
+import type { Wire } from '../config-models.js';
 import type { FakeCall, FakeReply } from './model-fakes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { ROLES, type ModelSpec, type Wire } from '../models/config.js';
+import { ROLES, type ModelSpec, type Wire } from '../config-models.js';
 import { demoResponder } from './model-answers.js';
 
 export { demoResponder, minimalInstance } from './model-answers.js';

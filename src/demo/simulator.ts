@@ -1,11 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import type { UpstreamSetting } from '../config.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { HOSTS, type HostName, type HostSpec, type KeySpec } from '../upstream/hosts.js';
+import { fixtureExchanges, loadFixtures, type Exchange, type Fault, type Fixture } from '../upstream/fixtures.js';
 import { DemoWorld } from './world.js';
 import { Reply } from './world/types.js';
 import type { Perturbation } from './perturb.js';
@@ -16,75 +14,6 @@ import type { Perturbation } from './perturb.js';
  * the offline demo (SVC_DEMO=1) both use it; in demo mode the demo world (world.ts) answers instead, at the
  * simulator clock's time or at the instant a `/@<unix ms>/<host>` base URL names (history recorded at start-up).
  */
-export interface Exchange {
-  host: string;
-  method?: string;
-  path: string;
-  /** Parameters that must match (a subset); key parameters are never listed. */
-  query?: Record<string, string>;
-  /** Text the request body must contain (POSTs to one path, e.g. JSON-RPC methods). */
-  body_contains?: string;
-  status?: number;
-  headers?: Record<string, string>;
-  /** JSON value, or a string served as-is (CSV, XML, HTML). */
-  body: unknown;
-  /** Serve a string body in this single-byte charset instead of UTF-8 (feeds that declare Latin-1). */
-  charset?: 'latin1';
-  /** What "an empty list" looks like for this upstream; default: every array emptied. */
-  empty_body?: unknown;
-}
-
-/**
- * Where a fixture's upstream shape comes from: a real response (`recorded`, with when and what was asked) or a
- * response written from documentation (`from-docs`, with the page it follows; `note` says when that is not official).
- */
-export type FixtureOrigin = { kind: 'recorded'; date: string; request: string } | { kind: 'from-docs'; url: string; note?: string };
-
-export interface Fixture {
-  type: string;
-  q: string;
-  origin: FixtureOrigin;
-  /** The upstream requests and response shapes the fixture follows, in words. */
-  provenance?: string;
-  exchanges: Exchange[];
-  expected: Record<string, unknown>[];
-  /** The rows when the primary upstream fails and the fallback answers from its own exchanges. */
-  fallback?: { exchanges: Exchange[]; expected: Record<string, unknown>[] };
-  /** Types with more than two upstreams: each further one, in order, with the rows it answers when all before it fail. */
-  further_fallbacks?: { origin: FixtureOrigin; exchanges: Exchange[]; expected: Record<string, unknown>[] }[];
-  bad_q?: string[];
-  /** Types with a curated data file: the rows served when every HTTP upstream fails. */
-  offline_expected?: Record<string, unknown>[];
-  /** Faults this upstream's format answers differently, with the reason (or 'ok'), e.g. HTML has no "malformed". */
-  fault_expectations?: Partial<Record<Fault['kind'], string>>;
-}
-
-export type Fault =
-  | { kind: 'delay'; ms: number }
-  | { kind: 'status'; status: number; headers?: Record<string, string>; body?: string }
-  | { kind: 'hang' }
-  | { kind: 'malformed' }
-  | { kind: 'truncated' }
-  | { kind: 'oversize'; bytes: number }
-  | { kind: 'empty' };
-
-/** Shipped with the service (the demo serves them) and read by the tests from the same place. */
-export const FIXTURE_DIR = join(dirname(fileURLToPath(import.meta.url)), '../sources/fixtures');
-
-export function loadFixtures(dir = FIXTURE_DIR): Fixture[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Fixture);
-}
-
-/** Every exchange a fixture records: the primary's, the fallback's and the further fallbacks'. */
-export const fixtureExchanges = (f: Fixture): Exchange[] => [
-  ...f.exchanges,
-  ...(f.fallback?.exchanges ?? []),
-  ...(f.further_fallbacks ?? []).flatMap((further) => further.exchanges),
-];
-
 const emptied = (value: unknown): unknown => {
   if (Array.isArray(value)) return [];
   if (value && typeof value === 'object') {

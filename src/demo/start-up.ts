@@ -9,8 +9,10 @@ import { SNAPSHOT_BASKET, SNAPSHOT_EVERY_MS, SnapshotService } from '../snapshot
 import { createArena, runArena } from '../arena/routes.js';
 import { STRATEGIES, ASSETS } from '../arena/paper-trader.js';
 import { createOlympics, runBackfill } from '../olympics/routes.js';
-import { loadFixtures, Simulator } from './simulator.js';
+import { Simulator } from './simulator.js';
+import { loadFixtures } from '../upstream/fixtures.js';
 import { parsePerturbations } from './perturb.js';
+import { startDemoFakes } from './fakes.js';
 
 /**
  * SVC_DEMO=1 start-up: the simulator serving the demo world, the configuration pointed at it, and the world's past
@@ -27,7 +29,7 @@ const PARALLEL_INSTANTS = 4;
 
 export interface Demo {
   sim: Simulator;
-  /** The configuration with every upstream pointed at the simulator. */
+  /** The configuration with every upstream pointed at the simulator, and the model and Plaid fakes (demo/fakes.ts). */
   config: Config;
   /** Writes the world's past into the store (before the app listens) and says so in the log. */
   prepare(app: FastifyInstance, deps: Deps): Promise<void>;
@@ -37,9 +39,10 @@ export interface Demo {
 export async function startDemo(config: Config, clock: Clock = systemClock): Promise<Demo> {
   const perturb = parsePerturbations(config.demoPerturb);
   const sim = await new Simulator(loadFixtures(), { seed: config.demoSeed, clock, perturb }).start();
+  const fakes = await startDemoFakes({ ...config, upstreams: sim.pointAt(config.upstreams) });
   return {
     sim,
-    config: { ...config, upstreams: sim.pointAt(config.upstreams) },
+    config: fakes.config,
     prepare: async (app, deps) => {
       const started = Date.now();
       app.log.info("SVC_DEMO=1: writing the demo world's last hour (and on a first start the arena and olympics) before listening");
@@ -50,7 +53,10 @@ export async function startDemo(config: Config, clock: Clock = systemClock): Pro
         'SVC_DEMO=1: every upstream is served by the demo world (docs/demo.md); answers and receipts say source_mode "demo"',
       );
     },
-    close: () => sim.close(),
+    close: async () => {
+      await fakes.close();
+      await sim.close();
+    },
   };
 }
 

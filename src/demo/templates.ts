@@ -1,4 +1,4 @@
-import type { Exchange, Fixture } from './simulator.js';
+import type { Exchange, Fixture } from '../upstream/fixtures.js';
 import { FIXTURE_EPOCH_S, newestTime, shiftTimes } from './time-shift.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Fixture } from './simulator.js';
+import type { Fixture } from '../upstream/fixtures.js';
 import { Market } from './market.js';
 import { Templates } from './templates.js';
 import { CRYPTO_ROUTES } from './world/crypto.js';

@@ -16,7 +16,7 @@ import { failureReasonList } from '../plugins/openapi-info.js';
 import { MCP_PROTOCOL_VERSION } from '../mcp/protocol.js';
 import { TOOLS } from '../mcp/tools.js';
 import { NEXT_PAGE_TOOL } from '../mcp/result-pages.js';
-import { DEFAULT_TOOLSETS, TOOLSETS } from '../mcp/toolset-names.js';
+import { DEFAULT_TOOLSETS, TOOLSETS } from '../config-toolsets.js';
 import { FAVICON_LINK, FAVICON_PATH, LOGO_SVG, PAGE_CSS, siteNav } from '../core/brand.js';
 import { escapeHtml, plainDesc } from './describe.js';
 

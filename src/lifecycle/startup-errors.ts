@@ -1,9 +1,9 @@
 import { accessSync, constants, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { loadPg } from '../store/db.js';
-import { GENERATE_KEY_COMMAND, KEY_FILE, listedKeys, loadSigningKey, parseVerifyingKey } from '../receipts/keys.js';
+import { GENERATE_KEY_COMMAND, KEY_FILE, listedKeys, loadSigningKey, parseVerifyingKey } from '../core/signing-keys.js';
 
 /**
  * Exit codes of the start-up problems svc can name (docs/operations.md, "Start-up errors"). 2 is a
@@ -203,12 +203,17 @@ export async function checkStartup(config: Config): Promise<void> {
 
 /**
  * For the entry points: runs a start-up step (the checks, opening the store) and turns a problem it
- * can name into one line on stderr and its exit code, not a stack trace.
+ * can name into one line on stderr and its exit code, not a stack trace. A configuration problem found
+ * there (createDeps checks SVC_STREAM_WATCH against the registry) exits 2, as loadConfigOrExit does.
  */
 export async function orExitOnStartupError<T>(config: Config, step: () => Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
     const named = error instanceof StartupError ? error : config.databaseUrl ? undefined : diskFullAtStart(error, config.dataDir);
     if (!named) throw error;
     process.stderr.write(`svc cannot start: ${named.message}\n`);

@@ -11,7 +11,7 @@ import { injectCaller } from './caller.js';
 import { MCP_PROTOCOL_VERSION } from './protocol.js';
 import type { OpenApiDoc } from './schema.js';
 import { buildTools, type BuiltTool, type Credentials } from './tools.js';
-import { TOOLSET_WORDS } from './toolset-names.js';
+import { TOOLSET_WORDS } from '../config-toolsets.js';
 import { parseSelection, reachable, UnknownToolset, type ToolSelection } from './toolsets.js';
 
 export const MCP_PATH = '/mcp';

@@ -6,6 +6,7 @@ import { buildApp } from '../app.js';
 import { checkStartupOrExit } from '../lifecycle/startup-errors.js';
 import { joinClusterOrExit } from '../lifecycle/cluster-checks.js';
 import { startDemoSimulator } from '../demo/simulator.js';
+import { startDemoFakes } from '../demo/fakes.js';
 import { httpCaller, injectCaller, type Caller } from './caller.js';
 import { createMcpServer } from './server.js';
 import type { OpenApiDoc } from './schema.js';
@@ -26,8 +27,9 @@ async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller
     return { doc: answer.body as OpenApiDoc, caller, close: async () => {} };
   }
   const demo = config.demo ? await startDemoSimulator(config.demoSeed) : undefined;
+  const fakes = demo ? await startDemoFakes({ ...config, upstreams: demo.pointAt(config.upstreams) }) : undefined;
   // No background jobs: this process serves one agent's tool calls, not a fleet of watchers.
-  const deps = await createDeps({ ...config, scheduler: false, ...(demo ? { upstreams: demo.pointAt(config.upstreams) } : {}) });
+  const deps = await createDeps({ ...(fakes?.config ?? config), scheduler: false });
   // Its receipts must verify on the other instances, and its session events reach their watchers, like any instance's.
   await joinClusterOrExit(deps);
   const app = await buildApp(deps);
@@ -38,6 +40,7 @@ async function connectService(config: Config): Promise<{ doc: OpenApiDoc; caller
     close: async () => {
       await app.close();
       await deps.close();
+      await fakes?.close();
       await demo?.close();
     },
   };

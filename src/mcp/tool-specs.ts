@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Toolset } from './toolset-names.js';
+import type { Toolset } from '../config-toolsets.js';
 
 /**
  * The MCP tools. Each is one HTTP operation of the service, named by its OpenAPI operationId: the

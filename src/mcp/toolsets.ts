@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { recordsSomething, type BuiltTool } from './tools.js';
 import { JSON_TEXT_NOTE } from './portable-input.js';
-import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_WORDS, type Toolset } from './toolset-names.js';
+import { DEFAULT_TOOLSETS, TOOLSETS, TOOLSET_WORDS, type Toolset } from '../config-toolsets.js';
 
 /** Which tools a connection gets: toolsets, the dynamic meta-tools, and whether tools that record something are left out. */
 export interface ToolSelection {

@@ -1,5 +1,5 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
-import type { ModelSpec } from './config.js';
+import type { ModelSpec } from '../config-models.js';
 
 /** Prometheus counters of model calls, by vendor and model id (a handful of configured models: bounded labels). */
 export class ModelMetrics {

@@ -1,6 +1,6 @@
 import type { LanguageModel } from 'ai';
 import { importOnce } from '../core/import-once.js';
-import { wireOf, type ModelSpec } from './config.js';
+import { wireOf, type ModelSpec } from '../config-models.js';
 
 const loadOpenAI = importOnce(() => import('@ai-sdk/openai'));
 const loadAnthropic = importOnce(() => import('@ai-sdk/anthropic'));

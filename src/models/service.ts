@@ -5,7 +5,7 @@ import { ApiError } from '../core/errors.js';
 import { importOnce } from '../core/import-once.js';
 import type { Cache } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
-import type { ModelSpec, Role } from './config.js';
+import type { ModelSpec, Role } from '../config-models.js';
 import { languageModel } from './providers.js';
 import { promptMessages, repairMessages, SYSTEM_DATA_RULE, type Quoted, type ImageInput } from './prompt.js';
 import type { ModelMetrics } from './metrics.js';

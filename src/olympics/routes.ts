@@ -6,9 +6,9 @@ import { EventStream, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { modelsFor } from '../models/index.js';
-import { ConcurrencyLimiter } from '../protection/concurrency.js';
-import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
-import { binanceCandles } from '../backtest/providers/binance.js';
+import { ConcurrencyLimiter } from '../cache/concurrency.js';
+import { asset, assetSchema, pageCsp, read, sendAsset } from '../plugins/static-assets.js';
+import { binanceCandles } from '../upstream/binance-candles.js';
 import { INTERVAL_SECONDS } from '../core/candles.js';
 import { OlympicsService, RESOLVE_GRACE_S } from './service.js';
 import { OlympicsViews } from './views.js';
@@ -29,7 +29,7 @@ export async function createOlympics(app: FastifyInstance, deps: Deps): Promise<
   return new OlympicsService({
     repo: deps.repos.olympics,
     calib,
-    models: await modelsFor(app, deps),
+    models: modelsFor(deps),
     runner: deps.sources,
     bus: deps.bus,
     key: deps.signingKey,

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Bus } from '../bus/index.js';
 import { ApiError } from '../core/errors.js';
-import type { ConcurrencyLimiter } from '../protection/concurrency.js';
+import type { ConcurrencyLimiter } from '../cache/concurrency.js';
 import { ReplayHub } from '../stream/hub.js';
 import { answeredHead, openLiveStream, type LiveStream } from '../stream/sse.js';
 import { TICKER_CHANNEL } from './service.js';

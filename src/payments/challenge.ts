@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import type { Config } from '../config.js';
-import { ApiError } from '../core/errors.js';
 import type { Discovery } from './bazaar.js';
 import { USDC_NETWORKS } from './networks.js';
 import { alternativesTo, priceOf } from './alternatives.js';
@@ -112,27 +111,6 @@ export function paymentChallenge(ctx: ChallengeContext, requirement: Requirement
     x402Version: 1,
     accepts,
   };
-}
-
-/**
- * The 402 as an ApiError carrying the challenge body (x402 v1 and the seed's invoice) and headers
- * (`PAYMENT-REQUIRED` for x402 v2); the error handler sends them verbatim.
- */
-export class PaymentRequiredError extends ApiError {
-  constructor(
-    readonly challenge: Record<string, unknown>,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super('payment_required', String(challenge.message));
-  }
-
-  /**
-   * The `X-Payment-Required` header: the challenge as the interface spec describes it, with
-   * `amount, asset, chain, recipient, memo, expires` at its top level (the body nests them in `invoice`).
-   */
-  get headerChallenge(): string {
-    return JSON.stringify(this.challenge.invoice);
-  }
 }
 
 /**

@@ -9,8 +9,8 @@ import { callerOf } from '../protection/service.js';
 import { idempotencyKeyOf, keyReused, requestKey, keyedByAuthorization, keyedByIdempotencyKey, type OwnedRequest } from './idempotency.js';
 import type { AuthorizationCharge, Charge } from '../store/repos/idempotency.js';
 import { Discoveries } from './bazaar.js';
+import { PaymentRequiredError } from '../core/payment-required.js';
 import {
-  PaymentRequiredError,
   challengeMemo,
   paymentChallenge,
   paymentRequiredHeader,

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../core/errors.js';
-import { PaymentRequiredError } from '../payments/challenge.js';
+import { PaymentRequiredError } from '../core/payment-required.js';
 import { isDatabaseOutage } from '../store/db.js';
 import { lingerIfBodyUnread } from './lingering-close.js';
 

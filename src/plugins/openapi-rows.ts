@@ -1,5 +1,5 @@
 import { CORROBORATION_REF } from './openapi-corroboration.js';
-import type { Fixture } from '../demo/simulator.js';
+import type { Fixture } from '../upstream/fixtures.js';
 
 /**
  * One OpenAPI schema per data type's row, inferred from the rows its normalizer produced for the

@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
 import { CursorSchema, ReceiptSchema } from '../core/schemas.js';
-import { loadFixtures } from '../demo/simulator.js';
+import { loadFixtures } from '../upstream/fixtures.js';
 import type { Registry } from '../sources/registry.js';
 import { UNLIMITED } from '../core/unmetered.js';
 import type { OpenApiDoc, Operation, MediaType, ResponseObject, SchemaNode } from '../core/openapi-doc.js';

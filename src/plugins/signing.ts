@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import { unixSeconds } from '../core/clock.js';
-import type { SigningKey } from '../receipts/keys.js';
-import { signLoggedReceipt, type ReceiptLog, type UnsignedReceipt } from '../receipts/logged.js';
-import { requestHash, responseHash, signReceipt, type Receipt } from '../receipts/receipt.js';
+import type { SigningKey } from '../core/signing-keys.js';
+import { signLoggedReceipt, type ReceiptLog, type UnsignedReceipt } from '../core/logged-receipt.js';
+import { requestHash, responseHash, signReceipt, type Receipt } from '../core/receipt.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,8 +1,8 @@
 import Type from 'typebox';
 import { ApiError } from '../core/errors.js';
 import { unixSeconds, type Clock } from '../core/clock.js';
-import type { SigningKey } from '../receipts/keys.js';
-import { requestHash, responseHash, signReceipt, type Receipt } from '../receipts/receipt.js';
+import type { SigningKey } from '../core/signing-keys.js';
+import { requestHash, responseHash, signReceipt, type Receipt } from '../core/receipt.js';
 import type { EntityResolver } from '../entities/resolver.js';
 import type { SourceRunner } from '../sources/runner.js';
 import type { ModelRef, Models } from '../models/index.js';

@@ -51,24 +51,17 @@ export const portfolioRoutes =
   async (app) => {
     const { deps } = ctx;
     const { config } = deps;
-    let plaidConfig = config.plaid;
-    let secretKeys = config.secretKeys;
-    if (config.demo && !plaidConfig) {
-      // The demo links the loopback Plaid sandbox, its tokens sealed with a key derived from the signing key.
-      // Imported here, not at the top: the sandbox is typed by (and loads) the Plaid SDK.
-      const { PlaidFake } = await import('../demo/plaid-fake.js');
-      const fake = await new PlaidFake().start();
-      app.addHook('onClose', () => fake.close());
-      plaidConfig = { clientId: fake.clientId, secret: fake.secret, baseUrl: fake.url };
-      if (secretKeys.length === 0) secretKeys = [derivedSecret(deps.signingKey.privateKey, 'portfolio-secrets')];
-    }
+    // Plaid without SVC_SECRET_KEY is only the demo's loopback sandbox (demo/fakes.ts; the configuration requires the
+    // key otherwise): its tokens are sealed with a key derived from the signing key.
+    const secretKeys =
+      config.plaid && config.secretKeys.length === 0 ? [derivedSecret(deps.signingKey.privateKey, 'portfolio-secrets')] : config.secretKeys;
     const resolver = ctx.entities.resolver;
     const accounts = new PortfolioService({
       repo: deps.repos.portfolio,
       clock: deps.clock,
       resolver,
       wallets: new WalletReader(deps.upstream),
-      plaid: plaidConfig ? new PlaidLink(plaidConfig) : undefined,
+      plaid: config.plaid ? new PlaidLink(config.plaid) : undefined,
       box: secretKeys.length ? new SecretBox(secretKeys) : undefined,
     });
     const calculator = new InsightsCalculator({
@@ -78,7 +71,7 @@ export const portfolioRoutes =
       clock: deps.clock,
     });
     const asker = new PortfolioAsk({
-      models: await modelsFor(app, deps),
+      models: modelsFor(deps),
       sources: deps.sources,
       resolver,
       key: deps.signingKey,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Cache, BucketState, Tally, TakeOptions } from '../cache/index.js';
+import type { Cache, BucketState, Limiter, Tally, TakeOptions } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Config } from '../config.js';
 import { ApiError } from '../core/errors.js';
@@ -80,7 +80,7 @@ export class Protection {
 
   constructor(
     private readonly config: Config,
-    private readonly cache: Cache,
+    private readonly cache: Cache & Limiter,
     private readonly keys: ApiKeysRepo,
     private readonly clock: Clock,
     private readonly lookups: TierLookups,

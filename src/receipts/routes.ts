@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import { errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { canonicalJson } from '../core/canonical-json.js';
-import { verifyReceipt, type Receipt } from './receipt.js';
+import { verifyReceipt, type Receipt } from '../core/receipt.js';
 
 export const receiptRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>

@@ -2,7 +2,7 @@ import type { Cache } from '../cache/index.js';
 import { UpstreamError, type FailureReason } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { corroboratedValue, isSettled, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
-import type { CorroborationRule } from './corroboration.js';
+import { ruleInEffect, type RuleOverrides } from '../config-env-corroboration.js';
 import { upstreamOrder, type Fetcher } from './define.js';
 import type { CachedValue } from './result.js';
 import { asUpstreamError, BACKSTOP_GRACE_MS, type Ask, type Outcome } from './answers.js';
@@ -32,14 +32,14 @@ export class Corroborator {
   /** The rows_hash of the last unsettled answer recorded per answer key. */
   private readonly lastUnsettled = new Map<string, string>();
 
-  /** `rules`: the rule in effect per type (SVC_CORROBORATION_RULES over the declared ones); a type not in it keeps its own. */
+  /** `overrides`: the operator's fields per type (SVC_CORROBORATION_RULES), over the declared rules. */
   constructor(
     private readonly cache: Cache,
-    private readonly rules: Readonly<Record<string, CorroborationRule>> = {},
+    private readonly overrides: RuleOverrides = {},
   ) {}
 
   async run(declared: CorroborationSpec, run: Ask): Promise<Outcome> {
-    const spec = { ...declared, rule: this.rules[run.descriptor.type] ?? declared.rule };
+    const spec = { ...declared, rule: ruleInEffect(declared.rule, this.overrides, run.descriptor.type) };
     const entries = upstreamOrder(run.descriptor, run.q);
     const answers = new Map<string, SourceAnswer>(entries.map(([host]) => [host, 'late']));
     let settled = 0;

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import { ruleInEffect } from '../config-env-corroboration.js';
 import type { SourceDescriptor } from '../sources/define.js';
 import type { Corroboration } from '../sources/corroboration.js';
 import type { SourceResult } from '../sources/result.js';
@@ -97,7 +98,7 @@ export function corroborationField(descriptor: SourceDescriptor, health: HealthS
 /** The type's corroboration at this site, or undefined when the type is not corroborated. */
 export function corroborationStatus(descriptor: SourceDescriptor, health: HealthSnapshot, config: Config): CorroborationStatus | undefined {
   if (!descriptor.corroboration) return undefined;
-  const rule = config.corroboration?.[descriptor.type] ?? descriptor.corroboration.rule;
+  const rule = ruleInEffect(descriptor.corroboration.rule, config.corroboration, descriptor.type);
   const last = health.types[descriptor.type]?.last;
   const sources = Object.keys(descriptor.upstreams).map((source) => availability(source, last, health, config));
   const answering = sources.filter((s) => s.state === 'answering');

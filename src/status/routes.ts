@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
-import { asset, assetSchema, pageCsp, read, sendAsset } from '../agent-session/pages.js';
+import { asset, assetSchema, pageCsp, read, sendAsset } from '../plugins/static-assets.js';
 import { StatusReport } from './schemas.js';
 import { buildFields, logMigrations, registerBuildInfoMetric } from './build.js';
 

@@ -6,7 +6,7 @@ import type { AppContext } from '../app-context.js';
 import type { SourceRunner } from '../sources/runner.js';
 import { ReplayHub, TICKS_CHANNEL, type Framed } from './hub.js';
 import { StreamPoller } from './poller.js';
-import { ConcurrencyLimiter } from '../protection/concurrency.js';
+import { ConcurrencyLimiter } from '../cache/concurrency.js';
 import { STREAM_ROUTE_CONFIG, answeredHead, openLiveStream, type LiveStream } from './sse.js';
 import { watchPlan } from './watch.js';
 

@@ -12,6 +12,15 @@ export interface WatchEntry {
   host: string;
 }
 
+/**
+ * The problem of an SVC_STREAM_WATCH list naming types the registry does not know, or undefined. Checked where the
+ * registry is at hand (deps.ts, before anything opens), not in loadConfig: the configuration loads no feature.
+ */
+export function unknownWatchedTypes(registry: Registry, watch: Config['streamWatch']): string | undefined {
+  const unknown = watch === 'all' || watch === 'off' ? [] : watch.filter((type) => !registry.get(type));
+  return unknown.length > 0 ? `SVC_STREAM_WATCH: unknown data type ${unknown.map((type) => `"${type}"`).join(', ')}` : undefined;
+}
+
 /** No type is polled more often than this, however short its TTL. */
 export const MIN_POLL_S = 60;
 /** Seconds between the poller's requests to one upstream host, unless POLL_SPACING_S says otherwise. */

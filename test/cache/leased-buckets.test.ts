@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { LEASE_MS, LeasedBuckets, maxLease, nextLeaseSize } from '../../src/cache/leased-buckets.js';
 import { MemoryCache } from '../../src/cache/memory.js';
-import { createCache, type BucketState, type Cache } from '../../src/cache/index.js';
+import { createCache, type BucketState, type CacheBackend } from '../../src/cache/index.js';
 import { uniqueName } from '../helpers/backends.js';
 
 /** Instances leasing from one shared bucket; a step is (instance, ms since the previous step). */
@@ -62,7 +62,7 @@ describe('lease math', () => {
     const now = { ms: 0 };
     const shared = new MemoryCache(() => now.ms);
     let sharedTakes = 0;
-    const counting: Cache = Object.assign(Object.create(shared) as MemoryCache, {
+    const counting: CacheBackend = Object.assign(Object.create(shared) as MemoryCache, {
       take: (...args: Parameters<MemoryCache['take']>) => (sharedTakes++, shared.take(...args)),
     });
     const leased = new LeasedBuckets(counting);

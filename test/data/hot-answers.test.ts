@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requestHash } from '../../src/receipts/receipt.js';
+import { requestHash } from '../../src/core/receipt.js';
 import { matchesEtag } from '../../src/data/hot-answers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { coinGeckoAlone } from '../helpers/corroboration.js';

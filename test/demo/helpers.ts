@@ -1,6 +1,7 @@
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { hostEnvName } from '../../src/upstream/hosts.js';
 import type { Perturbation } from '../../src/demo/perturb.js';
 import { startTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';

@@ -6,7 +6,9 @@ import { buildApp, type LogStream } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { startDemoFakes } from '../../src/demo/fakes.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { uniqueName } from './backends.js';
 import { freePort, isAddressInUse } from './ports.js';
 
@@ -59,7 +61,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.postgres && process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
   if (options.redis && process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
   const clock = options.clock ?? new ManualClock();
-  const deps = await createDeps(loadConfig(env), {
+  const loaded = loadConfig(env);
+  // SVC_DEMO=1 as the entry points run it: the model and Plaid fakes stand in for what is not configured.
+  const fakes = loaded.demo ? await startDemoFakes(loaded) : undefined;
+  const deps = await createDeps(fakes?.config ?? loaded, {
     clock,
     pgSchema: options.pgSchema ?? uniqueName('t'),
     deadlineCapMs: options.deadlineCapMs ?? 1500,
@@ -75,6 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     close: async () => {
       await app.close();
       await deps.close();
+      await fakes?.close();
       if (!options.sim) await sim.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

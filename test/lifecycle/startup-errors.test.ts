@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { STARTUP_EXIT } from '../../src/lifecycle/startup-errors.js';
-import { loadSigningKey } from '../../src/receipts/keys.js';
+import { loadSigningKey } from '../../src/core/signing-keys.js';
 import { SHARED_STORE_BACKENDS, openStore, uniqueName } from '../helpers/backends.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-startup-'));
@@ -60,6 +60,17 @@ describe('start-up errors', () => {
       expect(lines[0]).toMatch(new RegExp(`^svc cannot start: ${variable}: .+: .+`));
       expect(run.stderr).not.toMatch(/\n\s+at /);
       expect(run.stderr).not.toContain('hunter2secret');
+      expect(run.stdout).toBe('');
+    },
+    60_000,
+  );
+
+  it.concurrent(
+    'src/main.ts: a SVC_STREAM_WATCH type the registry does not know is a configuration problem (exit 2), as before the check left loadConfig',
+    async () => {
+      const run = await start('src/main.ts', { SVC_STREAM_WATCH: 'forex,nope' });
+      expect(run.status).toBe(2);
+      expect(run.stderr.trim()).toBe('invalid configuration: SVC_STREAM_WATCH: unknown data type "nope"');
       expect(run.stdout).toBe('');
     },
     60_000,

@@ -12,11 +12,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
-import { verifyReceipt } from '../../src/receipts/receipt.js';
+import { verifyReceipt } from '../../src/core/receipt.js';
 import { startModelFakes, type ModelFakes } from '../fakes/models.js';
 import { unixSeconds } from '../../src/core/clock.js';
 import { TOOLS } from '../../src/mcp/tools.js';
-import { DEFAULT_TOOLSETS } from '../../src/mcp/toolset-names.js';
+import { DEFAULT_TOOLSETS } from '../../src/config-toolsets.js';
 import { EnvSchema } from '../../src/config-env.js';
 import { PACKAGE_VERSION } from '../helpers/package-version.js';
 

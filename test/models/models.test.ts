@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { ModelFakes, minimalInstance } from '../../src/demo/model-fakes.js';
 import { Models } from '../../src/models/service.js';
 import { ModelMetrics } from '../../src/models/metrics.js';
-import { parseModels, type ModelSpec } from '../../src/models/config.js';
+import { parseModels, type ModelSpec } from '../../src/config-models.js';
 import { MemoryCache } from '../../src/cache/memory.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { ApiError } from '../../src/core/errors.js';

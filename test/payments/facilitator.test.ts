@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { loadConfig } from '../../src/config.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importJWK } from 'jose';
 import { ed25519 } from '@noble/curves/ed25519';
 import { canonicalJson } from '../../src/core/canonical-json.js';
-import { loadSigningKey } from '../../src/receipts/keys.js';
+import { loadSigningKey } from '../../src/core/signing-keys.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -7,31 +7,13 @@ import { expect, it } from 'vitest';
  * anywhere). Each rule fails naming the file and the import that breaks it. Issue 38 item 2.
  */
 const SRC = resolve(import.meta.dirname, '../../src');
-/** The layers below the features: they import nothing but each other and the configuration. */
-const LOWER_LAYERS = ['core', 'store', 'cache', 'bus', 'upstream'];
+/** The layers below the features (docs/architecture.md, "Folders"): they import nothing but each other and the configuration. */
+const LOWER_LAYERS = ['core', 'store', 'cache', 'bus', 'upstream', 'models', 'scheduler', 'lifecycle'];
 /** Fastify plugins: the lower layers and themselves, never a feature. */
 const PLUGINS = 'plugins';
 const ENTRY_POINTS = ['main.ts', 'mcp/stdio.ts', 'status/doctor-cli.ts', 'arena/backfill.ts', 'olympics/backfill.ts'];
 const isConfig = (path: string) => /^config[^/]*\.ts$/.test(path);
 const folderOf = (path: string) => path.split('/')[0]!;
-
-/**
- * Imports that still break a rule, each to be moved down and then struck from this list (the test fails for an entry
- * that no longer exists, so the list only shrinks). Kept for now: plugins/signing.ts belongs to the transparency-log
- * work in progress; the others are the next steps of issue 38 item 2.
- */
-const PENDING = [
-  'plugins/error-handler.ts → payments/challenge.ts', // PaymentRequiredError: the challenge body belongs with the error
-  'plugins/openapi.ts → demo/simulator.ts', // the row examples come from the fixtures: a loader below demo/
-  'plugins/signing.ts → receipts/receipt.ts', // the receipt mechanism (receipt.ts, logged.ts) moves below plugins/
-  'plugins/signing.ts → receipts/logged.ts',
-  'models/index.ts → demo/model-fakes.ts', // the demo's model fakes, to be injected through configuration
-  'portfolio/routes.ts → demo/plaid-fake.ts', // the demo's Plaid fake, likewise
-  'config.ts → sources/registry.ts', // SVC_STREAM_WATCH's types, to be checked where the registry is at hand
-  'config.ts → models/config.ts',
-  'config.ts → mcp/allowed-hosts.ts',
-  'config-env-stdio.ts → mcp/toolset-names.ts',
-];
 
 const sourceFiles = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -84,7 +66,7 @@ function reachableFrom(start: string): Set<string> {
 
 const rules: { rule: string; broken: (e: { from: string; to: string }) => boolean }[] = [
   {
-    rule: 'core, store, cache, bus and upstream import only each other and the configuration',
+    rule: 'the layers below the features import only each other and the configuration',
     broken: ({ from, to }) => LOWER_LAYERS.includes(folderOf(from)) && !LOWER_LAYERS.includes(folderOf(to)) && !isConfig(to),
   },
   {
@@ -101,26 +83,19 @@ const rules: { rule: string; broken: (e: { from: string; to: string }) => boolea
   },
 ];
 
-const pending = (name: string) => PENDING.includes(name);
-
 it.each(rules)('$rule', ({ broken }) => {
-  expect(edges.filter((e) => broken(e) && !pending(e.name)).map((e) => e.name)).toEqual([]);
+  expect(edges.filter(broken).map((e) => e.name)).toEqual([]);
 });
 
 it('the configuration modules load, transitively, only the lower layers and each other', () => {
   const allowed = (path: string) => LOWER_LAYERS.includes(folderOf(path)) || isConfig(path);
   const configs = [...graph.keys()].filter(isConfig);
   const within = new Set(configs.flatMap((config) => [...reachableFrom(config)]));
-  const leaving = edges.filter((e) => within.has(e.from) && allowed(e.from) && !allowed(e.to) && !pending(e.name));
+  const leaving = edges.filter((e) => within.has(e.from) && allowed(e.from) && !allowed(e.to));
   expect(leaving.map((e) => e.name)).toEqual([]);
 });
 
 it('no value-level import cycle anywhere in src/', () => {
   const cycles = [...graph.keys()].map(cycleThrough).filter((cycle) => cycle !== undefined);
   expect(cycles.map((cycle) => cycle.join(' → '))).toEqual([]);
-});
-
-it('every pending exception still exists: a fixed one is struck from PENDING', () => {
-  const names = new Set(edges.map((e) => e.name));
-  expect(PENDING.filter((name) => !names.has(name))).toEqual([]);
 });

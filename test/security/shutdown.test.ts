@@ -6,7 +6,8 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { freePort } from '../helpers/ports.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fromEtherscan, fromGoplus } from '../../src/sources/contract-risk.js';
 import { CONTRACT_CHECKS, writableFunctions, type Source } from '../../src/sources/lib/contract-source.js';
 import { fromSourcify } from '../../src/sources/lib/sourcify.js';
-import type { Exchange } from '../../src/demo/simulator.js';
+import type { Exchange } from '../../src/upstream/fixtures.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const target = { chain: 'base' as const, chainId: 8453, address: '0x2222222222222222222222222222222222222222' };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureExchanges, loadFixtures, type Fault, type Fixture, type FixtureOrigin } from '../../src/demo/simulator.js';
+import { fixtureExchanges, loadFixtures, type Fault, type Fixture, type FixtureOrigin } from '../../src/upstream/fixtures.js';
 import { registry } from '../../src/sources/registry.js';
 import type { Row } from '../../src/sources/define.js';
 import { HOSTS, type HostSpec } from '../../src/upstream/hosts.js';

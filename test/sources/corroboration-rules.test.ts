@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { Simulator, loadFixtures } from '../../src/demo/simulator.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { corroborationProblems, ruleInEffect } from '../../src/config-env-corroboration.js';
+import { createDeps } from '../../src/deps.js';
+import { registry } from '../../src/sources/registry.js';
+import { Simulator } from '../../src/demo/simulator.js';
+import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /** Every source is waited for (tests sign with all of them): on a loaded machine a 1.5 s cap would list some `late`. */
@@ -19,20 +26,41 @@ interface Block {
 }
 
 describe('SVC_CORROBORATION_RULES at start-up', () => {
+  /** The configuration checks the shape; createDeps checks the types and quorums against the registry: both at start. */
   const problemOf = (value: string) => {
     try {
-      loadConfig({ SVC_CORROBORATION_RULES: value });
+      const { corroboration } = loadConfig({ SVC_CORROBORATION_RULES: value });
+      const problems = corroborationProblems(corroboration, registry.all());
+      if (problems.length > 0) throw new ConfigError(problems);
     } catch (e) {
       return (e as Error).message;
     }
     return 'accepted';
   };
+  const cryptoPrice = registry.get('crypto-price')!.corroboration!.rule;
 
   it('replaces only the fields it sets; unset, every type keeps its declared rule', () => {
-    const declared = loadConfig({}).corroboration['crypto-price'];
-    expect(declared).toEqual({ quorum: 2, outlierBps: 50, staleAfterS: 120, quote: 'USD' });
+    expect(ruleInEffect(cryptoPrice, loadConfig({}).corroboration, 'crypto-price')).toEqual({
+      quorum: 2,
+      outlierBps: 50,
+      staleAfterS: 120,
+      quote: 'USD',
+    });
     const set = loadConfig({ SVC_CORROBORATION_RULES: '{"crypto-price":{"quorum":3,"stale_after_s":30}}' });
-    expect(set.corroboration['crypto-price']).toEqual({ quorum: 3, outlierBps: 50, staleAfterS: 30, quote: 'USD' });
+    expect(ruleInEffect(cryptoPrice, set.corroboration, 'crypto-price')).toEqual({
+      quorum: 3,
+      outlierBps: 50,
+      staleAfterS: 30,
+      quote: 'USD',
+    });
+  });
+
+  it('a start with a type that is not corroborated exits 2 naming it (createDeps, where the registry is)', async () => {
+    await expect(
+      createDeps(
+        loadConfig({ SVC_CORROBORATION_RULES: '{"weather":{"quorum":2}}', SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-rules-')) }),
+      ),
+    ).rejects.toThrow(/SVC_CORROBORATION_RULES: "weather" is not a corroborated type/);
   });
 
   it('names the variable, the type and the field in one sentence per problem', () => {

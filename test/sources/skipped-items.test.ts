@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadFixtures, type Exchange } from '../../src/demo/simulator.js';
+import { loadFixtures, type Exchange } from '../../src/upstream/fixtures.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 /**

@@ -5,6 +5,7 @@ import { BUS_BACKENDS, uniqueName } from '../helpers/backends.js';
 import { watchPlan } from '../../src/stream/watch.js';
 import { registry } from '../../src/sources/registry.js';
 import { loadConfig } from '../../src/config.js';
+import { createDeps } from '../../src/deps.js';
 
 interface Frame {
   id?: string;
@@ -255,9 +256,14 @@ describe('the watch list', () => {
     expect(loadConfig({}).streamWatch).toBe('all');
     expect(loadConfig({ SVC_STREAM_WATCH: 'off' }).streamWatch).toBe('off');
     expect(loadConfig({ SVC_STREAM_WATCH: 'forex,weather' }).streamWatch).toEqual(['forex', 'weather']);
-    expect(() => loadConfig({ SVC_STREAM_WATCH: 'forex,nope' })).toThrow(/SVC_STREAM_WATCH: unknown data type "nope"/);
     expect(() => loadConfig({ SVC_STREAM_WATCH: 'crypto-price:bitcoin' })).toThrow(
       /SVC_STREAM_WATCH: must be off or a comma-separated list of data types/,
+    );
+  });
+
+  it('refuses a type the registry does not know when the app is wired, before anything opens', async () => {
+    await expect(createDeps(loadConfig({ SVC_STREAM_WATCH: 'forex,nope,weather,nada' }))).rejects.toThrow(
+      'invalid configuration: SVC_STREAM_WATCH: unknown data type "nope", "nada"',
     );
   });
 

@@ -3,7 +3,7 @@ import { INTERVALS, type Candle, type Interval } from '../../core/candles.js';
 import type { HostHttp } from '../../upstream/client.js';
 import type { HostName } from '../../upstream/hosts.js';
 import type { MarketState } from '../../upstream/formats/yahoo-chart.js';
-import { binanceCandles } from './binance.js';
+import { binanceCandleProvider } from './binance.js';
 import { frankfurterDailyCandles } from './frankfurter.js';
 import { yahooFxCandles, yahooStockCandles } from './yahoo.js';
 
@@ -29,7 +29,7 @@ export interface CandleProvider {
  * `EURUSD=X` charts for intraday forex.
  */
 export const CANDLE_PROVIDERS = {
-  'crypto-price': [binanceCandles],
+  'crypto-price': [binanceCandleProvider],
   'stock-quote': [yahooStockCandles],
   forex: [frankfurterDailyCandles, yahooFxCandles],
 } as const satisfies Record<string, readonly CandleProvider[]>;

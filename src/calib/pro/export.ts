@@ -1,6 +1,6 @@
 import { sign } from 'node:crypto';
 import { canonicalJson } from '../../core/canonical-json.js';
-import type { SigningKey } from '../../receipts/keys.js';
+import type { SigningKey } from '../../core/signing-keys.js';
 import type { CalibProRepo } from '../../store/repos/calib-pro.js';
 
 export const EXPORT_RULES =

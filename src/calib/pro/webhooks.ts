@@ -2,7 +2,7 @@ import { sign } from 'node:crypto';
 import { randomId } from '../../core/ids.js';
 import type { Clock } from '../../core/clock.js';
 import type { Config } from '../../config.js';
-import type { SigningKey } from '../../receipts/keys.js';
+import type { SigningKey } from '../../core/signing-keys.js';
 import type { CalibProRepo, DeliveryRow } from '../../store/repos/calib-pro.js';
 import { checkUrl, safePost } from '../../upstream/safe-fetch.js';
 import { ApiError } from '../../core/errors.js';

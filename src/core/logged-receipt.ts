@@ -1,5 +1,5 @@
-import { canonicalJson } from '../core/canonical-json.js';
-import type { SigningKey } from './keys.js';
+import { canonicalJson } from './canonical-json.js';
+import type { SigningKey } from './signing-keys.js';
 import { signReceipt, type Receipt } from './receipt.js';
 
 /** The transparency log as signers see it: its origin, and appends that build their entry once the index is known. */

@@ -56,6 +56,8 @@ export interface ModelSpec {
   priceOut: number;
   /** Roles this model serves; entries without `roles` serve every text role, and `vision-panel` when `vision` is true. */
   roles: Role[];
+  /** One of the demo's loopback vendor fakes (demo/fakes.ts), never a model from SVC_MODELS: answers say `demo`. */
+  fake?: true;
 }
 
 const defaultRoles = (e: Entry): Role[] => (e.vision ? [...ROLES] : ['planner', 'answerer', 'panel']);

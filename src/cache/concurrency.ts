@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Cache, SlotRef } from '../cache/index.js';
+import type { SlotRef, Slots } from './index.js';
 import type { Clock } from '../core/clock.js';
 
 /** One cap to respect: at most `limit` concurrent holders under `key` (e.g. `stream-ip:1.2.3.4`). */
@@ -26,7 +26,7 @@ export class ConcurrencyLimiter {
   private readonly timer: NodeJS.Timeout;
 
   constructor(
-    private readonly cache: Cache,
+    private readonly slots: Slots,
     private readonly clock: Clock,
   ) {
     this.timer = setInterval(() => void this.renewAll(), RENEW_EVERY_MS).unref();
@@ -37,8 +37,8 @@ export class ConcurrencyLimiter {
     const holder = randomUUID();
     const taken: SlotRef[] = [];
     for (const cap of caps) {
-      if (!(await this.cache.acquireSlot(cap.key, holder, cap.limit, LEASE_MS, this.clock.now()))) {
-        await Promise.all(taken.map((slot) => this.cache.releaseSlot(slot.key, slot.holder)));
+      if (!(await this.slots.acquireSlot(cap.key, holder, cap.limit, LEASE_MS, this.clock.now()))) {
+        await Promise.all(taken.map((slot) => this.slots.releaseSlot(slot.key, slot.holder)));
         return { full: cap };
       }
       taken.push({ key: cap.key, holder });
@@ -49,14 +49,14 @@ export class ConcurrencyLimiter {
       if (released) return;
       released = true;
       for (const slot of taken) this.held.delete(slot);
-      await Promise.all(taken.map((slot) => this.cache.releaseSlot(slot.key, slot.holder)));
+      await Promise.all(taken.map((slot) => this.slots.releaseSlot(slot.key, slot.holder)));
     };
     return { lease: { release } };
   }
 
   /** Connections holding a slot under `key`, on every instance. */
   count(key: string): Promise<number> {
-    return this.cache.countSlots(key, this.clock.now());
+    return this.slots.countSlots(key, this.clock.now());
   }
 
   close(): void {
@@ -66,6 +66,6 @@ export class ConcurrencyLimiter {
   /** Renews every lease this instance holds in one batch. */
   async renewAll(): Promise<void> {
     // A failed round (Redis briefly away) is retried on the next; a lease outlives two missed rounds.
-    await this.cache.renewSlots([...this.held], LEASE_MS, this.clock.now()).catch(() => undefined);
+    await this.slots.renewSlots([...this.held], LEASE_MS, this.clock.now()).catch(() => undefined);
   }
 }

@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { createCache, type Cache } from '../../src/cache/index.js';
+import { createCache, type CacheBackend } from '../../src/cache/index.js';
 import { ManualClock } from '../../src/core/clock.js';
-import { ConcurrencyLimiter, LEASE_MS } from '../../src/protection/concurrency.js';
+import { ConcurrencyLimiter, LEASE_MS } from '../../src/cache/concurrency.js';
 import { BUS_BACKENDS, uniqueName } from '../helpers/backends.js';
 
 describe.each(BUS_BACKENDS)('concurrency limiter on the %s cache', (backend) => {
   const prefix = `${uniqueName('slots')}:`;
   const connections: Redis[] = [];
   const clock = new ManualClock();
-  let memory: Cache | undefined;
+  let memory: CacheBackend | undefined;
   /** A second call is a second instance with Redis, the same process cache in memory. */
   const instance = () => {
     if (backend === 'memory') return new ConcurrencyLimiter((memory ??= createCache(undefined, () => clock.now())), clock);

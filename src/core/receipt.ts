@@ -1,6 +1,6 @@
 import { sign, verify } from 'node:crypto';
-import { canonicalJson, sha256Tagged } from '../core/canonical-json.js';
-import type { SigningKey, VerifyingKey } from './keys.js';
+import { canonicalJson, sha256Tagged } from './canonical-json.js';
+import type { SigningKey, VerifyingKey } from './signing-keys.js';
 
 export interface Receipt {
   v: 1;
