@@ -43,7 +43,16 @@ function stooqQuote(req: WorldRequest, world: DemoWorld): unknown {
   const asset = ticker.startsWith('^') ? `idx:${ticker}` : `eq:${ticker}`;
   const { price, at, bar } = lastQuote(world, 'stooq', asset, req.nowS);
   const [date, time] = warsaw.format(new Date(at * 1000)).split(' ');
-  const line = [symbol, date, time, bar?.o ?? price, bar?.h ?? price, bar?.l ?? price, price, ticker.startsWith('^') ? 'N/D' : Math.round(bar?.v ?? 0)];
+  const line = [
+    symbol,
+    date,
+    time,
+    bar?.o ?? price,
+    bar?.h ?? price,
+    bar?.l ?? price,
+    price,
+    ticker.startsWith('^') ? 'N/D' : Math.round(bar?.v ?? 0),
+  ];
   return new Reply(200, `Symbol,Date,Time,Open,High,Low,Close,Volume\r\n${line.join(',')}\r\n`);
 }
 
