@@ -98,3 +98,16 @@ describe.each(TYPES)('$type corroboration over HTTP (demo world)', ({ type, q, f
     expect(verdict(row.corroboration, second)).toMatchObject({ quote, used: false, reason: 'outlier' });
   });
 });
+
+describe('staleness follows each source’s schedule', () => {
+  it('a stock quote ten minutes behind the others is stale', async () => {
+    const row = await preview('stock-quote', 'AAPL', 'finnhub:stale');
+    expect(verdict(row.corroboration, 'finnhub')).toMatchObject({ used: false, reason: 'stale' });
+    expect(row.corroboration).toMatchObject({ status: 'agreed', quorum: 2 });
+  });
+
+  it('an ECB fixing hours old (ten minutes more when perturbed) is used beside the live rate: it missed no publication', async () => {
+    const row = await preview('forex', 'EUR:USD', 'frankfurter:stale');
+    expect(verdict(row.corroboration, 'frankfurter')).toMatchObject({ used: true });
+  });
+});
