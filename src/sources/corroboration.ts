@@ -11,15 +11,9 @@ export interface CorroborationRule {
   outlierBps: number;
   /** A value observed more than this many seconds before the newest observation of the same item is stale. */
   staleAfterS: number;
-  /**
-   * A source's own cap where its publication schedule differs from the type's (a daily fixing: the ECB's reference
-   * rates, LBMA's benchmark), keyed by source: a fixing is not stale until a publication is missed.
-   */
+  /** A source's own cap, from its publication schedule (a daily fixing is stale only once it missed one). */
   staleAfterSBySource?: Readonly<Record<string, number>>;
-  /**
-   * The quote the row is priced in (USD); values in another quote are kept apart as `quote_mismatch`. Without it, the
-   * quote most sources answered in (a stock's listing currency).
-   */
+  /** The row's quote (USD), others kept apart as `quote_mismatch`; unset: the most common one (a listing currency). */
   quote?: string;
 }
 
