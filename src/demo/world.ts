@@ -7,6 +7,7 @@ import { EARTH_ROUTES } from './world/earth.js';
 import { CHAIN_ROUTES } from './world/chain.js';
 import { FEED_ROUTES } from './world/feeds.js';
 import { SPOT_TICKER_ROUTES } from './world/spot-tickers.js';
+import { QUOTE_ROUTES } from './world/quotes.js';
 import type { Perturbation } from './perturb.js';
 import { Reply, type Route, type WorldRequest } from './world/types.js';
 
@@ -22,6 +23,7 @@ export class DemoWorld {
   private readonly routes: Route[] = [
     ...CRYPTO_ROUTES,
     ...SPOT_TICKER_ROUTES,
+    ...QUOTE_ROUTES,
     ...TRADFI_ROUTES,
     ...EARTH_ROUTES,
     ...CHAIN_ROUTES,

@@ -5,12 +5,19 @@ import type { Row } from './define.js';
 import { withoutFreshness } from './freshness.js';
 import type { CachedValue } from './result.js';
 
-/** How a type is corroborated: its rule, and the row field naming the item each source prices. */
+/** How a type is corroborated: its rule, and the row fields naming the item, its value and the value's currency. */
 export interface CorroborationSpec {
   rule: CorroborationRule;
-  /** crypto-price: `coin`; each source's rows carry `price`, `quote` and `as_of` for it. */
+  /** crypto-price: `coin`; each source's rows carry the value, its quote and `as_of` for it. */
   item: string;
+  /** The field of the value: `price` unless said (forex: `rate`, units of the symbol per base). */
+  value?: string;
+  /** The field of the value's currency: `quote` unless said (forex: `symbol`); null there means index points. */
+  quote?: string;
 }
+
+const valueField = (spec: CorroborationSpec) => spec.value ?? 'price';
+const quoteField = (spec: CorroborationSpec) => spec.quote ?? 'quote';
 
 /** One source's answer so far: stamped rows, a failure, or nothing yet (`late`: still answering when svc signed). */
 export type SourceAnswer = { value: CachedValue } | { error: UpstreamError } | 'late';
@@ -26,8 +33,9 @@ function observationOf(source: string, answer: SourceAnswer, spec: Corroboration
   if ('error' in answer) return missing(source, answer.error);
   const row = answer.value.rows.find((r) => r[spec.item] === item);
   if (!row) return { source, missing: 'not_listed' };
-  const { price, quote, as_of, as_of_kind } = row as { price: number; quote: string; as_of: number; as_of_kind: 'source' | 'fetched' };
-  return { source, value: Number(price), quote, as_of, as_of_kind };
+  const { as_of, as_of_kind } = row as { as_of: number; as_of_kind: 'source' | 'fetched' };
+  const quote = (row[quoteField(spec)] as string | null) ?? 'points';
+  return { source, value: Number(row[valueField(spec)]), quote, as_of, as_of_kind };
 }
 
 /** Every item any source priced, in the order the sources (in declared order) list them. */
@@ -42,8 +50,9 @@ const rowsOf = (answer: SourceAnswer | undefined) => (typeof answer === 'object'
 
 /**
  * One row per item: the fields of the first used source (the declared priority: CoinGecko's market cap, say), the
- * price the median of the used values (`usd` too when the row has it), `as_of` the oldest used observation, and the
- * `corroboration` block naming every source asked.
+ * value the median of the used values (`usd` too when the row has it), `as_of` the oldest used observation, and the
+ * `corroboration` block naming every source asked. The first used source quotes the median's currency, so its quote
+ * field is the row's.
  */
 export function corroboratedRows(answers: Map<string, SourceAnswer>, spec: CorroborationSpec): Row[] {
   return itemsOf(answers, spec).flatMap((item) => {
@@ -56,7 +65,8 @@ export function corroboratedRows(answers: Map<string, SourceAnswer>, spec: Corro
     const asOf = used.length ? Math.min(...used.map((s) => s.as_of!)) : base.as_of;
     // `usd` keeps its place in the row, and is there only when the chosen source gives one (a USD quote).
     const usd = 'usd' in base ? { usd: result.price } : {};
-    return [{ ...base, price: result.price, ...usd, quote: result.quote, as_of: asOf, corroboration: result.corroboration }];
+    const value = { [valueField(spec)]: result.price };
+    return [{ ...base, ...value, ...usd, as_of: asOf, corroboration: result.corroboration }];
   });
 }
 

@@ -11,8 +11,10 @@ export interface CorroborationRule {
   outlierBps: number;
   /** A value observed more than this many seconds before the newest observation of the same item is stale. */
   staleAfterS: number;
-  /** The quote the row is priced in (USD); values in another quote are kept apart as `quote_mismatch`. */
-  quote: string;
+  /** A source's own cap, from its publication schedule (a daily fixing is stale only once it missed one). */
+  staleAfterSBySource?: Readonly<Record<string, number>>;
+  /** The row's quote (USD), others kept apart as `quote_mismatch`; unset: the most common one (a listing currency). */
+  quote?: string;
 }
 
 /** What one source said about one item: a value, or why it has none. */
@@ -66,8 +68,8 @@ const bpsFrom = (from: number, value: number) => (Math.abs(value - from) / Math.
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The quote to price in: the rule's when any source answered in it, else the most common one (ties: alphabetical). */
-function pricingQuote(priced: Priced[], wanted: string): string {
-  if (priced.some((o) => o.quote === wanted)) return wanted;
+function pricingQuote(priced: Priced[], wanted: string | undefined): string {
+  if (wanted !== undefined && priced.some((o) => o.quote === wanted)) return wanted;
   const counts = new Map<string, number>();
   for (const o of priced) counts.set(o.quote, (counts.get(o.quote) ?? 0) + 1);
   return [...counts].sort(([qa, a], [qb, b]) => b - a || qa.localeCompare(qb))[0]![0];
@@ -76,7 +78,8 @@ function pricingQuote(priced: Priced[], wanted: string): string {
 /** Why a priced observation is not a candidate for the median, if it is not. */
 function exclusion(o: Priced, quote: string, newest: number, rule: CorroborationRule): Reason | undefined {
   if (o.quote !== quote) return 'quote_mismatch';
-  if (o.as_of_kind !== 'fetched' && newest - o.as_of > rule.staleAfterS) return 'stale';
+  const cap = rule.staleAfterSBySource?.[o.source] ?? rule.staleAfterS;
+  if (o.as_of_kind !== 'fetched' && newest - o.as_of > cap) return 'stale';
   return undefined;
 }
 

@@ -2,10 +2,11 @@ import Type from 'typebox';
 import { roundTo } from '../core/numbers.js';
 import { stockTicker } from './lib/q.js';
 import { noData } from '../upstream/errors.js';
-import { YahooChart, marketState } from '../upstream/formats/yahoo-chart.js';
+import { type YahooChart, marketState } from '../upstream/formats/yahoo-chart.js';
 import { unixSeconds } from '../core/clock.js';
 import { defineSource, type Row } from './define.js';
 import { stooqQuote } from './lib/stooq.js';
+import { yahooChart, yahooLast } from './lib/yahoo-last.js';
 
 const Finnhub = Type.Object({
   c: Type.Number(),
@@ -24,19 +25,17 @@ type Profile = Type.Static<typeof Profile>;
 
 /** Yahoo's 5-day daily chart: the last bar is today; the previous close comes from the bar before it. */
 export function fromYahoo(raw: YahooChart, nowS: number): Row[] {
-  const r = raw.chart.result?.[0];
-  if (!r) throw noData('Yahoo has no chart for this ticker');
+  const { symbol, price, currency, as_of } = yahooLast(raw);
+  const r = raw.chart.result![0]!;
   const q = r.indicators.quote[0];
   const closes = (q?.close ?? []).filter((c): c is number => c !== null);
   const prev = closes.length >= 2 ? closes[closes.length - 2]! : (r.meta.chartPreviousClose ?? null);
   const last = (a: (number | null)[] | undefined) => a?.filter((v): v is number => v !== null).at(-1) ?? null;
-  const price = r.meta.regularMarketPrice ?? closes.at(-1);
-  if (price === undefined) throw noData('Yahoo sent a chart without a price');
   return [
     {
-      symbol: r.meta.symbol,
+      symbol,
       price,
-      currency: r.meta.currency ?? null,
+      currency,
       open: last(q?.open),
       high: last(q?.high),
       low: last(q?.low),
@@ -45,7 +44,7 @@ export function fromYahoo(raw: YahooChart, nowS: number): Row[] {
       change_pct: prev === null ? null : roundTo(((price - prev) / prev) * 100, 4),
       volume: last(q?.volume),
       exchange: r.meta.exchangeName ?? null,
-      as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1),
+      as_of,
       market_state: marketState(raw, nowS),
     },
   ];
@@ -76,8 +75,9 @@ export function fromFinnhub(symbol: string, raw: Finnhub, profile: Profile): Row
 /**
  * Rows: symbol, price, currency (as the upstream states it; null for an index, which is in points), open, high, low,
  * prev_close, change, change_pct (null where the upstream gives no previous close), volume, exchange, market_state (Yahoo's
- * trading period at the fetch: open, pre, post or closed; null where the upstream does not say).
- * Yahoo, then Finnhub (key), then Stooq's keyless quote CSV (US tickers and indices).
+ * trading period at the fetch: open, pre, post or closed; null where the upstream does not say), and `corroboration`
+ * (issue 37): Yahoo, Finnhub (key) and Stooq's keyless quote CSV (US tickers and indices) are asked at once; the price
+ * is the median of those that agree in the listing's currency, the other fields the first used source's, in this order.
  */
 export default defineSource({
   type: 'stock-quote',
@@ -92,15 +92,10 @@ export default defineSource({
   ttlSeconds: 60,
   deadlineMs: 5000,
   entityQ: (e) => (e.type === 'equity' ? e.ids.ticker : e.type === 'index' ? e.ids.yahoo : undefined),
+  // The last trade of one listing: a source five minutes behind the newest is lagging (docs/corroboration.md).
+  corroboration: { item: 'symbol', quote: 'currency', rule: { quorum: 2, outlierBps: 50, staleAfterS: 300 } },
   upstreams: {
-    yahoo: async (ticker, { http, deadline, clock }) =>
-      fromYahoo(
-        await http.json<YahooChart>(`/v8/finance/chart/${encodeURIComponent(ticker)}`, YahooChart, {
-          deadline,
-          query: { interval: '1d', range: '5d' },
-        }),
-        unixSeconds(clock),
-      ),
+    yahoo: async (ticker, { http, deadline, clock }) => fromYahoo(await yahooChart(http, ticker, deadline), unixSeconds(clock)),
     finnhub: async (ticker, { http, deadline }) => {
       const query = { symbol: ticker };
       const [quote, profile] = await Promise.all([

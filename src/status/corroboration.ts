@@ -30,7 +30,7 @@ export interface SourceAvailability {
 
 export interface CorroborationStatus {
   /** The rule in effect (SVC_CORROBORATION_RULES, else the declared one). */
-  rule: { quorum: number; outlier_bps: number; stale_after_s: number; quote: string };
+  rule: { quorum: number; outlier_bps: number; stale_after_s: number; quote: string | null };
   answering: number;
   /** Of the answering sources, those pricing in the rule's quote: what can make up the quorum. */
   answering_in_quote: number;
@@ -89,6 +89,14 @@ function availability(source: string, last: TypeOutcome | undefined, health: Hea
   return { source, state: newest.state, ...(quote ? { quote } : {}), ...(reason ? { reason } : {}) };
 }
 
+/** Sources answering in the rule's quote; without one (priced in the listing currency), in the quote most answer in. */
+function answeringIn(answering: { quote?: string }[], quote: string | undefined): number {
+  const counts = new Map<string | undefined, number>();
+  for (const source of answering) counts.set(source.quote, (counts.get(source.quote) ?? 0) + 1);
+  if (quote !== undefined) return counts.get(quote) ?? 0;
+  return Math.max(0, ...[...counts].filter(([q]) => q !== undefined).map(([, n]) => n));
+}
+
 /** The `corroboration` field of a type's status: present only for corroborated types. */
 export function corroborationField(descriptor: SourceDescriptor, health: HealthSnapshot, config: Config) {
   const corroboration = corroborationStatus(descriptor, health, config);
@@ -102,12 +110,12 @@ export function corroborationStatus(descriptor: SourceDescriptor, health: Health
   const last = health.types[descriptor.type]?.last;
   const sources = Object.keys(descriptor.upstreams).map((source) => availability(source, last, health, config));
   const answering = sources.filter((s) => s.state === 'answering');
-  const inQuote = answering.filter((s) => s.quote === rule.quote).length;
+  const inQuote = answeringIn(answering, rule.quote);
   // Sources not heard from yet, or answering in a quote not seen yet, may still make up the quorum.
   const open = sources.filter((s) => s.state === 'not_called' || (s.state === 'answering' && !s.quote)).length;
   const outlook = inQuote >= rule.quorum ? 'corroborated' : inQuote + open >= rule.quorum ? 'unknown' : 'below_quorum';
   return {
-    rule: { quorum: rule.quorum, outlier_bps: rule.outlierBps, stale_after_s: rule.staleAfterS, quote: rule.quote },
+    rule: { quorum: rule.quorum, outlier_bps: rule.outlierBps, stale_after_s: rule.staleAfterS, quote: rule.quote ?? null },
     answering: answering.length,
     answering_in_quote: inQuote,
     outlook,
@@ -121,7 +129,7 @@ const unavailable = (c: CorroborationStatus) =>
 
 /** One line for the doctor: how many sources answer, in the quote, against the quorum, and which do not and why. */
 export function describeCorroboration(type: string, c: CorroborationStatus): string {
-  const counts = `${c.answering} of ${c.sources.length} sources answer (${c.answering_in_quote} in ${c.rule.quote}, quorum ${c.rule.quorum})`;
+  const counts = `${c.answering} of ${c.sources.length} sources answer (${c.answering_in_quote} in ${c.rule.quote ?? 'one currency'}, quorum ${c.rule.quorum})`;
   const missing = unavailable(c);
   return `${type}: ${counts}: ${c.outlook.replace('_', ' ')}${missing.length ? `; ${missing.join(', ')}` : ''}`;
 }
@@ -131,7 +139,7 @@ export function corroborationAdvice(c: CorroborationStatus | undefined): string[
   if (c?.outlook !== 'below_quorum') return [];
   const missing = unavailable(c);
   return [
-    `only ${c.answering_in_quote} source(s) answer in ${c.rule.quote} here, fewer than the quorum of ${c.rule.quorum}: ` +
+    `only ${c.answering_in_quote} source(s) answer in ${c.rule.quote ?? 'one currency'} here, fewer than the quorum of ${c.rule.quorum}: ` +
       `rows will be single_source or disputed${missing.length ? ` (${missing.join(', ')})` : ''}`,
   ];
 }

@@ -36,7 +36,14 @@ export const Availability = Type.Object(availabilityFields, {
 const CorroborationStatus = Type.Object(
   {
     rule: Type.Object(
-      { quorum: Type.Integer(), outlier_bps: Type.Number(), stale_after_s: Type.Integer(), quote: Type.String() },
+      {
+        quorum: Type.Integer(),
+        outlier_bps: Type.Number(),
+        stale_after_s: Type.Integer(),
+        quote: Type.Union([Type.String(), Type.Null()], {
+          description: 'the currency rows are priced in; null: whichever most sources answer in (a stock in its listing currency)',
+        }),
+      },
       { description: 'the rule in effect: SVC_CORROBORATION_RULES, else the one the type declares' },
     ),
     answering: Type.Integer({ description: 'sources that answer at this site' }),

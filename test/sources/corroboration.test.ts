@@ -61,6 +61,23 @@ describe('corroborate', () => {
     expect(result).toMatchObject({ price: 5, quote: 'USDT', corroboration: { status: 'single_source', quorum: 1, spread_bps: 0 } });
   });
 
+  it('holds a daily fixing to its own cap: a day-old fixing is used, one that missed its publication is stale', () => {
+    const DAY = 86_400;
+    const rule: CorroborationRule = { ...RULE, staleAfterS: 300, staleAfterSBySource: { ecb: 5 * DAY } };
+    const dayOld = corroborate([usd('ecb', 1.0844, AT - DAY), usd('yahoo', 1.0847), usd('er', 1.0851, AT - 400)], rule)!;
+    expect(dayOld.corroboration.sources.map((s) => s.reason)).toEqual([undefined, undefined, 'stale']);
+    const missed = corroborate([usd('ecb', 1.0844, AT - 6 * DAY), usd('yahoo', 1.0847)], rule)!;
+    expect(missed.corroboration.sources[0]).toMatchObject({ used: false, reason: 'stale' });
+  });
+
+  it('without a quote in the rule, prices in the quote most sources answered in (a listing currency)', () => {
+    const rule: CorroborationRule = { quorum: 2, outlierBps: 50, staleAfterS: 300 };
+    const gbp = (source: string, value: number): Observation => ({ source, value, quote: 'GBP', as_of: AT });
+    const result = corroborate([gbp('yahoo', 2.31), usd('finnhub', 2.93), gbp('stooq', 2.312)], rule)!;
+    expect(result).toMatchObject({ price: 2.311, quote: 'GBP', corroboration: { status: 'agreed', quorum: 2 } });
+    expect(result.corroboration.sources[1]).toMatchObject({ used: false, reason: 'quote_mismatch' });
+  });
+
   it('has nothing to say when no source priced the item', () => {
     expect(corroborate([{ source: 'kraken', missing: 'not_listed' }], RULE)).toBeUndefined();
   });

@@ -84,6 +84,7 @@ describe('the doctor (runDoctor against the simulator)', () => {
   it('a changed response shape: failing, naming the upstream whose format changed', async () => {
     sim.serve({ host: 'frankfurter', path: '/v1/latest', body: { rates_moved_to: 'data' } });
     sim.fault('open-er-api', { kind: 'malformed' });
+    sim.fault('yahoo', { kind: 'malformed' });
     const row = rowOf(await doctor(['forex']), 'forex');
     expect(row.verdict).toBe('failing');
     expect(row.reason).toContain('frankfurter answered in an unexpected shape');

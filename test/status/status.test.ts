@@ -43,7 +43,7 @@ describe('GET /api/v1/status', () => {
       terms: { commercial: 'allowed', url: expect.stringMatching(/^https:\/\//) as string, note: expect.any(String) as string },
       source: null,
       primary: null,
-      upstreams: ['frankfurter', 'open-er-api'],
+      upstreams: ['frankfurter', 'open-er-api', 'yahoo'],
       checked_at: null,
       results: { ok: 0, degraded: 0, failed: 0 },
     });
@@ -128,7 +128,9 @@ describe('GET /api/v1/status', () => {
 
   it('says which response changed shape', async () => {
     t.sim.serve({ host: 'frankfurter', path: '/v1/latest', body: { unexpected: true } });
+    // forex corroborates three sources: the other two fail.
     t.sim.fault('open-er-api', { kind: 'status', status: 503 });
+    t.sim.fault('yahoo', { kind: 'status', status: 503 });
     await fetchFresh('forex', 'EUR:USD');
     expect(typeOf(await status(), 'forex')).toMatchObject({
       state: 'failing',

@@ -22,7 +22,8 @@ beforeAll(async () => {
   await new Promise<void>((r) => drip.listen(0, '127.0.0.1', r));
   dripUrl = `http://127.0.0.1:${(drip.address() as AddressInfo).port}`;
   t = await startTestApp({
-    env: { UPSTREAM_WEB_URL: dripUrl, UPSTREAM_FRANKFURTER_URL: dripUrl, UPSTREAM_OPEN_ER_API_URL: dripUrl },
+    // Every forex source drips: corroboration answers from any one that does not.
+    env: { UPSTREAM_WEB_URL: dripUrl, UPSTREAM_FRANKFURTER_URL: dripUrl, UPSTREAM_OPEN_ER_API_URL: dripUrl, UPSTREAM_YAHOO_URL: dripUrl },
     deadlineCapMs: 1000,
   });
 });

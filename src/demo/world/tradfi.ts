@@ -1,6 +1,7 @@
 import { roundSig, roundTo } from '../../core/numbers.js';
 import { loadDataset } from '../../entities/dataset.js';
 import { roundPrice, type Market } from '../market.js';
+import { perturbedUsd, type Perturbation } from '../perturb.js';
 import { between, own } from '../random.js';
 import type { DemoWorld } from '../world.js';
 import { Reply, type Route, type WorldRequest } from './types.js';
@@ -65,7 +66,8 @@ function yahooChart(req: WorldRequest, world: DemoWorld): unknown {
       ? yearStart
       : to - (YAHOO_RANGE_S[range] ?? 5 * DAY_S);
   const bars = sessionBars(world.market, asset, step, from, to, req.nowS, allDay);
-  const traded = lastTrade(req.nowS, allDay);
+  // The last trade as SVC_DEMO_PERTURB makes Yahoo show it (the bars stay the world's).
+  const traded = perturbedUsd(world.market, world.perturbation('yahoo'), (s) => world.market.price(asset, s), lastTrade(req.nowS, allDay));
   const template = world.template<{ chart: { result: { meta: Record<string, unknown> }[] } }>('yahoo', '/v8/finance/chart/AAPL', req.nowS, {
     interval: '1d',
     range: '5d',
@@ -76,8 +78,8 @@ function yahooChart(req: WorldRequest, world: DemoWorld): unknown {
     currency,
     symbol,
     instrumentType: allDay ? 'CURRENCY' : asset.startsWith('eq:') ? 'EQUITY' : asset.startsWith('idx:') ? 'INDEX' : 'FUTURE',
-    regularMarketPrice: roundPrice(world.market.price(asset, traded)),
-    regularMarketTime: traded,
+    regularMarketPrice: roundPrice(traded.price),
+    regularMarketTime: traded.at,
     chartPreviousClose: roundPrice(world.market.price(asset, bars[0] ? bars[0].t - 1 : from)),
     currentTradingPeriod: withZone(currentTradingPeriod(req.nowS, allDay), allDay),
     dataGranularity: interval,
@@ -138,19 +140,26 @@ function screener(req: WorldRequest, world: DemoWorld): unknown {
 
 /** Frankfurter publishes the ECB reference rates of each weekday (fixed 14:15 CET) from about 16:00 CET. */
 const ECB_RELEASE_S = 15 * 3600 - DAY_S;
-const ecbRate = (market: Market, base: string, symbol: string, dayStart: number) =>
-  roundSig(market.usd(base, dayStart + 13.25 * 3600) / market.usd(symbol, dayStart + 13.25 * 3600), 5);
+/** The day's fixing, as SVC_DEMO_PERTURB makes Frankfurter show it when `perturbation` is given. */
+const ecbRate = (market: Market, base: string, symbol: string, dayStart: number, perturbation?: Perturbation) =>
+  roundSig(perturbedUsd(market, perturbation, (s) => market.usd(base, s) / market.usd(symbol, s), dayStart + 13.25 * 3600).price, 5);
 
-function frankfurterRates(market: Market, base: string, symbols: string[], dayStart: number): Record<string, number> | undefined {
+function frankfurterRates(
+  market: Market,
+  base: string,
+  symbols: string[],
+  dayStart: number,
+  perturbation?: Perturbation,
+): Record<string, number> | undefined {
   if (!ECB_CURRENCIES.includes(base) || symbols.some((s) => !ECB_CURRENCIES.includes(s))) return undefined;
-  return Object.fromEntries(symbols.filter((s) => s !== base).map((s) => [s, ecbRate(market, base, s, dayStart)]));
+  return Object.fromEntries(symbols.filter((s) => s !== base).map((s) => [s, ecbRate(market, base, s, dayStart, perturbation)]));
 }
 
 function frankfurterLatest(req: WorldRequest, world: DemoWorld): unknown {
   const base = req.params.get('base') ?? 'EUR';
   const [day] = releasedPeriods('weekdays', ECB_RELEASE_S, req.nowS, 1);
   const symbols = req.params.get('symbols')?.split(',') ?? ECB_CURRENCIES;
-  const rates = frankfurterRates(world.market, base, symbols, day!.start);
+  const rates = frankfurterRates(world.market, base, symbols, day!.start, world.perturbation('frankfurter'));
   return rates ? { amount: 1, base, date: day!.date, rates } : new Reply(404, { message: 'not found' });
 }
 
@@ -180,7 +189,7 @@ function lbma(req: WorldRequest, world: DemoWorld): unknown {
   const fixes = releasedPeriods('weekdays', metal.atS - DAY_S, req.nowS, 90).reverse();
   return fixes.map((day) => {
     const at = day.start + metal.atS;
-    const usd = world.market.price(metal.asset, at);
+    const usd = perturbedUsd(world.market, world.perturbation('lbma'), (s) => world.market.price(metal.asset, s), at).price;
     const decimals = usd < 100 ? 4 : 2;
     return { d: day.date, v: [usd, usd / world.market.usd('GBP', at), usd / world.market.usd('EUR', at)].map((v) => roundTo(v, decimals)) };
   });
@@ -243,10 +252,11 @@ function seeHistory(req: WorldRequest, world: DemoWorld): unknown {
 /** gold-api.com's live spot (gold-api is commodity-metals' fallback): the world's price at the last minute. */
 function goldApi(req: WorldRequest, world: DemoWorld): unknown {
   const symbol = req.match[1]!;
-  const at = Math.floor(req.nowS / 60) * 60;
+  const path = (s: number) => world.market.price(`cmd:${symbol}`, s);
+  const { price, at } = perturbedUsd(world.market, world.perturbation('gold-api'), path, Math.floor(req.nowS / 60) * 60);
   return {
     name: symbol,
-    price: roundTo(world.market.price(`cmd:${symbol}`, at), 2),
+    price: roundTo(price, 2),
     symbol,
     updatedAt: new Date(at * 1000).toISOString(),
     updatedAtReadable: 'a few seconds ago',

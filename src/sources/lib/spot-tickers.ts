@@ -2,14 +2,15 @@ import { BybitTickers, CoinbaseTicker, KrakenTicker, OkxTickers } from '../../up
 import { noData, refusesQuery, UpstreamError } from '../../upstream/errors.js';
 import type { Fetcher, Row } from '../define.js';
 import { binancePairOf } from './entities.js';
+import { settledBounded, shared } from './fan-out.js';
 
 /**
  * crypto-price's exchange sources (issue 37): each answers rows `{coin, price, quote, as_of?, change_24h_pct}` for the
  * coins it lists. Kraken and Coinbase quote USD (the rows carry `usd` too); OKX and Bybit quote USDT, which is not
  * USD: their rows say so and corroboration keeps them apart (docs/corroboration.md).
  */
-/** Coinbase answers one product per request: only the first few coins of a query are asked there. */
-export const COINBASE_MAX_COINS = 5;
+/** Requests made per coin (Coinbase's products, Kraken's lone pairs) go this many at once: Coinbase allows 10/s. */
+export const PER_COIN_IN_FLIGHT = 5;
 
 /** The coins with an exchange symbol (the entity graph's Binance pair without its USDT), in the asked order. */
 const withBase = (ids: string[]) =>
@@ -28,18 +29,36 @@ function atLeastOne(rows: Row[], exchange: string): Row[] {
 
 const krakenAsset = (base: string) => (base === 'BTC' ? 'XBT' : base);
 
-/** Kraken names pairs its own way (`XXBTZUSD` for XBTUSD, `SOLUSD` for newer ones): both forms are looked up. */
-export const kraken: Fetcher<string[]> = async (ids, { http, deadline }) => {
-  const coins = withBase(ids).map((c) => ({ ...c, asset: krakenAsset(c.base) }));
-  if (coins.length === 0) throw noData('none of these coins has an exchange symbol');
+type KrakenCoin = { coin: string; asset: string };
+
+/** Kraken's tickers of `coins`, keyed by its pair names; `no_data` when it lists none of them. */
+async function krakenTickers(coins: KrakenCoin[], { http, deadline }: Parameters<Fetcher<string[]>>[1]) {
   const query = { pair: coins.map((c) => `${c.asset}USD`).join(',') };
   const raw = await http.json<KrakenTicker>('/0/public/Ticker', KrakenTicker, { deadline, query });
-  if (raw.error.length)
-    throw new UpstreamError(
-      raw.error.some((e) => /Unknown asset pair/.test(e)) ? 'no_data' : 'upstream_error',
-      `Kraken: ${raw.error.join(', ')}`,
-    );
-  const result = raw.result ?? {};
+  if (!raw.error.length) return raw.result ?? {};
+  const unknown = raw.error.some((e) => /Unknown asset pair/.test(e));
+  throw new UpstreamError(unknown ? 'no_data' : 'upstream_error', `Kraken: ${raw.error.join(', ')}`);
+}
+
+/**
+ * One unknown pair fails Kraken's whole batch: each coin is then asked alone (a few at once), so only the coins Kraken
+ * does not list go without its price.
+ */
+async function krakenEach(coins: KrakenCoin[], ctx: Parameters<Fetcher<string[]>>[1]) {
+  const answers = await settledBounded(coins, PER_COIN_IN_FLIGHT, (c) => krakenTickers([c], ctx));
+  const failure = answers.find((a) => a.status === 'rejected' && !(a.reason instanceof UpstreamError && a.reason.reason === 'no_data'));
+  if (failure?.status === 'rejected') throw failure.reason;
+  return Object.assign({}, ...answers.map((a) => (a.status === 'fulfilled' ? a.value : {}))) as NonNullable<KrakenTicker['result']>;
+}
+
+/** Kraken names pairs its own way (`XXBTZUSD` for XBTUSD, `SOLUSD` for newer ones): both forms are looked up. */
+export const kraken: Fetcher<string[]> = async (ids, ctx) => {
+  const coins = withBase(ids).map((c) => ({ ...c, asset: krakenAsset(c.base) }));
+  if (coins.length === 0) throw noData('none of these coins has an exchange symbol');
+  const result = await krakenTickers(coins, ctx).catch((e: unknown) => {
+    if (coins.length > 1 && e instanceof UpstreamError && e.reason === 'no_data') return krakenEach(coins, ctx);
+    throw e;
+  });
   const rows = coins.flatMap(({ coin, asset }) => {
     const t = result[`${asset}USD`] ?? result[`X${asset}ZUSD`];
     const last = Number(t?.c[0]);
@@ -48,12 +67,13 @@ export const kraken: Fetcher<string[]> = async (ids, { http, deadline }) => {
   return atLeastOne(rows, 'Kraken');
 };
 
-/** Coinbase Exchange: one USD product per coin; a 404 means it does not list that coin. */
-export const coinbase: Fetcher<string[]> = async (ids, { http, deadline }) => {
-  const coins = withBase(ids).slice(0, COINBASE_MAX_COINS);
-  const answers = await Promise.allSettled(
-    coins.map(({ base }) => http.json<CoinbaseTicker>(`/products/${base}-USD/ticker`, CoinbaseTicker, { deadline })),
-  );
+/** Coinbase Exchange: one USD product per coin, each shared with concurrent queries; a 404: it does not list that coin. */
+export const coinbase: Fetcher<string[]> = async (ids, { http, deadline, config }) => {
+  const coins = withBase(ids);
+  const answers = await settledBounded(coins, PER_COIN_IN_FLIGHT, ({ base }) => {
+    const path = `/products/${base}-USD/ticker`;
+    return shared(config, `${http.name}${path}`, () => http.json<CoinbaseTicker>(path, CoinbaseTicker, { deadline }));
+  });
   const rows = coins.flatMap(({ coin }, i) => {
     const answer = answers[i]!;
     if (answer.status === 'rejected' || 'message' in answer.value) return [];
