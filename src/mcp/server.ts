@@ -24,7 +24,7 @@ import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelec
 import { paymentInMeta } from './x402.js';
 import { decodeJsonText } from './portable-input.js';
 import { PAGE_TOKENS, tokenCounter } from './budget.js';
-import { paginate } from './pages.js';
+import { paginate } from '../core/paginate.js';
 import { NEXT_PAGE_TOOL, nextPageResult, processPages, type PageStore } from './result-pages.js';
 
 export const MCP_NAME = 'svc';
