@@ -99,7 +99,8 @@ export class AnswerPages {
     if (!row)
       throw new ApiError('not_found', 'no such answer page, or it expired (pages are kept 24 h, as the paid answer is)', { field: 'cursor' });
     const body = withPage(JSON.parse(row.body_json) as Page, id, row.page, row.pages);
-    return { body, provenance: { ...(row.as_of === null ? {} : { asOf: Number(row.as_of) }), sources: JSON.parse(row.sources_json) as string[] } };
+    const asOf = row.as_of === null ? {} : { asOf: Number(row.as_of) };
+    return { body, provenance: { ...asOf, sources: JSON.parse(row.sources_json) as string[] } };
   }
 
   purgeExpired(): Promise<number> {

@@ -96,7 +96,8 @@ describe.each(STORE_BACKENDS)('answers in pages on %s', (store) => {
   }, 120_000);
 
   it('10,000 candles (more than the recorded world holds): stored pages under the default budget, every candle once', async () => {
-    const data = Array.from({ length: 10_000 }, (_, i) => ({ t: 1_790_000_000 + 60 * i, o: 91234.5 + i, h: 91300.25, l: 91200.75, c: 91250.5, v: 12.345 }));
+    const candle = (i: number) => ({ t: 1_790_000_000 + 60 * i, o: 91234.5 + i, h: 91300.25, l: 91200.75, c: 91250.5, v: 12.345 });
+    const data = Array.from({ length: 10_000 }, (_, i) => candle(i));
     const answer = { type: 'crypto-price', q: 'BTC', interval: '1m', count: data.length, paid: true, source: 'binance', as_of: 1_790_600_000, data };
     const first = await new AnswerPages(t.deps.repos.answerPages, t.clock).first(answer, BUDGET, { asOf: answer.as_of, sources: ['binance'] });
     expect(tokens(JSON.stringify(first))).toBeLessThanOrEqual(BUDGET - 600);
