@@ -121,6 +121,7 @@ describe.each(STORE_BACKENDS)('session history on %s', (store) => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: true });
     const validate = new Ajv({ strict: false }).compile(tool.outputSchema!);
     const seen: Event[] = [];
+    let nextPages = 0;
     for (let after: number | undefined = 0; after !== undefined;) {
       let result = await client.callTool({ name: 'session_history', arguments: { session_id: session.session_id, after } });
       const first = result.structuredContent as Page & { _page?: { next?: string } };
@@ -129,13 +130,17 @@ describe.each(STORE_BACKENDS)('session history on %s', (store) => {
         expect(tokens(result)).toBeLessThanOrEqual(BUDGET);
         const page = result.structuredContent as Page & { _page?: { next?: string } };
         expect(validate(page), JSON.stringify(validate.errors)).toBe(true);
+        // next_page results too: a stored page reaches no route, yet says where the caller stands.
+        expect(result._meta?.['svc/ratelimit']).toMatchObject({ remaining: expect.any(Number) });
         seen.push(...page.events);
         if (!page._page?.next) break;
         result = await client.callTool({ name: 'next_page', arguments: { cursor: page._page.next } });
+        nextPages += 1;
       }
       after = first.next_after;
     }
     await client.close();
+    expect(nextPages).toBeGreaterThan(0);
     expect(seen.map((e) => e.text)).toEqual(texts);
   }, 60_000);
 });

@@ -51,7 +51,10 @@ async function pagesOf(run: CheckRun, first: Exchange, target: string): Promise<
   }
 }
 
-/** A paid bundle of 20 types and a paid month of 1-minute candles, in pages of at most 10,000 tokens; a retry pays nothing. */
+/**
+ * A paid bundle of 20 types and a paid week of 1-minute candles (10,000, the most a call holds), in pages of at most
+ * 10,000 tokens; a retry pays nothing.
+ */
 export async function paidPages(run: CheckRun, payFor: PayFor, types: { type: string; example: string }[]): Promise<void> {
   const nowS = Math.floor(Date.now() / 1000);
   const cases = [
@@ -63,7 +66,7 @@ export async function paidPages(run: CheckRun, payFor: PayFor, types: { type: st
     },
     {
       method: 'GET',
-      path: `/api/v1/backtest?type=crypto-price&q=BTC&interval=1m&from=${nowS - 30 * 86_400}&to=${nowS}&tier=paid&max_tokens=${MCP_TOKEN_BUDGET}`,
+      path: `/api/v1/backtest?type=crypto-price&q=BTC&interval=1m&from=${nowS - 7 * 86_400}&to=${nowS}&tier=paid&max_tokens=${MCP_TOKEN_BUDGET}`,
       body: undefined,
       list: 'data',
     },
