@@ -16,6 +16,7 @@ import {
   SCREENSHOT_MAX_BYTES,
   SCREENSHOT_MAX_PIXELS,
   SessionId,
+  SessionEvent,
   SessionInfo,
   StartBody,
   StartResponse,
@@ -24,6 +25,7 @@ import {
 } from './schemas.js';
 import { AgentSessionService, PULSE_MS } from './service.js';
 import { ScreenshotQuotas, type ImageQuotas } from './screenshots.js';
+import { registerHistoryRoute } from './history.js';
 
 const SWEEP_EVERY_MS = 60_000;
 /** A base64 screenshot of 1 MiB plus text and JSON: a larger body is refused before it is parsed. */
@@ -180,21 +182,7 @@ export const agentSessionRoutes =
             `A watcher more than ${MAX_BUFFERED_BYTES / 1024} KiB behind is disconnected and resumes with Last-Event-ID.`,
           querystring: StreamQuery,
           response: {
-            200: EventStream(
-              Type.Object(
-                {
-                  session_id: Type.String(),
-                  kind: Type.String({ description: `${EVENT_KINDS.join(', ')}; end (with state=1 only)` }),
-                  text: Type.String(),
-                  screenshot_b64: Type.Null({ description: 'always null on the stream: see screenshot_url' }),
-                  ts: Type.Integer({ description: 'Unix ms' }),
-                  seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
-                  screenshot_url: Type.Optional(Type.String({ description: 'where the posted image is, when the event had one' })),
-                },
-                { title: 'SessionEvent', description: 'one posted event as streamed' },
-              ),
-              'The session’s events as server-sent events',
-            ),
+            200: EventStream(SessionEvent, 'The session’s events as server-sent events'),
             204: Type.Null({ description: 'the session ended and the client has its final event' }),
             ...errorResponses(400, 404, 429),
           },
@@ -208,6 +196,8 @@ export const agentSessionRoutes =
         if (!streaming) return reply.code(204).send(null);
       },
     );
+
+    registerHistoryRoute(app, sessions, tags);
 
     app.get(
       '/api/agent-session/screenshot/:sha256',

@@ -103,3 +103,17 @@ export const SessionInfo = Type.Object({
   events: Type.Integer({ description: 'events so far, the final end event included' }),
   watchers: Type.Integer({ description: 'open streams on every instance' }),
 });
+
+/** One stored event as the stream and the history read send it: the image by its URL, never its bytes. */
+export const SessionEvent = Type.Object(
+  {
+    session_id: Type.String(),
+    kind: Type.String({ description: `${EVENT_KINDS.join(', ')}; end: the final event (on the stream with state=1 only)` }),
+    text: Type.String(),
+    screenshot_b64: Type.Null({ description: 'always null: see screenshot_url' }),
+    ts: Type.Integer({ description: 'Unix ms' }),
+    seq: Type.Integer({ description: 'per-session sequence number, also the SSE id' }),
+    screenshot_url: Type.Optional(Type.String({ description: 'where the posted image is, when the event had one' })),
+  },
+  { title: 'SessionEvent', description: 'one posted event as streamed' },
+);

@@ -159,6 +159,16 @@ export class AgentSessionService {
     return { session_id, label, agent_id, visibility, status, created_at, expires_at, ended_at, delete_at, events: last_seq, watchers };
   }
 
+  /**
+   * A page of a session's stored events after `afterSeq`, in seq order (the end event included: it says how the session
+   * ended), for a JSON read of its history; undefined for an unknown session.
+   */
+  async history(sessionId: string, afterSeq: number, limit: number) {
+    const info = await this.info(sessionId);
+    if (!info) return undefined;
+    return { info, events: await this.messages(sessionId, afterSeq, Number.MAX_SAFE_INTEGER, limit) };
+  }
+
   screenshot(sha256: string) {
     return this.repo.screenshot(sha256);
   }

@@ -8,6 +8,7 @@ import { TierParam, requestedTier } from '../payments/tier.js';
 import { INTERVALS } from '../core/candles.js';
 import { BACKTEST_TYPES, intervalsOf } from './providers/index.js';
 import { BacktestService, FREE_CANDLES, PAID_CANDLES } from './service.js';
+import { AnswerPages, MaxTokensParam, PageInfoSchema } from '../data/answer-pages.js';
 
 /** 2100-01-01T00:00:00Z: past it a Unix-seconds parameter is a typo or an attack, and Date math would overflow. */
 const LATEST_UNIX_S = 4_102_444_800;
@@ -29,6 +30,7 @@ export const backtestRoutes =
   async (app) => {
     const { deps } = ctx;
     const backtests = new BacktestService(deps.upstream, deps.sources, ctx.cursors, deps.clock);
+    const answerPages = new AnswerPages(deps.repos.answerPages, deps.clock);
 
     app.get(
       '/api/v1/backtest',
@@ -50,7 +52,8 @@ export const backtestRoutes =
             'for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). ' +
             `Unpaid (or free=1): the last ${FREE_CANDLES} candles that exist in the range (across nights, weekends and holidays), with a \`_cursor\` for the whole range that a paid call continues. Paid ` +
             `(${PRICES.backtest} USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to ${PAID_CANDLES} per call; \`tier=paid\` answers 402 until paid, so stock x402 clients can pay; a longer range continues with \`cursor=<_cursor>\` ` +
-            '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.',
+            '(svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402. `max_tokens` asks for the answer in ' +
+            'pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page.',
           querystring: Type.Object({
             type: StringEnum(BACKTEST_TYPES),
             q: Type.String({ minLength: 1, maxLength: 40, examples: ['BTC'] }),
@@ -72,6 +75,7 @@ export const backtestRoutes =
             ),
             free: FreeFlag,
             tier: TierParam,
+            max_tokens: MaxTokensParam,
           }),
           response: {
             200: Type.Object({
@@ -94,6 +98,7 @@ export const backtestRoutes =
               ),
               data: Type.Array(Candle),
               _cursor: Type.Optional(Type.String()),
+              _page: Type.Optional(PageInfoSchema),
             }),
             ...errorResponses(400, 402, 404, 503),
           },
@@ -110,8 +115,11 @@ export const backtestRoutes =
         const grant = await ctx.payments.authorizeTier(request, requirement, requestedTier(request.query));
         if (grant?.stored) return sendStoredAnswer(reply, grant.stored);
         const result = await backtests.candles({ type, q, from, to, interval, paid: Boolean(grant) });
+        // Paged before the charge is recorded: once it is, the answer stands for every retry, and must be whole.
+        const { max_tokens } = request.query;
+        const answer = max_tokens ? await answerPages.first(result, max_tokens, { asOf: result.as_of, sources: [result.source] }) : result;
         if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: result.count > 0 }));
-        return result;
+        return answer;
       },
     );
   };

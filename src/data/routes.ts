@@ -10,12 +10,18 @@ import { BundleResultSchema, resolveQueries, runBundle } from './bundle.js';
 import { MAX_BUNDLE_QUERIES, FREE_BUNDLE_QUERIES, bundlePrice } from '../payments/pricing.js';
 import { sendStoredAnswer } from '../payments/answers.js';
 import { answerBareProbes } from '../payments/probes.js';
+import { AnswerPages, MaxTokensParam, PageInfoSchema, registerAnswerPageRoute } from './answer-pages.js';
+
+const PURGE_PAGES_EVERY_MS = 3_600_000;
 
 export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) => {
   const { deps } = ctx;
   const types = deps.registry.types();
   const previews = new PreviewService(deps.sources, deps.repos.sourceHistory, ctx.cursors, deps.clock);
   const hot = new HotAnswers(deps.clock, (cacheKey) => deps.sources.generationOf(cacheKey));
+  const answerPages = new AnswerPages(deps.repos.answerPages, deps.clock);
+  ctx.jobs.push({ name: 'answer-pages-purge', everyMs: PURGE_PAGES_EVERY_MS, run: async () => void (await answerPages.purgeExpired()) });
+  registerAnswerPageRoute(app, answerPages);
 
   app.get(
     '/api/data/preview',
@@ -94,8 +100,9 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
           'Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming ' +
           '`queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with ' +
           'an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged ' +
-          'when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each.',
-        querystring: Type.Object({ free: FreeFlag }),
+          'when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. `max_tokens` asks for the answer ' +
+          'in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page.',
+        querystring: Type.Object({ free: FreeFlag, max_tokens: MaxTokensParam }),
         body: Type.Object(
           {
             queries: Type.Array(
@@ -118,6 +125,7 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
             queries: Type.Array(Type.Object({ type: Type.String(), q: Type.String() })),
             results: Type.Array(BundleResultSchema, { description: 'every result has `data`: the rows when ok, the failure when not' }),
             payment: Type.Optional(Type.Object({ method: Type.String(), charged: Type.Boolean({ description: 'false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off)' }) })),
+            _page: Type.Optional(PageInfoSchema),
           }, { title: 'Bundle', description: 'The answers of a bundle, in query order' }),
           ...errorResponses(400, 402),
         },
@@ -134,9 +142,11 @@ export const dataRoutes = (ctx: AppContext): FastifyPluginAsync => async (app) =
       const answered = results.some((r) => r.ok);
       const payment = grant ? { payment: { method: grant.method, charged: answered && grant.charges } } : {};
       const body: BundleBody = { count: results.length, free, queries, results, ...payment };
-      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: answered }));
       reply.provenance = { asOf: newestAsOf(results), sources: results.flatMap((r) => (r.ok ? [String(r.data.source)] : [])) };
-      return body;
+      // Paged before the charge is recorded: once it is, the answer stands for every retry, and must be whole.
+      const answer = request.query.max_tokens ? await answerPages.first(body, request.query.max_tokens, reply.provenance) : body;
+      if (grant) reply.headers(await ctx.payments.finish(request, grant, { charge: answered }));
+      return answer;
     },
   );
 };

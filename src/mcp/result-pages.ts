@@ -3,12 +3,12 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { MemoryCache } from '../cache/memory.js';
 import { PAGE_TOKENS, tokenCounter } from './budget.js';
 import { compactText } from './compact-text.js';
-import { paginate, type Cut, type Json, type Page } from './pages.js';
+import { paginate, type Cut, type Json, type Page } from '../core/paginate.js';
 
 /**
  * Tool results that fit (issue 35, item 2): a result is its compact text (what a model reads) next to
  * structuredContent (what code reads), both together under the page budget. A larger answer is cut into pages
- * (pages.ts); the first is the result and the rest wait in the store under a random key for PAGE_TTL_MS, reached
+ * (core/paginate.ts); the first is the result and the rest wait in the store under a random key for PAGE_TTL_MS, reached
  * with the `next` cursor of each page's `_page` through the next_page tool. The store is the service's cache, so
  * with Redis any instance serves the pages of any other.
  */

@@ -22,9 +22,10 @@ import type { Progress } from './progress.js';
 import { buildTools, callTool, refuseUnknownArguments, type BuiltTool, type CallExtras, type Credentials } from './tools.js';
 import { DEFAULT_SELECTION, META_TOOLS, reachable, toolSummaries, type ToolSelection } from './toolsets.js';
 import { paymentInMeta } from './x402.js';
+import { limitsMeta } from './limits-meta.js';
 import { decodeJsonText } from './portable-input.js';
 import { PAGE_TOKENS, tokenCounter } from './budget.js';
-import { paginate } from './pages.js';
+import { paginate } from '../core/paginate.js';
 import { NEXT_PAGE_TOOL, nextPageResult, processPages, type PageStore } from './result-pages.js';
 
 export const MCP_NAME = 'svc';
@@ -88,6 +89,18 @@ export function createMcpServer({
     if (answer.status !== 200) throw new McpError(ErrorCode.InternalError, `GET ${path} answered ${answer.status}`);
     return answer.body;
   };
+  /**
+   * A stored page reaches no route, so its result reads the caller's standing (GET /api/v1/limits, counted as the request
+   * it is) for the rate-limit numbers every tool result carries in `_meta`.
+   */
+  const withStanding = async (result: CallToolResult): Promise<CallToolResult> => {
+    const headers: Record<string, string> = {
+      ...(credentials.clientIp ? { 'x-forwarded-for': credentials.clientIp } : {}),
+      ...(credentials.apiKey ? { 'x-api-key': credentials.apiKey } : {}),
+    };
+    const meta = limitsMeta(await caller({ method: 'GET', path: '/api/v1/limits', headers }));
+    return Object.keys(meta).length ? { ...result, _meta: { ...result._meta, ...meta } } : result;
+  };
   const catalog = async () => (await get('/api/v1/catalog')) as { data_types: CatalogEntry[] };
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -113,7 +126,8 @@ export function createMcpServer({
     const token = meta?.progressToken;
     const progress: Progress | undefined = token === undefined ? undefined : { token, notify: (n) => extra.sendNotification(n) };
     const extras: CallExtras = { payment: paymentInMeta(meta), progress, pages };
-    if (name === NEXT_PAGE_TOOL.name) return refuseUnknownArguments(NEXT_PAGE_TOOL, args) ?? nextPageResult(args, pages);
+    if (name === NEXT_PAGE_TOOL.name)
+      return refuseUnknownArguments(NEXT_PAGE_TOOL, args) ?? withStanding(await nextPageResult(args, pages));
     const metaTool = selection.dynamic ? META_TOOLS.find((t) => t.name === name) : undefined;
     if (metaTool) return callMeta(metaTool, args, extras);
     const tool = byName.get(name);

@@ -135,6 +135,14 @@ export const TOOLS: ToolSpec[] = [
     'Post what you do (click, search, fetch, screenshot, thought, …) to a live session others watch; needs the session token (Bearer ast_…).',
   ),
   tool(
+    'sessions',
+    'session_history',
+    'getAgentSessionEvents',
+    'Read a session’s history',
+    READ,
+    'What happened in an agent session (live or ended), in seq order and in pages: pass next_after as after for the next page.',
+  ),
+  tool(
     'safety',
     'shield_verify',
     'postShieldVerify',

@@ -48,13 +48,15 @@ export interface BuiltTool {
 
 /** Deprecated: the payment as a tool argument. Kept for clients that follow the earlier docs; `_meta["x402/payment"]` replaces it. */
 const PAYMENT_ARG = 'payment';
+/** REST answers in pages on request; MCP pages every result itself (result-pages.ts), so its tools do not take it. */
+const REST_ONLY_PARAMS = new Set(['max_tokens']);
 
 function inputSchema(
   op: Operation,
   doc: OpenApiDoc,
   paid: boolean,
 ): { schema: JsonSchema; queryNames: Set<string>; bodyNames: Set<string> } {
-  const params = (op.parameters ?? []).filter((p) => p.in === 'query' || p.in === 'path');
+  const params = (op.parameters ?? []).filter((p) => (p.in === 'query' || p.in === 'path') && !REST_ONLY_PARAMS.has(p.name));
   const bodySchema = op.requestBody?.content['application/json']?.schema;
   const body = bodySchema ? toJsonSchema(bodySchema, doc) : {};
   const properties: Record<string, JsonSchema> = Object.fromEntries(

@@ -40,6 +40,18 @@ export const DIFFERENCES: Difference[] = [
       'Difference from the interface description: the catalog counts 43 data types — every row of the description’s type table, which holds 43 rows although its text says 42.',
     operations: ['GET /api/v1/catalog'],
   },
+  {
+    title: 'Large answers in pages on request',
+    sentence:
+      'Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.',
+    operations: ['POST /api/data/bundle', 'GET /api/v1/backtest', 'GET /api/v1/answer-page'],
+  },
+  {
+    title: 'A session’s history as JSON',
+    sentence:
+      'Difference from the interface description: svc adds `GET /api/agent-session/events`, a session’s events as JSON pages (`after`, `limit`, `next_after`), public like the stream, where the description delivers them only as server-sent events.',
+    operations: ['GET /api/agent-session/events'],
+  },
 ];
 
 /** The difference sentences of one operation, in list order. */

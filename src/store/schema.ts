@@ -8,6 +8,7 @@ import type {
 } from './schema-judges.js';
 import type { InstancesTable, SigningKeysTable } from './schema-cluster.js';
 import type { TlogCheckpointsTable, TlogEntriesTable, TlogHashesTable, TlogSizeTable } from './schema-tlog.js';
+import type { AnswerPagesTable } from './schema-answers.js';
 
 export type * from './schema-judges.js';
 export type * from './schema-cluster.js';
@@ -333,6 +334,7 @@ export interface DB {
   viral_lists: ViralListsTable;
   payment_authorizations: PaymentAuthorizationsTable;
   idempotent_requests: IdempotentRequestsTable;
+  answer_pages: AnswerPagesTable;
   passes: PassesTable;
   checkout_redemptions: CheckoutRedemptionsTable;
   api_keys: ApiKeysTable;

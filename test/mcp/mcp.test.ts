@@ -173,10 +173,11 @@ describe('MCP over streamable HTTP (stateless)', () => {
   });
 
   it('every tool answers within its output schema (validated by the SDK client and again here)', async () => {
-    // session_event needs a session token on the connection (its own test above), record_outcome a registered agent's key,
+    // session_event needs a session token on the connection (its own test above), session_history a session (its own
+    // suite, test/agent-session/history.test.ts), record_outcome a registered agent's key,
     // the portfolio tools a linked portfolio's token. The model tools answer from the vendor fakes.
     const all = await connectHttp({}, '?toolsets=all');
-    const untested = ['session_event', 'record_outcome', 'portfolio_insights', 'portfolio_ask', 'next_page'];
+    const untested = ['session_event', 'session_history', 'record_outcome', 'portfolio_insights', 'portfolio_ask', 'next_page'];
     for (const tool of (await all.listTools()).tools.filter((t) => !untested.includes(t.name))) {
       const result = await all.callTool({ name: tool.name, arguments: EXAMPLE_ARGS[tool.name] });
       // A success, so the answer's own schema (not the error alternative) is what validates.

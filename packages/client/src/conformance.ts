@@ -17,6 +17,7 @@ import {
   type Miss,
 } from './conformance-rules.js';
 import { parseChallenge, signPayment } from './x402.js';
+import { AUDIT_MANIFEST, paidPages, sessionHistory } from './conformance-pages.js';
 
 /**
  * The conformance check of issue 35 (`svc conformance <url>`, `npm run conformance -- --url <url>`): it talks to any
@@ -152,6 +153,7 @@ function worstCases(types: CatalogEntry[], nowS: number) {
     { method: 'GET', path: `/api/v1/backtest?type=crypto-price&q=BTC&interval=1m&from=${nowS - 30 * 86_400}&to=${nowS}&free=1` },
     { method: 'GET', path: `/api/v1/agent-context?goal=${encodeURIComponent('should I buy BTC this week?')}&free=1` },
     { method: 'GET', path: '/api/v1/snapshot' },
+    { method: 'POST', path: '/api/v1/shield/tool-audit', body: { manifest: AUDIT_MANIFEST } },
   ];
 }
 
@@ -189,8 +191,12 @@ export async function runConformance(url: string, options: ConformanceOptions = 
   const standing = limits.body as Record<string, unknown>;
   run.check('http', 'GET /api/v1/limits: tier, rate, pass, spend_today', '/api/v1/limits', limitsMiss(standing));
 
+  log('HTTP: a session history of many long events');
+  const sessionId = await sessionHistory(run);
   await retrySafety(run, log);
-  await mcpChecks(run, types, log);
+  log('HTTP: a paid bundle of 20 types and a paid backtest in pages');
+  await paidPages(run, (method, path, body) => testPayment(run, { method, path, body }), types);
+  await mcpChecks(run, types, log, sessionId);
   const rows = [...run.rows.values()];
   return { url, rows, misses: rows.reduce((n, r) => n + r.misses.length, 0), largest: run.largest };
 }
@@ -201,11 +207,12 @@ function limitsMiss(body: Record<string, unknown>): Miss {
 }
 
 const BUNDLE = { queries: [{ type: 'crypto-price', q: 'bitcoin' }] };
+const bundleRequest = (body: unknown) => ({ method: 'POST', path: '/api/data/bundle', body });
 
 /** A test payment for one bundle, when the instance accepts test payments (its recipient is the zero address). */
-async function testPayment(run: Run, body: unknown = BUNDLE) {
+async function testPayment(run: Run, request: { method: string; path: string; body?: unknown } = bundleRequest(BUNDLE)) {
   // Through `http`: a 429 at this point is waited out, not taken for an instance without test payments.
-  const unpaid = await run.http('POST', '/api/data/bundle', { body });
+  const unpaid = await run.http(request.method, request.path, { body: request.body });
   const challenge = parseChallenge(unpaid.headers, unpaid.body);
   const option = challenge?.options.find((o) => o.version === 1) ?? challenge?.options[0];
   if (!challenge || !option || !ZERO_ADDRESS.test(option.payTo)) return undefined;
@@ -241,7 +248,7 @@ async function retrySafety(run: Run, log: (line: string) => void): Promise<void>
   );
   // A payment made for the other body (a v2 payment echoes its request's requirements), so only the key is wrong.
   const otherBody = { queries: [{ type: 'forex', q: 'EUR:USD' }] };
-  const other = await pay({ [payment.name]: (await testPayment(run, otherBody))!.value, 'idempotency-key': key }, otherBody);
+  const other = await pay({ [payment.name]: (await testPayment(run, bundleRequest(otherBody)))!.value, 'idempotency-key': key }, otherBody);
   run.check('retry', 'Idempotency-Key: same key, another body → 422', key, other.status === 422 ? undefined : `HTTP ${other.status}`);
 }
 
@@ -251,7 +258,7 @@ async function mcpClient(run: Run, query = ''): Promise<Client> {
   return client;
 }
 
-async function mcpChecks(run: Run, types: CatalogEntry[], log: (line: string) => void): Promise<void> {
+async function mcpChecks(run: Run, types: CatalogEntry[], log: (line: string) => void, sessionId?: string): Promise<void> {
   log('MCP: the default tool list, every catalog example, worst cases');
   const listing = await mcpClient(run);
   const listed = await listing.listTools();
@@ -300,6 +307,16 @@ async function mcpChecks(run: Run, types: CatalogEntry[], log: (line: string) =>
     'backtest 30 d',
   );
   await call('agent_context', { goal: 'should I buy BTC this week?', free: '1' }, 'agent_context');
+  // The largest inputs of the tools whose answers can run long: every page, reached through next_page, is checked.
+  const paged = async (name: string, args: Record<string, unknown>) => {
+    for (let result = await call(name, args, name); ;) {
+      const next = (result.structuredContent as { _page?: { next?: string } } | undefined)?._page?.next;
+      if (!next) return;
+      result = await call('next_page', { cursor: next }, `${name} (next_page)`);
+    }
+  };
+  await paged('tool_audit', { manifest: AUDIT_MANIFEST });
+  if (sessionId) await paged('session_history', { session_id: sessionId });
 
   const payment = await testPayment(run);
   if (payment) {

@@ -19,6 +19,7 @@ import * as m018 from './018_session_image_quotas.js';
 import * as m021 from './021_idempotency.js';
 import * as m022 from './022_cluster.js';
 import * as m023 from './023_tlog.js';
+import * as m024 from './024_answer_pages.js';
 
 /** The one migration set, applied in key order on both engines at start-up. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '021_idempotency': m021,
   '022_cluster': m022,
   '023_tlog': m023,
+  '024_answer_pages': m024,
 };

@@ -3,6 +3,7 @@ import type { Engine } from '../db.js';
 import type { DB } from '../schema.js';
 import { AgentSessionsRepo } from './agent-sessions.js';
 import { AgentsRepo } from './agents.js';
+import { AnswerPagesRepo } from './answer-pages.js';
 import { ApiKeysRepo } from './api-keys.js';
 import { ArenaRepo } from './arena.js';
 import { CalibProRepo } from './calib-pro.js';
@@ -25,6 +26,7 @@ export function createRepos(db: Kysely<DB>, engine: Engine) {
   return {
     agentSessions: new AgentSessionsRepo(db),
     agents: new AgentsRepo(db),
+    answerPages: new AnswerPagesRepo(db),
     apiKeys: new ApiKeysRepo(db),
     arena: new ArenaRepo(db),
     calibPro: new CalibProRepo(db),

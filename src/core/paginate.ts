@@ -1,9 +1,10 @@
-import type { Tokens } from './budget.js';
+import type { Tokens } from './token-budget.js';
 
 /**
- * Splits an answer too large for one MCP result into pages that fit (issue 35, item 2). The list holding the most
- * text is cut into runs of whole items, everything else repeated on every page; an item too large for a page on its
- * own is split the same way inside. Token counts are o200k_base (budget.ts): each item is counted once to estimate a
+ * Splits an answer too large for one result (an MCP result, or a REST answer asked for in pages) into pages that fit
+ * (issue 35, item 2). The list holding the most text is cut into runs of whole items, everything else repeated on
+ * every page; an item too large for a page on its own is split the same way inside. Token counts are o200k_base
+ * (token-budget.ts): each item is counted once to estimate a
  * run, then each page's real count is checked (about once per page), so paging costs about two counts of the answer.
  */
 export type Json = Record<string, unknown>;
