@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { previewVsBare } from './preview-vs-bare.js';
 import { previewProfile } from './preview-profile.js';
+import { previewConfigs } from './preview-configs.js';
 import { serverRss } from './server-rss.js';
 import { bundleLatency } from './bundle-latency.js';
 import { coldCoalescing } from './cold-coalescing.js';
@@ -25,6 +26,7 @@ import { DURATION_S, loadAverage } from './lib.js';
 // `results` is filled in as the benchmarks run: a later one may read an earlier one's figures.
 const BENCHES: Record<string, () => object | Promise<object>> = {
   preview_vs_bare: () => previewVsBare(),
+  preview_configs: previewConfigs,
   preview_profile: previewProfile,
   postgres_redis: backendsPreview,
   server_rss: serverRss,
