@@ -21,6 +21,7 @@ import { backendsPreview } from './backends.js';
 import { memoryClients } from './memory-clients.js';
 import { throughputChart, type CurvePoint } from './chart.js';
 import { transparencyLog } from './transparency-log.js';
+import { loggedAnswer } from './logged-answer.js';
 import { DURATION_S, loadAverage } from './lib.js';
 
 // `results` is filled in as the benchmarks run: a later one may read an earlier one's figures.
@@ -42,6 +43,7 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   growth_open_streams: previewWithStreams,
   memory_50k_clients: memoryClients,
   transparency_log: transparencyLog,
+  logged_answer: loggedAnswer,
 };
 
 // This runs compiled, from dist/bench/ (`npm run bench` builds first); the report goes next to the sources.
