@@ -3,7 +3,7 @@
  * apps of this process, one with the receipt signing plugin's log (each distinct body's first signing appends an
  * entry and answers once it is committed) and one without, each answer a new body (its own URL), 10 connections from
  * autocannon in its own process, three alternating rounds; the round with the median p99 difference is reported, with
- * every round's. On SQLite, and on Postgres with DATABASE_URL.
+ * every round's. The log integrates every second meanwhile, as in the service. On SQLite, and on Postgres with DATABASE_URL.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -42,6 +42,7 @@ const loadOf = (base: string) => {
 
 async function onEngine(databaseUrl: string | undefined) {
   const { store, log } = await openLog(databaseUrl, 'logged_answer');
+  log.start(); // integrating every second, as in the service: its steps share SQLite's one connection with the appends
   const logged = await signedApp(log);
   const unlogged = await signedApp(undefined);
   try {
@@ -65,6 +66,7 @@ async function onEngine(databaseUrl: string | undefined) {
   } finally {
     await logged.app.close();
     await unlogged.app.close();
+    await log.stop();
     await store.close();
   }
 }
