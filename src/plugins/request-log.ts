@@ -12,9 +12,11 @@ const WRITES_INFO = new Set(['info', 'debug', 'trace']);
 export function registerRequestLog(app: FastifyInstance, { probes }: { probes: boolean }): void {
   // No logger (silent), or one above info: the line would never be written, so no hook at all.
   if (!WRITES_INFO.has(app.log.level)) return;
-  const log = app.log;
+  // The line's `req` is what the `req` serializer keeps (method, URL with secrets redacted, address): the header paths
+  // the root logger redacts are never in it, so the line's logger does not walk it for them (a sixth of the line's cost).
+  const log = app.log.child({}, { redact: [] });
   app.addHook('onResponse', (request, reply, done) => {
-    // The root logger with the id as the first field writes what request.log would (its binding comes first too),
+    // With the id as the first field, the line is what request.log would write (its binding comes first too),
     // without making request.log's child (plugins/deferred-logger.ts).
     if (probes || !PROBES.has(request.url.split('?')[0]!))
       log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
