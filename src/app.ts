@@ -102,9 +102,11 @@ declare module 'fastify' {
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...serverOptions(deps.config),
-    // A silent logger is none at all: Fastify would still make a child logger per request.
-    logger: options.logger && options.logger.level !== 'silent' ? loggerOptions(options.logger.level, options.logger.stream) : false,
-    childLoggerFactory: deferredChildLogger,
+    // A silent logger is none at all (Fastify would still make a child logger per request); a real one makes
+    // request.log on first use.
+    ...(options.logger && options.logger.level !== 'silent'
+      ? { logger: loggerOptions(options.logger.level, options.logger.stream), childLoggerFactory: deferredChildLogger }
+      : { logger: false }),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
     // registerRequestLog writes one line per request instead of Fastify's two.

@@ -51,7 +51,7 @@ class DeferredChild {
   silent(): void {}
 
   private log(method: Method, args: unknown[]): void {
-    (this.logger[method] as (...a: unknown[]) => void)(...args);
+    this.logger[method](...(args as [unknown]));
   }
 
   private get logger(): FastifyBaseLogger {
@@ -60,4 +60,4 @@ class DeferredChild {
 }
 
 export const deferredChildLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) =>
-  new DeferredChild(logger, bindings, options) as unknown as FastifyBaseLogger;
+  new DeferredChild(logger, bindings, options);
