@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { previewVsBare } from './preview-vs-bare.js';
 import { previewProfile } from './preview-profile.js';
+import { previewConfigs } from './preview-configs.js';
 import { serverRss } from './server-rss.js';
 import { bundleLatency } from './bundle-latency.js';
 import { coldCoalescing } from './cold-coalescing.js';
@@ -20,11 +21,13 @@ import { backendsPreview } from './backends.js';
 import { memoryClients } from './memory-clients.js';
 import { throughputChart, type CurvePoint } from './chart.js';
 import { transparencyLog } from './transparency-log.js';
+import { loggedAnswer } from './logged-answer.js';
 import { DURATION_S, loadAverage } from './lib.js';
 
 // `results` is filled in as the benchmarks run: a later one may read an earlier one's figures.
 const BENCHES: Record<string, () => object | Promise<object>> = {
   preview_vs_bare: () => previewVsBare(),
+  preview_configs: previewConfigs,
   preview_profile: previewProfile,
   postgres_redis: backendsPreview,
   server_rss: serverRss,
@@ -40,6 +43,7 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   growth_open_streams: previewWithStreams,
   memory_50k_clients: memoryClients,
   transparency_log: transparencyLog,
+  logged_answer: loggedAnswer,
 };
 
 // This runs compiled, from dist/bench/ (`npm run bench` builds first); the report goes next to the sources.

@@ -39,11 +39,19 @@ export const processTree = (pid: number): number[] => [
   ...readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
 ];
 
+/** The bench's lean configuration: no background jobs, no log lines (what `asShipped` leaves at their defaults). */
+const LEAN = { SVC_SCHEDULER: '0', LOG_LEVEL: 'silent' };
+
 /**
  * The service with `env` (SQLite, no Redis unless `env` names them). With SVC_WORKERS above 1 it is
- * ready once its primary says every worker listens, not at the first worker's /healthz.
+ * ready once its primary says every worker listens, not at the first worker's /healthz. `asShipped`
+ * keeps the default configuration (scheduler and stream poller on, info-level JSON logs on stdout);
+ * only the anonymous rate limit is raised either way, so a load run measures answers, not 429s.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<{ child: ChildProcess; base: string; pid: number }> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  { asShipped = false }: { asShipped?: boolean } = {},
+): Promise<{ child: ChildProcess; base: string; pid: number }> {
   const port = await freePort();
   const inherited: NodeJS.ProcessEnv = { ...process.env };
   delete inherited.DATABASE_URL;
@@ -53,15 +61,16 @@ export async function startServerProcess(env: Record<string, string>): Promise<{
     PORT: String(port),
     HOST: '127.0.0.1',
     SVC_DATA_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-')),
-    SVC_SCHEDULER: '0',
     SVC_RATE_ANON_PER_MIN: '100000000',
-    LOG_LEVEL: 'silent',
+    ...(asShipped ? {} : LEAN),
     ...env,
   };
   const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
-  const child = spawn(process.execPath, [...NODE_FLAGS, main], { env: childEnv, stdio: ['ignore', 'ignore', 'pipe'] });
+  // As shipped, log lines go down a pipe (as to a terminal or a log collector), drained here.
+  const child = spawn(process.execPath, [...NODE_FLAGS, main], { env: childEnv, stdio: ['ignore', asShipped ? 'pipe' : 'ignore', 'pipe'] });
+  child.stdout?.resume();
   let workersListening = Number(env.SVC_WORKERS ?? 1) <= 1;
-  child.stderr.on('data', (chunk: Buffer) => {
+  child.stderr!.on('data', (chunk: Buffer) => {
     process.stderr.write(chunk);
     if (chunk.toString().includes('workers listening')) workersListening = true;
   });

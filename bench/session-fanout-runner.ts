@@ -76,6 +76,8 @@ export async function sessionFanout(): Promise<Record<string, unknown>> {
       per_10k_watchers: Math.round(((svc.server_rss_mb.per_watcher_kb - node.server_rss_mb.per_watcher_kb) * WATCHERS) / 1024),
     },
     svc_2_workers: svc2 ?? { skipped: 'set REDIS_URL: more than one worker needs the Redis bus' },
+    // Against one process (the median round's run): does a second worker pay for itself on this machine?
+    ...(svc2 ? { svc_2_workers_vs_one_process: versus(svc2, svc) } : {}),
     ...(nchan
       ? {
           svc_vs_nchan: versus(svc, nchan),

@@ -110,9 +110,10 @@ async function storageBytes(store: Store, sqlitePath: string): Promise<number> {
   return Number(rows[0]!.bytes);
 }
 
-async function onEngine(databaseUrl: string | undefined) {
+/** A log on a fresh SQLite file, or on Postgres (a schema of its own) with `databaseUrl`; integrated once `start`ed. */
+export async function openLog(databaseUrl: string | undefined, name = 'tlog') {
   const sqlitePath = join(mkdtempSync(join(tmpdir(), 'svc-bench-tlog-')), 'svc.db');
-  const store = await createStore({ sqlitePath, ...(databaseUrl ? { databaseUrl, schema: `bench_tlog_${process.pid}` } : {}) });
+  const store = await createStore({ sqlitePath, ...(databaseUrl ? { databaseUrl, schema: `bench_${name}_${process.pid}` } : {}) });
   const repo = new TlogRepo(store.db, store.engine);
   const log = new TransparencyLog({
     repo,
@@ -123,6 +124,11 @@ async function onEngine(databaseUrl: string | undefined) {
     witnesses: [],
     witnessQuorum: 0,
   });
+  return { store, repo, log, sqlitePath };
+}
+
+async function onEngine(databaseUrl: string | undefined) {
+  const { store, repo, log, sqlitePath } = await openLog(databaseUrl);
   try {
     const before = await storageBytes(store, sqlitePath);
     const throughput = await appendsPerSecond(log);

@@ -7,6 +7,7 @@ import { derivedSecret } from './core/secrets.js';
 import { createPaymentGate } from './payments/index.js';
 import { frameworkErrors, registerErrorHandler } from './plugins/error-handler.js';
 import { registerRequestLog } from './plugins/request-log.js';
+import { deferredChildLogger } from './plugins/deferred-logger.js';
 import { registerCors } from './plugins/cors.js';
 import { registerInputGuard } from './plugins/input-guard.js';
 import { loggerOptions, registerServerLimits, serverOptions } from './plugins/server-options.js';
@@ -101,7 +102,11 @@ declare module 'fastify' {
 export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...serverOptions(deps.config),
-    logger: options.logger ? loggerOptions(options.logger.level, options.logger.stream) : false,
+    // A silent logger is none at all (Fastify would still make a child logger per request); a real one makes
+    // request.log on first use.
+    ...(options.logger && options.logger.level !== 'silent'
+      ? { logger: loggerOptions(options.logger.level, options.logger.stream), childLoggerFactory: deferredChildLogger }
+      : { logger: false }),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
     // registerRequestLog writes one line per request instead of Fastify's two.

@@ -33,7 +33,8 @@ export interface Published {
 }
 
 const JOB = 'tlog-integrate';
-const MAX_STEPS_PER_TICK = 64;
+/** Steps per tick at most (65,536 entries): short steps (MAX_INTEGRATE), as many as a burst needs. */
+const MAX_STEPS_PER_TICK = 256;
 
 /**
  * svc's transparency log (issue 36): appends through the store-backed sequencer, integrates and signs checkpoints on

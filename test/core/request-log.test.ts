@@ -1,6 +1,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { loggerOptions } from '../../src/plugins/server-options.js';
+import { deferredChildLogger } from '../../src/plugins/deferred-logger.js';
 
 /** Issue 33, finding 8: two log lines per request (incoming + completed), and every balancer probe logged. */
 describe.each([
@@ -37,5 +40,34 @@ describe.each([
     const probes = ['/healthz', '/readyz', '/metrics'];
     for (const url of probes) await t.app.inject({ url, headers: { 'x-request-id': `probe${url.slice(1)}` } });
     for (const url of probes) expect(linesOf(`probe${url.slice(1)}`).length, url).toBe(probesLogged ? 1 : 0);
+  });
+});
+
+/** Issue 39: request.log is made on first use; what it writes still carries the request id, as Fastify's child did. */
+describe('request.log, made on first use', () => {
+  it('writes with the request id bound, its children too, and says the root level', async () => {
+    const lines: Record<string, any>[] = [];
+    const stream = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const app = Fastify({
+      logger: loggerOptions('info', stream),
+      childLoggerFactory: deferredChildLogger,
+      genReqId: () => 'deferred-1',
+      disableRequestLogging: true,
+    });
+    app.get('/logs', (request) => {
+      request.log.warn({ detail: 1 }, 'first use');
+      request.log.child({ step: 'two' }).info('from a child');
+      request.log.debug('below the level');
+      return { level: request.log.level };
+    });
+    app.get('/quiet', () => ({ ok: true }));
+    const answer = await app.inject({ url: '/logs' });
+    await app.inject({ url: '/quiet' });
+    await app.close();
+    expect(answer.json()).toEqual({ level: 'info' });
+    expect(lines.filter((line) => line.reqId === 'deferred-1')).toEqual([
+      expect.objectContaining({ level: 40, msg: 'first use', detail: 1 }),
+      expect.objectContaining({ level: 30, msg: 'from a child', step: 'two' }),
+    ]);
   });
 });
