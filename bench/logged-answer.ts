@@ -8,7 +8,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { systemClock } from '../src/core/clock.js';
-import { describeKey } from '../src/receipts/keys.js';
+import { describeKey } from '../src/core/signing-keys.js';
 import { registerSigning } from '../src/plugins/signing.js';
 import type { TransparencyLog } from '../src/tlog/log.js';
 import { openLog } from './transparency-log.js';

@@ -1,31 +1,19 @@
 import Type from 'typebox';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
-import { ApiError } from '../core/errors.js';
 import { FreeFlag, FreeObject, StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
-import type { SourceRunner } from '../sources/runner.js';
-import type { Entity } from '../entities/dataset.js';
 import { runBundle, type BundleResult } from '../data/bundle.js';
 import { PRICES } from '../payments/pricing.js';
-import { GOAL_CATEGORIES, goalFacts, planGoal, type Plan, type Step } from './goals.js';
-import { planWithModel } from './llm-planner.js';
+import { GOAL_CATEGORIES, type Plan, type Step } from './goals.js';
 import { modelsFor, type ModelRef } from '../models/index.js';
 import { subjectOf } from './subject.js';
+import { OTHER, checkSteps, goalPlanner, type Planned } from './planner.js';
 import { sendStoredAnswer } from '../payments/answers.js';
 import { TierParam, requestedTier } from '../payments/tier.js';
 
 const StepResult = FreeObject(
   '{type, q, ok, data{count, results[], source, as_of}} or {type, q, ok:false, error, message, data{error, message, attempts[]}}; unpaid supporting steps are {type, q} only',
 );
-
-/** What the language-model planner's answers are filed under. */
-const OTHER = 'other';
-
-type Planned = Omit<Plan, 'goal_category'> & {
-  goal_category: Plan['goal_category'] | typeof OTHER;
-  planner: 'rules' | 'language_model';
-  model?: ModelRef;
-};
 
 interface AgentContextBody {
   goal: string;
@@ -37,55 +25,46 @@ interface AgentContextBody {
   context: { primary: BundleResult[]; supporting: (BundleResult | Step)[]; decision_recipe: Plan['decision_recipe'] };
 }
 
-const isValidStep = (runner: SourceRunner) => (step: Step) => {
-  try {
-    runner.prepare(step.type, step.q);
-    return true;
-  } catch {
-    return false;
-  }
-};
+const AgentContextQuery = Type.Object({
+  goal: Type.String({
+    minLength: 3,
+    maxLength: 500,
+    examples: ['should I buy ETH'],
+    description: 'what the agent wants to decide, in plain words',
+  }),
+  entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
+  free: FreeFlag,
+  tier: TierParam,
+});
 
-/** Every step's q is checked before anything runs or is paid for; a bad one is the goal's fault. */
-function checkSteps(runner: SourceRunner, steps: Step[]): Step[] {
-  return steps.map((step) => {
-    try {
-      return { type: step.type, q: runner.prepare(step.type, step.q).key };
-    } catch (e) {
-      if (e instanceof ApiError)
-        throw new ApiError('validation_failed', `the goal leads to ${step.type} "${step.q}", which is not valid: ${e.message}`, {
-          field: 'goal',
-          type: step.type,
-        });
-      throw e;
-    }
-  });
-}
+const AgentContextAnswer = Type.Object({
+  goal: Type.String(),
+  goal_category: StringEnum([...GOAL_CATEGORIES, OTHER]),
+  planner: StringEnum(['rules', 'language_model'] as const),
+  model: Type.Optional(
+    Type.Object(
+      { id: Type.String(), vendor: Type.String(), model: Type.String() },
+      { description: 'the model that planned (planner "language_model" only); model "demo" in the demo' },
+    ),
+  ),
+  subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
+  paid: Type.Boolean(),
+  context: Type.Object({
+    primary: Type.Array(StepResult),
+    supporting: Type.Array(StepResult),
+    decision_recipe: Type.Object({
+      outcomes: Type.Array(Type.String()),
+      rules: Type.Array(Type.Object({ when: Type.String(), then: Type.String() })),
+      caveats: Type.Array(Type.String()),
+    }),
+  }),
+});
 
 export const agentContextRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps } = ctx;
-    const models = modelsFor(deps);
-
-    /** The built-in rules first; the language model only for goals none of them matches. */
-    async function planFor(goal: string, entity: Entity | undefined): Promise<Planned> {
-      const ruled = planGoal(goalFacts(goal, entity));
-      if (ruled) return { ...ruled, planner: 'rules' };
-      if (!models.has('planner')) {
-        throw new ApiError(
-          'goal_unmatched',
-          'no built-in rule matches this goal; name what you want to decide (buy, sell, scan, yield, weather, news, portfolio risk, a stock)',
-          {
-            field: 'goal',
-            goal_categories: [...GOAL_CATEGORIES],
-            language_model: 'not configured (SVC_MODELS has no planner)',
-          },
-        );
-      }
-      const modelPlan = await planWithModel(goal, { models, descriptors: deps.registry.all(), isValid: isValidStep(deps.sources) });
-      return { goal_category: OTHER, planner: 'language_model', subject: entity?.id ?? null, ...modelPlan };
-    }
+    const planFor = goalPlanner(modelsFor(deps), deps.registry, deps.sources);
 
     app.get(
       '/api/v1/agent-context',
@@ -102,40 +81,9 @@ export const agentContextRoutes =
             'nothing is charged when every fetch failed. A goal that misses a parameter its category needs is a 400 naming what to add. A goal no rule matches is ' +
             `planned by the \`planner\` model of SVC_MODELS (goal_category "${OTHER}", planner "language_model"; the goal is its question, the catalog its instructions; ` +
             'invalid steps it proposes are dropped), else 422 goal_unmatched; a failing model is a 503 upstream_unavailable naming the reason, a spent daily model budget 503 model_budget_exhausted.',
-          querystring: Type.Object({
-            goal: Type.String({
-              minLength: 3,
-              maxLength: 500,
-              examples: ['should I buy ETH'],
-              description: 'what the agent wants to decide, in plain words',
-            }),
-            entity: Type.Optional(Type.String({ maxLength: 200, description: 'entity id (svc-ent:…); overrides the goal’s words' })),
-            free: FreeFlag,
-            tier: TierParam,
-          }),
+          querystring: AgentContextQuery,
           response: {
-            200: Type.Object({
-              goal: Type.String(),
-              goal_category: StringEnum([...GOAL_CATEGORIES, OTHER]),
-              planner: StringEnum(['rules', 'language_model'] as const),
-              model: Type.Optional(
-                Type.Object(
-                  { id: Type.String(), vendor: Type.String(), model: Type.String() },
-                  { description: 'the model that planned (planner "language_model" only); model "demo" in the demo' },
-                ),
-              ),
-              subject: Type.Union([Type.String(), Type.Null()], { description: 'entity id, address or coordinates the goal is about' }),
-              paid: Type.Boolean(),
-              context: Type.Object({
-                primary: Type.Array(StepResult),
-                supporting: Type.Array(StepResult),
-                decision_recipe: Type.Object({
-                  outcomes: Type.Array(Type.String()),
-                  rules: Type.Array(Type.Object({ when: Type.String(), then: Type.String() })),
-                  caveats: Type.Array(Type.String()),
-                }),
-              }),
-            }),
+            200: AgentContextAnswer,
             ...errorResponses(400, 402, 404, 422, 503),
           },
         },

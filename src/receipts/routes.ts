@@ -5,6 +5,64 @@ import type { AppContext } from '../app-context.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { verifyReceipt, type Receipt } from '../core/receipt.js';
 
+const VerifyBody = Type.Object({
+  receipt: Type.Unknown({
+    description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`',
+  }),
+  response: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'the whole response body the receipt came with' })),
+});
+
+const VerifyAnswer = Type.Object({
+  valid: Type.Boolean(),
+  kid: Type.Optional(Type.String()),
+  issued_at: Type.Optional(Type.Integer()),
+  as_of: Type.Optional(Type.Integer()),
+  source_mode: Type.Optional(
+    Type.Union([Type.Literal('demo'), Type.Literal('live')], {
+      description: '`demo` when the signed receipt says the answer came from the demo simulator (SVC_DEMO=1), else `live`',
+    }),
+  ),
+  reason: Type.Optional(
+    Type.String({
+      description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch',
+    }),
+  ),
+  log: Type.Optional(
+    Type.Object(
+      {
+        status: Type.Union([Type.Literal('included'), Type.Literal('pending'), Type.Literal('not_included'), Type.Literal('other_log')], {
+          description:
+            'included: the receipt is the entry at its log.index under the published checkpoint (Merkle inclusion proof checked); ' +
+            'pending: its index is past that checkpoint (try after the next); not_included: another entry is there; other_log: another origin',
+        }),
+        checkpoint_size: Type.Optional(Type.Integer({ description: 'the size of the checkpoint checked against' })),
+      },
+      { description: 'for a valid receipt that carries `log`: its inclusion in svc’s transparency log' },
+    ),
+  ),
+});
+
+const PublicKeys = Type.Object({
+  kid: Type.String(),
+  alg: Type.String(),
+  crv: Type.String(),
+  spki: Type.String({ description: 'DER SubjectPublicKeyInfo, base64url' }),
+  jwk: Type.Object({
+    kty: Type.String(),
+    crv: Type.String(),
+    x: Type.String(),
+    kid: Type.String(),
+    alg: Type.String(),
+    use: Type.String(),
+  }),
+  keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'a JWK like `jwk`' }), {
+    description:
+      'JWKS form, for JOSE libraries: the signing key (`jwk`) first, then the earlier keys kept through a rotation ' +
+      '(SVC_SIGNING_KEYS_PREVIOUS); pick the key by the receipt’s `kid`',
+  }),
+});
+
+/** Receipts: verifying one, and the published keys that sign them. */
 export const receiptRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -24,47 +82,9 @@ export const receiptRoutes =
             'Reasons: malformed, unsupported_version, unknown_kid, bad_signature, response_mismatch. A valid receipt reports its signed ' +
             '`source_mode`: `demo` for answers of the demo simulator, which never vouch for live data. A valid receipt that carries `log` ' +
             'is also checked for inclusion in the transparency log against the published checkpoint: `log.status` says the outcome.',
-          body: Type.Object({
-            receipt: Type.Unknown({
-              description: 'the `_receipt` object (schema Receipt); any other value answers `{valid: false, reason: "malformed"}`',
-            }),
-            response: Type.Optional(
-              Type.Object({}, { additionalProperties: true, description: 'the whole response body the receipt came with' }),
-            ),
-          }),
+          body: VerifyBody,
           response: {
-            200: Type.Object({
-              valid: Type.Boolean(),
-              kid: Type.Optional(Type.String()),
-              issued_at: Type.Optional(Type.Integer()),
-              as_of: Type.Optional(Type.Integer()),
-              source_mode: Type.Optional(
-                Type.Union([Type.Literal('demo'), Type.Literal('live')], {
-                  description: '`demo` when the signed receipt says the answer came from the demo simulator (SVC_DEMO=1), else `live`',
-                }),
-              ),
-              reason: Type.Optional(
-                Type.String({
-                  description: 'when invalid: malformed, unsupported_version, unknown_kid, bad_signature or response_mismatch',
-                }),
-              ),
-              log: Type.Optional(
-                Type.Object(
-                  {
-                    status: Type.Union(
-                      [Type.Literal('included'), Type.Literal('pending'), Type.Literal('not_included'), Type.Literal('other_log')],
-                      {
-                        description:
-                          'included: the receipt is the entry at its log.index under the published checkpoint (Merkle inclusion proof checked); ' +
-                          'pending: its index is past that checkpoint (try after the next); not_included: another entry is there; other_log: another origin',
-                      },
-                    ),
-                    checkpoint_size: Type.Optional(Type.Integer({ description: 'the size of the checkpoint checked against' })),
-                  },
-                  { description: 'for a valid receipt that carries `log`: its inclusion in svc’s transparency log' },
-                ),
-              ),
-            }),
+            200: VerifyAnswer,
             ...errorResponses(400),
           },
         },
@@ -83,27 +103,7 @@ export const receiptRoutes =
         schema: {
           tags: ['receipts'],
           summary: 'The receipt signing key (SPKI and JWK), and in keys[] the earlier keys whose receipts still verify',
-          response: {
-            200: Type.Object({
-              kid: Type.String(),
-              alg: Type.String(),
-              crv: Type.String(),
-              spki: Type.String({ description: 'DER SubjectPublicKeyInfo, base64url' }),
-              jwk: Type.Object({
-                kty: Type.String(),
-                crv: Type.String(),
-                x: Type.String(),
-                kid: Type.String(),
-                alg: Type.String(),
-                use: Type.String(),
-              }),
-              keys: Type.Array(Type.Object({}, { additionalProperties: true, description: 'a JWK like `jwk`' }), {
-                description:
-                  'JWKS form, for JOSE libraries: the signing key (`jwk`) first, then the earlier keys kept through a rotation ' +
-                  '(SVC_SIGNING_KEYS_PREVIOUS); pick the key by the receipt’s `kid`',
-              }),
-            }),
-          },
+          response: { 200: PublicKeys },
         },
       },
       async (_request, reply) => {

@@ -70,7 +70,7 @@ async function open(url: string, headers: Record<string, string> = {}) {
 
 /** A stream once a slot is free: a closed stream's slot is released when the server sees the socket close. */
 async function openWhenFree(url: string) {
-  for (const deadline = Date.now() + 5_000; ; ) {
+  for (const deadline = Date.now() + 5_000; ;) {
     const stream = await open(url);
     if (stream.res.status === 200 || Date.now() > deadline) return stream;
     await stream.close();
