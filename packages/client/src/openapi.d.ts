@@ -75,6 +75,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/answer-page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next page of an answer asked for in pages (max_tokens)
+         * @description A bundle or backtest asked for with `max_tokens` answers its first page with `_page`; `_page.next` names the next page, read here free of charge (the payment bought the whole answer) for 24 h. A page has the answer’s shape: every field repeated, the list named by `_page.cut` holding items [from, to) of it; concatenating those runs in page order gives the whole list. Each page carries its own `_receipt` over this request and the page as sent, and `_page.answer` ties it to the first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
+         */
+        get: operations["getAnswerPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/data/preview": {
         parameters: {
             query?: never;
@@ -106,7 +126,7 @@ export interface paths {
         put?: never;
         /**
          * Run 1–20 queries in one call (x402-paid, or free with at most 5)
-         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. Difference from the interface description: a single paid query is a 1-query bundle and costs what the bundle tier table asks for 1–2 queries (0.001 USD), not the general per-call price of 0.0005 USD: svc has no other paid single-query path.
+         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: a single paid query is a 1-query bundle and costs what the bundle tier table asks for 1–2 queries (0.001 USD), not the general per-call price of 0.0005 USD: svc has no other paid single-query path. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
          */
         post: operations["postDataBundle"];
         delete?: never;
@@ -188,7 +208,7 @@ export interface paths {
         };
         /**
          * Historical OHLCV candles for backtests
-         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). q takes the forms the type takes everywhere (catalog `q_forms`; entity ids too), one instrument per call; a q no source knows is a 404 `unknown_symbol` with `details.suggestions`. crypto-price: Binance klines (q = bitcoin, BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles that exist in the range (across nights, weekends and holidays), with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402.
+         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). q takes the forms the type takes everywhere (catalog `q_forms`; entity ids too), one instrument per call; a q no source knows is a 404 `unknown_symbol` with `details.suggestions`. crypto-price: Binance klines (q = bitcoin, BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles that exist in the range (across nights, weekends and holidays), with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
          */
         get: operations["getBacktest"];
         put?: never;
@@ -836,6 +856,26 @@ export interface paths {
          * @description Opens with the comment `: ok`. Then one message per posted event: `id: <seq>` and `data: {session_id, kind, text, screenshot_b64, ts, seq, screenshot_url?}` (no `event:` name, so EventSource.onmessage gets every one), in seq order with no gaps or repeats. `screenshot_b64` is always null on the stream: the image is stored once and `screenshot_url` (present when the event had one) points to it, so watchers do not each receive its bytes. A fresh stream starts with the latest 200 events; with `Last-Event-ID` (or `last_event_id`) it replays every later event from the store, then continues live. A comment heartbeat comes every 10 s. When the session ends or expires the stream closes; reconnecting after that answers 204 (EventSource then stops). `state=1` adds state messages, each with a `state` field: an id-less `{state: <session state>}` first, `{state: {watchers}}` with every heartbeat, and the final event `{kind: "end", text: "ended"|"expired", state: {status}, …}` (with its seq) before the stream closes. HEAD answers the headers only. At most 20 streams per IP and 10000 per session, counted across instances (429). A watcher more than 256 KiB behind is disconnected and resumes with Last-Event-ID.
          */
         head: operations["headAgentSessionStream"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agent-session/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A session’s history as JSON pages (public)
+         * @description The events of the session after `after` (a seq), in seq order with no gaps: the same objects the stream sends, its final `end` event included. A page holds at most `limit` events (default 100, at most 500) and at most 9,000 o200k tokens (at least one event); `next_after` continues while stored events remain. Unknown sessions (or ones past their retention) are 404. Difference from the interface description: svc adds `GET /api/agent-session/events`, a session’s events as JSON pages (`after`, `limit`, `next_after`), public like the stream, where the description delivers them only as server-sent events.
+         */
+        get: operations["getAgentSessionEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1938,6 +1978,30 @@ export interface components {
             };
             peg?: string;
         };
+        /** @description present when the answer was asked for in pages (max_tokens): which part of the answer this page holds */
+        PageInfo: {
+            /** @description the id of the answer every page of it names (ans_…) */
+            answer: string;
+            /** @description 1-based */
+            page: number;
+            pages: number;
+            /** @description the list this page holds a run of (`data`, `results`, `results[3].data.results`): items [from, to) of total */
+            cut?: {
+                path: string;
+                from: number;
+                to: number;
+                total: number;
+            };
+            /** @description cursor of the next page (svc-ans:…), absent on the last */
+            next?: string;
+        };
+        /** @description a page of the answer */
+        AnswerPage: {
+            _page: components["schemas"]["PageInfo"];
+            _receipt: components["schemas"]["Receipt"];
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A normalized row (snake_case, units in names, always `source` and `as_of`): one of the per-type rows */
         Row: components["schemas"]["CryptoPriceRow"] | components["schemas"]["WeatherRow"] | components["schemas"]["EconomicIndicatorRow"] | components["schemas"]["StockQuoteRow"] | components["schemas"]["ForexRow"] | components["schemas"]["CryptoTrendingRow"] | components["schemas"]["GasPricesEthRow"] | components["schemas"]["TaIndicatorsRow"] | components["schemas"]["ScrapeRow"] | components["schemas"]["FundingRatesRow"] | components["schemas"]["OrderBookRow"] | components["schemas"]["DefiYieldRow"] | components["schemas"]["EnergyOilRow"] | components["schemas"]["CommodityMetalsRow"] | components["schemas"]["AgriculturePricesRow"] | components["schemas"]["StableDepegRow"] | components["schemas"]["CrossDexArbRow"] | components["schemas"]["TokenUnlockRow"] | components["schemas"]["SentimentTickerRow"] | components["schemas"]["CdcFluRow"] | components["schemas"]["WhoOutbreakRow"] | components["schemas"]["SecEdgarRow"] | components["schemas"]["LegalCourtlistenerRow"] | components["schemas"]["NewsRedditRow"] | components["schemas"]["RedditTrendingRow"] | components["schemas"]["GdeltEventsRow"] | components["schemas"]["AcledConflictRow"] | components["schemas"]["TokenRiskRow"] | components["schemas"]["ContractRiskRow"] | components["schemas"]["WhaleTrackerRow"] | components["schemas"]["MevExposureRow"] | components["schemas"]["EnergyGridEuRow"] | components["schemas"]["ShippingBdiRow"] | components["schemas"]["TwitchTopRow"] | components["schemas"]["SteamTopRow"] | components["schemas"]["NewsHnTopRow"] | components["schemas"]["GithubTrendingRow"] | components["schemas"]["LiquidationsRow"] | components["schemas"]["BreachRow"] | components["schemas"]["FlightsNearRow"] | components["schemas"]["AirQualityRow"] | components["schemas"]["RealEstateRssRow"] | components["schemas"]["SportsScoresRow"];
         BundleResult: {
@@ -1968,6 +2032,7 @@ export interface components {
                 /** @description false when every query failed (the payment was released) or when x402 payments are not settled (PAYMENT_SETTLE=off) */
                 charged: boolean;
             };
+            _page?: components["schemas"]["PageInfo"];
             _receipt: components["schemas"]["Receipt"];
         };
         /** @description HTTP 402 body; the X-Payment-Required header carries `invoice` (amount, asset, chain, recipient, memo, expires) at its top level */
@@ -2085,11 +2150,11 @@ export interface components {
         /** @description one posted event as streamed */
         SessionEvent: {
             session_id: string;
-            /** @description click, search, fetch, screenshot, navigate, type, scroll, thought, log, error; end (with state=1 only) */
+            /** @description click, search, fetch, screenshot, navigate, type, scroll, thought, log, error; end: the final event (on the stream with state=1 only) */
             kind: string;
             text: string;
             /**
-             * @description always null on the stream: see screenshot_url
+             * @description always null: see screenshot_url
              * @enum {object|null}
              */
             screenshot_b64: never | null;
@@ -2099,6 +2164,23 @@ export interface components {
             seq: number;
             /** @description where the posted image is, when the event had one */
             screenshot_url?: string;
+        };
+        /** @description one page of a session’s stored events, in seq order */
+        SessionHistory: {
+            /** @description `as_` + 128 random bits, base64url */
+            session_id: string;
+            /**
+             * @description live → ended (POST /end) or expired (no event for ttl_minutes)
+             * @enum {string}
+             */
+            status: "live" | "ended" | "expired";
+            /** @description events the session holds so far (its last seq) */
+            total: number;
+            count: number;
+            after: number;
+            /** @description pass as `after` for the next page; absent when this page reaches the last event stored */
+            next_after?: number;
+            events: components["schemas"]["SessionEvent"][];
         };
         ShieldFinding: {
             /** @description stable finding id, e.g. honeypot, lookalike_domain, unlimited_approval */
@@ -2475,7 +2557,35 @@ export interface components {
          *       "exchange": "NMS",
          *       "as_of": 1731704401,
          *       "market_state": "closed",
-         *       "source": "yahoo"
+         *       "source": "yahoo",
+         *       "corroboration": {
+         *         "status": "agreed",
+         *         "quorum": 3,
+         *         "spread_bps": 0,
+         *         "sources": [
+         *           {
+         *             "source": "yahoo",
+         *             "value": 227.48,
+         *             "quote": "USD",
+         *             "as_of": 1731704401,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "finnhub",
+         *             "value": 227.48,
+         *             "quote": "USD",
+         *             "as_of": 1731704401,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "stooq",
+         *             "value": 227.48,
+         *             "quote": "USD",
+         *             "as_of": 1731704401,
+         *             "used": true
+         *           }
+         *         ]
+         *       }
          *     }
          */
         StockQuoteRow: {
@@ -2496,6 +2606,7 @@ export interface components {
             market_state: string | null;
             /** @description the upstream that answered (or `curated`) */
             source: string;
+            corroboration: components["schemas"]["Corroboration"];
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -2515,11 +2626,39 @@ export interface components {
          * @example {
          *       "base": "EUR",
          *       "symbol": "USD",
-         *       "rate": 1.0844,
+         *       "rate": 1.0847,
          *       "date": "2026-11-20",
          *       "provider": "ECB reference rate",
          *       "as_of": 1795186800,
-         *       "source": "frankfurter"
+         *       "source": "frankfurter",
+         *       "corroboration": {
+         *         "status": "agreed",
+         *         "quorum": 3,
+         *         "spread_bps": 6.45,
+         *         "sources": [
+         *           {
+         *             "source": "frankfurter",
+         *             "value": 1.0844,
+         *             "quote": "USD",
+         *             "as_of": 1795186800,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "open-er-api",
+         *             "value": 1.0851,
+         *             "quote": "USD",
+         *             "as_of": 1795305751,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "yahoo",
+         *             "value": 1.0847,
+         *             "quote": "USD",
+         *             "as_of": 1795212000,
+         *             "used": true
+         *           }
+         *         ]
+         *       }
          *     }
          */
         ForexRow: {
@@ -2532,6 +2671,7 @@ export interface components {
             as_of: number;
             /** @description the upstream that answered (or `curated`) */
             source: string;
+            corroboration: components["schemas"]["Corroboration"];
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -2946,8 +3086,9 @@ export interface components {
          * @example {
          *       "metal": "gold",
          *       "benchmark": "LBMA Gold Price PM",
+         *       "currency": "USD",
          *       "date": "2026-11-19",
-         *       "price_usd_oz": 4120.6,
+         *       "price_usd_oz": 4131.8,
          *       "series": [
          *         {
          *           "date": "2026-11-19",
@@ -2967,12 +3108,41 @@ export interface components {
          *         }
          *       ],
          *       "as_of": 1795046400,
-         *       "source": "lbma"
+         *       "source": "lbma",
+         *       "corroboration": {
+         *         "status": "agreed",
+         *         "quorum": 3,
+         *         "spread_bps": 47.68,
+         *         "sources": [
+         *           {
+         *             "source": "lbma",
+         *             "value": 4120.6,
+         *             "quote": "USD",
+         *             "as_of": 1795046400,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "gold-api",
+         *             "value": 4131.8,
+         *             "quote": "USD",
+         *             "as_of": 1795348683,
+         *             "used": true
+         *           },
+         *           {
+         *             "source": "yahoo",
+         *             "value": 4140.3,
+         *             "quote": "USD",
+         *             "as_of": 1795212000,
+         *             "used": true
+         *           }
+         *         ]
+         *       }
          *     }
          */
         CommodityMetalsRow: {
             metal: string;
             benchmark: string;
+            currency: string;
             date: string;
             /** @description US dollars per troy ounce */
             price_usd_oz: number;
@@ -2987,6 +3157,7 @@ export interface components {
             as_of: number;
             /** @description the upstream that answered (or `curated`) */
             source: string;
+            corroboration: components["schemas"]["Corroboration"];
             /**
              * @description source: as_of is the upstream’s observation time; fetched: svc’s fetch time
              * @enum {string}
@@ -4719,8 +4890,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-jLZb8-RGTF7ZxGt3YJqCbzCbpYNB9mWf_FmFOQVYGx9iSWqVsepMhWqinyxU9Ln8lew1L7f63oB2Y7WqtyG7Cw",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-uJwGiRqqkYAL-AIbhywNntZtVg7qRNBWlpr29aSyMsRafDhz0audVL7nWGMGkdDwPF7I0Pa6DrNthJrSKO5WCA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
@@ -4891,8 +5062,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-4-w3xh_U23tfC0ZSrexZVXcbIkn0h1OM57i8tkP8QXXhexmWpxGKAP-6bbS-qG3NcfFlG7jU8crTOYV6g1W5Ag",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-JBSWdH5N5UXLN8WEIs0lZT-rZG5TsXtaG95LnduSxiZppnBjEx7UgZC8_OS_GJ-XGbASVandEU6geXL15CgCAw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
@@ -4908,6 +5079,69 @@ export interface operations {
                     }) & {
                         _receipt: components["schemas"]["Receipt"];
                     };
+                };
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAnswerPage: {
+        parameters: {
+            query: {
+                /** @description the `_page.next` of the previous page (svc-ans:…) */
+                cursor: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of the answer */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerPage"];
                 };
             };
             /** @description Invalid request (the body names the field) */
@@ -5030,7 +5264,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.x43SG1R0f6YBEr28q_jkd91gMC9SyfiIInQUXexibCY",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.ZHEcKM4vCkit8cq0p69wEpxd0VCZbdimiNSca-4BO4w",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -5040,15 +5274,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-UQJV69rOf49aLZH71eEQ5zlu2zehg-exF85VsqXrGjw",
+                     *         "response_hash": "sha256-Gf3sh238F0mCVMpbK00zLoGwP3qiDvZ7SG3M-usXJGE",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-UvCNjO0hIcIhbrhcxHsL8yJQjc9so-S5I0s10jfwldGsOKbudqMjYaZcPKuls18YYmmeQCHlxiWRe12QZ516Dw",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-CRefqAKsocm13hJ97GOshAmBMmijlNIK_PeEqp8IbTkBzpN4kHlnB_HmGGi5Dvd0fceOqKfpRQCfiTbRPIoxBw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
@@ -5092,7 +5326,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "2fbeb9ae-c90d-418a-a1c0-b271dbc991cc"
+                     *       "request_id": "892fe1a0-3a96-4728-8000-17fb0c56f15d"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5130,6 +5364,11 @@ export interface operations {
             query?: {
                 /** @description free preview; the only allowed value is 1 */
                 free?: "1";
+                /**
+                 * @description answer in pages of at most this many o200k tokens each (receipt included): the first page here with `_page`, the others free at GET /api/v1/answer-page?cursor=<_page.next> for 24 h. Absent: the whole answer
+                 * @example 10000
+                 */
+                max_tokens?: number;
             };
             header?: never;
             path?: never;
@@ -5288,8 +5527,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-klZSwD3cXxOzWPhnBr0Pn44a1-3Gjet2gs744eO8AXX8JTO8IbW47TZLpTMpNPGXEavAdYCHudo5qQW4vvsVAA",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-6KTfh1apnJi6vk8KQA9y27TSx7hnkRsra4F3O0ber_kjHl8ZHNNHlAimFH1Bupa6bRucgzfApbKK3WcIl4sXDA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
@@ -5336,7 +5575,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0x7c28738d9cdd9e117f1c9d425482ea38a8b7bb0fe5115eb392d9b2d1874b653e",
+                     *         "memo": "0xc1d58789073e0fe6af0f5222ac8737f6ad8ed5de7fd7b2aca441604ff27cea81",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5354,13 +5593,16 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0x7c28738d9cdd9e117f1c9d425482ea38a8b7bb0fe5115eb392d9b2d1874b653e"
+                     *             "memo": "0xc1d58789073e0fe6af0f5222ac8737f6ad8ed5de7fd7b2aca441604ff27cea81"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
                      *               "type": "http",
                      *               "method": "POST",
                      *               "discoverable": true,
+                     *               "queryParams": {
+                     *                 "max_tokens": "10000"
+                     *               },
                      *               "bodyType": "json",
                      *               "bodyFields": {
                      *                 "queries": [
@@ -5452,6 +5694,50 @@ export interface operations {
                      *                     },
                      *                     "charged": {
                      *                       "type": "boolean"
+                     *                     }
+                     *                   }
+                     *                 },
+                     *                 "_page": {
+                     *                   "type": "object",
+                     *                   "required": [
+                     *                     "answer",
+                     *                     "page",
+                     *                     "pages"
+                     *                   ],
+                     *                   "properties": {
+                     *                     "answer": {
+                     *                       "type": "string"
+                     *                     },
+                     *                     "page": {
+                     *                       "type": "integer"
+                     *                     },
+                     *                     "pages": {
+                     *                       "type": "integer"
+                     *                     },
+                     *                     "cut": {
+                     *                       "type": "object",
+                     *                       "required": [
+                     *                         "path",
+                     *                         "from",
+                     *                         "to"
+                     *                       ],
+                     *                       "properties": {
+                     *                         "path": {
+                     *                           "type": "string"
+                     *                         },
+                     *                         "from": {
+                     *                           "type": "integer"
+                     *                         },
+                     *                         "to": {
+                     *                           "type": "integer"
+                     *                         },
+                     *                         "total": {
+                     *                           "type": "integer"
+                     *                         }
+                     *                       }
+                     *                     },
+                     *                     "next": {
+                     *                       "type": "string"
                      *                     }
                      *                   }
                      *                 },
@@ -5548,7 +5834,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "4c6843a8-1d98-4c32-aed7-0bea01a66a9e"
+                     *       "request_id": "991083db-1f76-42f4-95bd-de91466fdcfc"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -5785,8 +6071,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-8g22-s4cVpIhY3TBNchpAfxx85Z3tHtBE1BPojXfQy8S3mEGv1_d5xg4lY3RLN9jd2aAZqcIUiAbsFNPj1LfAg",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-mdBW-tQlxAKHU68hADwhc1L7MWAqRyyMWCjYN5DnF5Sl12qNqjQjQivNYH6XxmjBJ-CcrK-WPNtsOvLtEduXBQ",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
@@ -6111,6 +6397,11 @@ export interface operations {
                  * @example paid
                  */
                 tier?: "free" | "paid";
+                /**
+                 * @description answer in pages of at most this many o200k tokens each (receipt included): the first page here with `_page`, the others free at GET /api/v1/answer-page?cursor=<_page.next> for 24 h. Absent: the whole answer
+                 * @example 10000
+                 */
+                max_tokens?: number;
             };
             header?: never;
             path?: never;
@@ -6166,19 +6457,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.FiNpVDppr0O-88-LYKs-LONy3oLqV1LAF5Veg06Zoqw",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.xw1VSVAdntCUAqC_AuPWvwc6B_8ahTv-3v8t0AB2pOg",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-7FicntuTOGH06kbBDxPHY-fK2OqsaL5UzowSetdmCg0",
+                     *         "response_hash": "sha256-ZNEmZOre8dwTha2B9r58Yna_BoqNs7ZpIf6-I77MFV4",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-PnZMIKHhsAYNSBV4taCshta1Cjva7WEPuUujK05qnHGxrWtnleohNMnfTMGMjYDlrxFGrnY2HNBmA52iQgKpAg",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-VIEhG2fJrEvJ0xn-LKySoUeOwwJZjHIoCn3nJWsjva2H37YM6eC_g0NtQErnlrtJ0dh1yK7SkKp8ZU6AJxa3BA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
@@ -6205,6 +6496,7 @@ export interface operations {
                         market_state?: "open" | "pre" | "post" | "closed";
                         data: components["schemas"]["Candle"][];
                         _cursor?: components["schemas"]["Cursor"];
+                        _page?: components["schemas"]["PageInfo"];
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
@@ -7785,8 +8077,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "JgTAbHLbi1ZGAlRv1PZbO4coxmKGYd8XZ8M5PNN1ez4",
-                     *         "sig": "ed25519-K1o5vOg4XjV_xiVyMtIOgzbMEz6ZPos8_BeH-p56pRYvErbkx7rMbqSuFrCBphdG2Uf5M3fQNCR1GA9T0rHgDg",
+                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
+                     *         "sig": "ed25519-Ii5ay1wquciv7NYrdWpP5XXPQORp213VylAZNAvzzKjjUZ912yk5Z3Cl1ebWqpiu5OE9xH7cjKn5ZLWpKljxBA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
@@ -9165,6 +9457,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request (the body names the field) */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limit reached */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getAgentSessionEvents: {
+        parameters: {
+            query: {
+                /** @description `as_` + 128 random bits, base64url */
+                session_id: string;
+                /** @description the seq after which the page starts (0: from the first event; next_after continues) */
+                after?: number;
+                /** @description events at most */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of a session’s stored events, in seq order */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionHistory"];
+                };
             };
             /** @description Invalid request (the body names the field) */
             400: {
@@ -12224,7 +12583,8 @@ export interface operations {
                                     quorum: number;
                                     outlier_bps: number;
                                     stale_after_s: number;
-                                    quote: string;
+                                    /** @description the currency rows are priced in; null: whichever most sources answer in (a stock in its listing currency) */
+                                    quote: string | null;
                                 };
                                 /** @description sources that answer at this site */
                                 answering: number;
