@@ -118,7 +118,7 @@ export function registerAnswerPageRoute(app: FastifyInstance, pages: AnswerPages
         tags: ['data'],
         summary: 'The next page of an answer asked for in pages (max_tokens)',
         description:
-          'A bundle or backtest asked for with `max_tokens` answers its first page with `_page`; `_page.next` names the next page, read here ' +
+          'A bundle, backtest or shield audit asked for with `max_tokens` answers its first page with `_page`; `_page.next` names the next page, read here ' +
           'free of charge (the payment bought the whole answer) for 24 h. A page has the answer’s shape: every field repeated, the list named ' +
           'by `_page.cut` holding items [from, to) of it; concatenating those runs in page order gives the whole list. Each page carries its ' +
           'own `_receipt` over this request and the page as sent, and `_page.answer` ties it to the first page.',

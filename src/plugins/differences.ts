@@ -43,7 +43,7 @@ export const DIFFERENCES: Difference[] = [
   {
     title: 'Large answers in pages on request',
     sentence:
-      'Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.',
+      'Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle, a backtest or a shield audit in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.',
     operations: ['POST /api/data/bundle', 'GET /api/v1/backtest', 'GET /api/v1/answer-page'],
   },
   {

@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import type { RouteApp } from '../core/route-app.js';
 import { ApiError } from '../core/errors.js';
+import { AnswerPages, MaxTokensParam } from '../data/answer-pages.js';
+import Type from 'typebox';
 import { errorResponses } from '../core/schemas.js';
 import { AgentScanner, SURFACES } from './agent-scan.js';
 import { ToolAuditor } from './audit.js';
@@ -99,6 +101,12 @@ function addVerdictRoutes(app: RouteApp, ctx: AppContext): void {
 function addToolAuditRoutes(app: RouteApp, { deps }: AppContext): void {
   const auditor = new ToolAuditor({ repo: deps.repos.shield, clock: deps.clock });
   const scanner = new AgentScanner({ config: deps.config, clock: deps.clock });
+  // An audit of a 200-tool server is ~15,000 o200k tokens: with max_tokens it comes in pages, as a bundle does.
+  const answerPages = new AnswerPages(deps.repos.answerPages, deps.clock);
+  const inPages = async <T extends { as_of: number }>(answer: T, maxTokens: number | undefined) =>
+    maxTokens ? answerPages.first(answer, maxTokens, { asOf: answer.as_of }) : answer;
+  const pagesDoc =
+    '`max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h), the tools list cut into runs. ';
   app.post(
     '/api/v1/shield/tool-audit',
     {
@@ -110,8 +118,10 @@ function addToolAuditRoutes(app: RouteApp, { deps }: AppContext): void {
           'Public. Send exactly one of manifest (an MCP tools/list result or an OpenAPI document) or url (fetched through the SSRF-guarded client: public addresses on ' +
           `SVC_FETCH_ALLOWED_PORTS only, 2 MB, ${FETCH_DEADLINE_MS / 1000} s). ${AUDIT_DOC}For a url, svc keeps each audit’s hashes: changes lists the tools added, removed and ` +
           'changed since the last audit of the same URL, and each changed tool gets definition_changed (high), the mark of a rug pull. A refused address is a 400; ' +
-          'a URL that cannot be read (404 or another error status, no such host, timeout, not a JSON object) a 422 url_unreadable with details.reason. Signed.',
+          'a URL that cannot be read (404 or another error status, no such host, timeout, not a JSON object) a 422 url_unreadable with details.reason. ' +
+          `${pagesDoc}Signed.`,
         body: ToolAuditBody,
+        querystring: Type.Object({ max_tokens: MaxTokensParam }),
         response: { 200: ToolAuditResponse, ...errorResponses(400, 422, 429) },
       },
     },
@@ -119,10 +129,10 @@ function addToolAuditRoutes(app: RouteApp, { deps }: AppContext): void {
       const { manifest, url } = request.body;
       if ((manifest === undefined) === (url === undefined))
         throw new ApiError('validation_failed', 'send exactly one of manifest or url', { field: manifest ? 'url' : 'manifest' });
-      if (manifest) return auditor.audit(manifest, null);
+      if (manifest) return inPages(await auditor.audit(manifest, null), request.query.max_tokens);
       const target = publicUrl(url!, 'url').href;
       const page = await fetchJson(target, deps.config, Date.now() + FETCH_DEADLINE_MS).catch((e: unknown) => fetchFailure(e, 'url'));
-      return auditor.audit(page.json, target);
+      return inPages(await auditor.audit(page.json, target), request.query.max_tokens);
     },
   );
 
@@ -137,11 +147,12 @@ function addToolAuditRoutes(app: RouteApp, { deps }: AppContext): void {
           `Public. Reads ${SURFACES.join(', ')} at the URL’s origin through the SSRF-guarded client (public addresses only). Reports each surface (found, absent on 404/410, ` +
           'unreadable otherwise), the tools exposed (agent-card skills, MCP descriptor tools, OpenAPI operations), unauthenticated_writes (POST/PUT/PATCH/DELETE operations with ' +
           'no security requirement, or an empty one), missing rate-limit headers (no RateLimit-*, X-RateLimit-* or Retry-After on any surface found), and audits every tool as ' +
-          `tool-audit does. ${AUDIT_DOC}Signed.`,
+          `tool-audit does. ${AUDIT_DOC}${pagesDoc}Signed.`,
         body: AgentScanBody,
+        querystring: Type.Object({ max_tokens: MaxTokensParam }),
         response: { 200: AgentScanResponse, ...errorResponses(400, 429) },
       },
     },
-    async (request) => scanner.scan(publicUrl(request.body.url, 'url')),
+    async (request) => inPages(await scanner.scan(publicUrl(request.body.url, 'url')), request.query.max_tokens),
   );
 }

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { FreeObject, StringEnum } from '../core/schemas.js';
+import { PageInfoSchema } from '../data/answer-pages.js';
 import { ALL_EVM_CHAINS } from '../sources/lib/evm-chains.js';
 
 export const TARGET_KINDS = ['contract', 'token', 'address', 'url', 'domain'] as const;
@@ -121,6 +122,7 @@ export const ToolAuditResponse = Type.Object({
     description: 'url audits only: what changed since the last audit of the same URL (null on the first)',
   }),
   as_of: Type.Integer(),
+  _page: Type.Optional(PageInfoSchema),
 });
 
 export const AgentScanBody = Type.Object({ url: HttpUrl }, { additionalProperties: false });
@@ -140,4 +142,5 @@ export const AgentScanResponse = Type.Object({
   findings: Type.Array(ToolFinding),
   tools: Type.Array(ToolReport),
   as_of: Type.Integer(),
+  _page: Type.Optional(PageInfoSchema),
 });

@@ -51,6 +51,22 @@ async function pagesOf(run: CheckRun, first: Exchange, target: string): Promise<
   }
 }
 
+/** The audit of a 200-tool server (~15,000 tokens whole) in pages: every page within the budget, every tool once. */
+export async function auditPages(run: CheckRun): Promise<void> {
+  const target = 'POST /api/v1/shield/tool-audit';
+  const first = await run.http('POST', `/api/v1/shield/tool-audit?max_tokens=${MCP_TOKEN_BUDGET}`, { body: { manifest: AUDIT_MANIFEST } });
+  const pages = await pagesOf(run, first, target);
+  const tools = pages.flatMap((page) => (page.tools as { name: string }[] | undefined) ?? []).map((tool) => tool.name);
+  const whole = new Set(tools).size === AUDIT_MANIFEST.tools.length && tools.length === AUDIT_MANIFEST.tools.length;
+  run.check(
+    'http',
+    'the pages of an answer hold each item once',
+    target,
+    whole ? undefined : `${tools.length} tools over the pages`,
+    FRESH,
+  );
+}
+
 /**
  * A paid bundle of 20 types and a paid week of 1-minute candles (10,000, the most a call holds), in pages of at most
  * 10,000 tokens; a retry pays nothing.

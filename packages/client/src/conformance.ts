@@ -17,7 +17,7 @@ import {
   type Miss,
 } from './conformance-rules.js';
 import { parseChallenge, signPayment } from './x402.js';
-import { AUDIT_MANIFEST, paidPages, sessionHistory } from './conformance-pages.js';
+import { AUDIT_MANIFEST, auditPages, paidPages, sessionHistory } from './conformance-pages.js';
 
 /**
  * The conformance check of issue 35 (`svc conformance <url>`, `npm run conformance -- --url <url>`): it talks to any
@@ -153,7 +153,6 @@ function worstCases(types: CatalogEntry[], nowS: number) {
     { method: 'GET', path: `/api/v1/backtest?type=crypto-price&q=BTC&interval=1m&from=${nowS - 30 * 86_400}&to=${nowS}&free=1` },
     { method: 'GET', path: `/api/v1/agent-context?goal=${encodeURIComponent('should I buy BTC this week?')}&free=1` },
     { method: 'GET', path: '/api/v1/snapshot' },
-    { method: 'POST', path: '/api/v1/shield/tool-audit', body: { manifest: AUDIT_MANIFEST } },
   ];
 }
 
@@ -191,6 +190,8 @@ export async function runConformance(url: string, options: ConformanceOptions = 
   const standing = limits.body as Record<string, unknown>;
   run.check('http', 'GET /api/v1/limits: tier, rate, pass, spend_today', '/api/v1/limits', limitsMiss(standing));
 
+  log('HTTP: a tool audit of a 200-tool server in pages');
+  await auditPages(run);
   log('HTTP: a session history of many long events');
   const sessionId = await sessionHistory(run);
   await retrySafety(run, log);
