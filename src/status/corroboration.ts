@@ -139,7 +139,7 @@ export function corroborationAdvice(c: CorroborationStatus | undefined): string[
   if (c?.outlook !== 'below_quorum') return [];
   const missing = unavailable(c);
   return [
-    `only ${c.answering_in_quote} source(s) answer in ${c.rule.quote ?? 'one currency'} here, fewer than the quorum of ${c.rule.quorum}: ` +
+    `only ${c.answering_in_quote} source(s) answer${c.rule.quote ? ` in ${c.rule.quote}` : ''} here, fewer than the quorum of ${c.rule.quorum}: ` +
       `rows will be single_source or disputed${missing.length ? ` (${missing.join(', ')})` : ''}`,
   ];
 }

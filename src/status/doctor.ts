@@ -203,9 +203,10 @@ export function formatDoctor(report: DoctorReport): string {
     ...report.warnings.map((w) => `warning: ${w}`),
     line(header),
     ...cells.map(line),
+    // The totals stay the last line: what a script reading the summary takes.
+    ...(corroborated.length ? ['', 'corroborated prices (sources answering here):', ...corroborated.map((c) => `  ${c}`)] : []),
     '',
     `${report.rows.length} types: ${counts}`,
-    ...(corroborated.length ? ['', 'corroborated prices (sources answering here):', ...corroborated.map((c) => `  ${c}`)] : []),
     '',
   ].join('\n');
 }

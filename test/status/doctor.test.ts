@@ -97,7 +97,11 @@ describe('the doctor (runDoctor against the simulator)', () => {
     expect(rowOf(report, 'forex')).toMatchObject({ verdict: 'failing', source: null });
     expect(rowOf(report, 'forex')).toMatchObject({
       reason: 'frankfurter could not be reached; no fallback answered',
-      advice: ['check outbound network access to frankfurter (DNS, firewall, proxy)'],
+      advice: [
+        'check outbound network access to frankfurter (DNS, firewall, proxy)',
+        // forex is corroborated: with no source answering, its rows cannot reach the quorum.
+        'only 0 source(s) answer here, fewer than the quorum of 2: rows will be single_source or disputed (frankfurter erroring, open-er-api erroring, yahoo erroring)',
+      ],
     });
     expect(report.rows.map((r) => r.verdict)).toEqual(['failing', 'failing', 'failing']);
     expect(report.failed).toBe(3);

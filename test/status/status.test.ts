@@ -46,6 +46,15 @@ describe('GET /api/v1/status', () => {
       upstreams: ['frankfurter', 'open-er-api', 'yahoo'],
       checked_at: null,
       results: { ok: 0, degraded: 0, failed: 0 },
+      // forex is corroborated: its rule, and each source not heard from yet (docs/corroboration.md, "Operations").
+      corroboration: {
+        rule: { quorum: 2, outlier_bps: 100, stale_after_s: 180_000, quote: null },
+        answering: 0,
+        answering_in_quote: 0,
+        outlook: 'unknown',
+        last_status: null,
+        sources: ['frankfurter', 'open-er-api', 'yahoo'].map((source) => ({ source, state: 'not_called' })),
+      },
     });
     expect(typeOf(report, 'twitch-top')).toMatchObject({
       state: 'needs_key',
