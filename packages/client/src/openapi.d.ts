@@ -84,7 +84,7 @@ export interface paths {
         };
         /**
          * The next page of an answer asked for in pages (max_tokens)
-         * @description A bundle or backtest asked for with `max_tokens` answers its first page with `_page`; `_page.next` names the next page, read here free of charge (the payment bought the whole answer) for 24 h. A page has the answer’s shape: every field repeated, the list named by `_page.cut` holding items [from, to) of it; concatenating those runs in page order gives the whole list. Each page carries its own `_receipt` over this request and the page as sent, and `_page.answer` ties it to the first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
+         * @description A bundle, backtest or shield audit asked for with `max_tokens` answers its first page with `_page`; `_page.next` names the next page, read here free of charge (the payment bought the whole answer) for 24 h. A page has the answer’s shape: every field repeated, the list named by `_page.cut` holding items [from, to) of it; concatenating those runs in page order gives the whole list. Each page carries its own `_receipt` over this request and the page as sent, and `_page.answer` ties it to the first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle, a backtest or a shield audit in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
          */
         get: operations["getAnswerPage"];
         put?: never;
@@ -126,7 +126,7 @@ export interface paths {
         put?: never;
         /**
          * Run 1–20 queries in one call (x402-paid, or free with at most 5)
-         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: a single paid query is a 1-query bundle and costs what the bundle tier table asks for 1–2 queries (0.001 USD), not the general per-call price of 0.0005 USD: svc has no other paid single-query path. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
+         * @description Queries run in parallel, each inside its own deadline. Every query is validated first: an unknown type or a malformed q is a 400 naming `queries[i]`, before any payment. Without `free` the call is paid: with no valid `X-Payment`, pass or checkout session it answers 402 with an x402 challenge priced by the tier table (1–2 queries 1000, 3–5: 3500, 6–10: 5000, 11–20: 8000 USDC atomic units). Nothing is charged when every query failed. Free mode (`?free=1` or `free: true`): at most 5 queries, one row each. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: a single paid query is a 1-query bundle and costs what the bundle tier table asks for 1–2 queries (0.001 USD), not the general per-call price of 0.0005 USD: svc has no other paid single-query path. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle, a backtest or a shield audit in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
          */
         post: operations["postDataBundle"];
         delete?: never;
@@ -208,7 +208,7 @@ export interface paths {
         };
         /**
          * Historical OHLCV candles for backtests
-         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). q takes the forms the type takes everywhere (catalog `q_forms`; entity ids too), one instrument per call; a q no source knows is a 404 `unknown_symbol` with `details.suggestions`. crypto-price: Binance klines (q = bitcoin, BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles that exist in the range (across nights, weekends and holidays), with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle or a backtest in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
+         * @description Candles `{t,o,h,l,c,v}` (t = open time, Unix s) sorted ascending, one per t, never after `to` or after now (a candle still forming is left out). q takes the forms the type takes everywhere (catalog `q_forms`; entity ids too), one instrument per call; a q no source knows is a 404 `unknown_symbol` with `details.suggestions`. crypto-price: Binance klines (q = bitcoin, BTC or BTCUSDT; 1m, 5m, 15m, 1h, 4h, 1d). stock-quote: Yahoo charts (1m, 5m, 15m, 1h, 4h, 1d). forex (q = EUR:USD): 1d from ECB reference rates via Frankfurter (o = h = l = c = the day's rate, v = 0), 1m–1h from Yahoo's EURUSD=X charts. No source serves 4h stock or forex candles: svc builds them from 1h candles in UTC buckets (00:00, 04:00, 08:00 …; open of the first, close of the last, highest high, lowest low, summed volume) and says so in `source_interval` (`1h`) and `aggregation`. Yahoo serves 1m bars for the last 30 days, 5m and 15m for 60 days and 1h for 730 days: a `from` earlier than that is a 400 (rule `lookback`, with `earliest`). Unpaid (or free=1): the last 100 candles that exist in the range (across nights, weekends and holidays), with a `_cursor` for the whole range that a paid call continues. Paid (5000 USDC atomic units via X-Payment or PAYMENT-SIGNATURE, or a pass): up to 10000 per call; `tier=paid` answers 402 until paid, so stock x402 clients can pay; a longer range continues with `cursor=<_cursor>` (svc-bt-cur:…) and the same type, q, interval and to. A present but invalid X-Payment is a 402. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h): a retry with the same payment gets the same first page. Difference from the interface description: svc adds the optional `max_tokens` parameter, which answers a bundle, a backtest or a shield audit in pages of at most that many o200k tokens (the first page with `_page`), and `GET /api/v1/answer-page`, which reads the other pages free of charge for 24 h; without `max_tokens` the answer is whole, as described.
          */
         get: operations["getBacktest"];
         put?: never;
@@ -1121,7 +1121,7 @@ export interface paths {
         put?: never;
         /**
          * Audit an MCP tool list or an OpenAPI document for poisoned tools
-         * @description Public. Send exactly one of manifest (an MCP tools/list result or an OpenAPI document) or url (fetched through the SSRF-guarded client: public addresses on SVC_FETCH_ALLOWED_PORTS only, 2 MB, 8 s). Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. For a url, svc keeps each audit’s hashes: changes lists the tools added, removed and changed since the last audit of the same URL, and each changed tool gets definition_changed (high), the mark of a rug pull. A refused address is a 400; a URL that cannot be read (404 or another error status, no such host, timeout, not a JSON object) a 422 url_unreadable with details.reason. Signed.
+         * @description Public. Send exactly one of manifest (an MCP tools/list result or an OpenAPI document) or url (fetched through the SSRF-guarded client: public addresses on SVC_FETCH_ALLOWED_PORTS only, 2 MB, 8 s). Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. For a url, svc keeps each audit’s hashes: changes lists the tools added, removed and changed since the last audit of the same URL, and each changed tool gets definition_changed (high), the mark of a rug pull. A refused address is a 400; a URL that cannot be read (404 or another error status, no such host, timeout, not a JSON object) a 422 url_unreadable with details.reason. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h), the tools list cut into runs. Signed.
          */
         post: operations["postShieldToolAudit"];
         delete?: never;
@@ -1141,7 +1141,7 @@ export interface paths {
         put?: never;
         /**
          * Scan an agent’s public surface: agent card, well-known descriptors, OpenAPI
-         * @description Public. Reads /.well-known/agent-card.json, /.well-known/agent.json, /.well-known/mcp.json, /.well-known/ai-plugin.json, /openapi.json at the URL’s origin through the SSRF-guarded client (public addresses only). Reports each surface (found, absent on 404/410, unreadable otherwise), the tools exposed (agent-card skills, MCP descriptor tools, OpenAPI operations), unauthenticated_writes (POST/PUT/PATCH/DELETE operations with no security requirement, or an empty one), missing rate-limit headers (no RateLimit-*, X-RateLimit-* or Retry-After on any surface found), and audits every tool as tool-audit does. Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. Signed.
+         * @description Public. Reads /.well-known/agent-card.json, /.well-known/agent.json, /.well-known/mcp.json, /.well-known/ai-plugin.json, /openapi.json at the URL’s origin through the SSRF-guarded client (public addresses only). Reports each surface (found, absent on 404/410, unreadable otherwise), the tools exposed (agent-card skills, MCP descriptor tools, OpenAPI operations), unauthenticated_writes (POST/PUT/PATCH/DELETE operations with no security requirement, or an empty one), missing rate-limit headers (no RateLimit-*, X-RateLimit-* or Retry-After on any surface found), and audits every tool as tool-audit does. Findings per tool (severity low|medium|high|critical): hidden instructions in descriptions and parameter texts (prompt_override critical, secret_request critical, conceal_from_user high, cross_tool_instruction high, model_directed_imperative medium), invisible_unicode (tag characters critical, with the hidden text decoded; zero-width, bidi and BOM high), confusable_name (non-ASCII letters in a tool name, high), shadows_known_tool (the name of a well-known tool: medium; a lookalike of one: high; list: read_file, write_file, edit_file, list_directory, create_directory, move_file, search_files, get_file_info, read_multiple_files, execute_command, run_command, run_terminal_cmd, bash, shell, terminal, python, fetch, web_search, search, browser_navigate, browser_click, send_email, send_message, git_commit, git_push, create_issue, create_pull_request, query, sql_query, memory), broad_capability (shell or payments high, filesystem writes or arbitrary network medium, unless readOnlyHint is true or the description asks for confirmation), secret_field (input fields named like passwords, tokens, API keys: high; private keys, mnemonics, seed phrases: critical). manifest_sha256 is the hex SHA-256 of the manifest’s RFC 8785 canonical JSON. `max_tokens` asks for the answer in pages (`_page`; the rest free at GET /api/v1/answer-page for 24 h), the tools list cut into runs. Signed.
          */
         post: operations["postShieldAgentScan"];
         delete?: never;
@@ -4890,8 +4890,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-uJwGiRqqkYAL-AIbhywNntZtVg7qRNBWlpr29aSyMsRafDhz0audVL7nWGMGkdDwPF7I0Pa6DrNthJrSKO5WCA",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-_eEJ_DZKEDwXyJt1OO8lTOd_eRLebTa9yXL3t7ODXNcGZjsZzg_uzw8HUxe3-9aGT_2BmbZ1LXDB8O4HsZRSCQ",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 2
@@ -5062,8 +5062,8 @@ export interface operations {
                      *           "curated: svc maintainers (compiled from public identifiers, not a registry publication); https://www.coingecko.com/en/api/documentation https://www.sec.gov/files/company_tickers.json https://www.isin.org/isin/ https://finance.yahoo.com/ https://www.binance.com/en/markets/overview https://fred.stlouisfed.org/ https://etherscan.io/tokens; retrieved 2026-11-22"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-JBSWdH5N5UXLN8WEIs0lZT-rZG5TsXtaG95LnduSxiZppnBjEx7UgZC8_OS_GJ-XGbASVandEU6geXL15CgCAw",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-3FHEa4w1Wqe1DmNLOpLqjoRj6Zr06j3PPWWlrK7F39jsgoZ3vzInA4AVGsZorI2KcHzlsrlsClIUDVG1ym5FCw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 3
@@ -5264,7 +5264,7 @@ export interface operations {
                      *         "age_s": 83992502,
                      *         "stale": false
                      *       },
-                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.ZHEcKM4vCkit8cq0p69wEpxd0VCZbdimiNSca-4BO4w",
+                     *       "_cursor": "svc-cur:eyJ0IjoiY3J5cHRvLXByaWNlIiwiayI6ImJpdGNvaW4iLCJoIjoic2hhMjU2LUFTZ29McURYMkRaRDV5d1F4QzROUWF1UWVJYk9rYi03WjdEN0oxb2JaWFEifQ.R3lC7bAdUNJoxvTOcXz8cgZE6VXHtOC4GCiSMuW0lVc",
                      *       "source": "coingecko",
                      *       "as_of": 1711356298,
                      *       "fetched_at": 1795348800000,
@@ -5274,15 +5274,15 @@ export interface operations {
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-L1tQSGvsEi27vJ0zrMrhbtj0hZ03o5NrWCMnP-Am0kk",
-                     *         "response_hash": "sha256-Gf3sh238F0mCVMpbK00zLoGwP3qiDvZ7SG3M-usXJGE",
+                     *         "response_hash": "sha256-JZ5CmvfgcEsqdqX6nIeD0LhnGNCiKD52SeKJeGje3DQ",
                      *         "as_of": 1711356298,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "coingecko"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-CRefqAKsocm13hJ97GOshAmBMmijlNIK_PeEqp8IbTkBzpN4kHlnB_HmGGi5Dvd0fceOqKfpRQCfiTbRPIoxBw",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-U9DPJeQGvk1aaWN8y5o1qfcA4TuilqRRmuKhhlqLz17g_M83KNTP8SalP2k7triTydWzySBtTm9uRIdn4EgGCw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 0
@@ -5326,7 +5326,7 @@ export interface operations {
                      *         "expected": "<coin_id>[,<coin_id>...]: CoinGecko ids (bitcoin), symbols (BTC) or entity ids (svc-ent:cr.bitcoin)",
                      *         "example": "bitcoin,ethereum"
                      *       },
-                     *       "request_id": "892fe1a0-3a96-4728-8000-17fb0c56f15d"
+                     *       "request_id": "12e924f1-301d-4bb5-b825-690a67a970b3"
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorBody"];
@@ -5527,8 +5527,8 @@ export interface operations {
                      *           "open-meteo"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-6KTfh1apnJi6vk8KQA9y27TSx7hnkRsra4F3O0ber_kjHl8ZHNNHlAimFH1Bupa6bRucgzfApbKK3WcIl4sXDA",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-vXHxtiAXefJrBQTTxLVF2iSANHBSmOOrvLZKZuxnDjjumwzKaR3F82cNrTLbxKqYnlQF3zN-MTAOf_uy-EKlDA",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 1
@@ -5575,7 +5575,7 @@ export interface operations {
                      *         "asset": "USDC",
                      *         "chain": "base",
                      *         "recipient": "0x0000000000000000000000000000000000000000",
-                     *         "memo": "0xc1d58789073e0fe6af0f5222ac8737f6ad8ed5de7fd7b2aca441604ff27cea81",
+                     *         "memo": "0xc9453c5cbea000706b6634cc4570b142618b53cf813cba487e7247c83a288131",
                      *         "expires": "2026-11-22T12:02:00.000Z"
                      *       },
                      *       "x402Version": 1,
@@ -5593,7 +5593,7 @@ export interface operations {
                      *           "extra": {
                      *             "name": "USD Coin",
                      *             "version": "2",
-                     *             "memo": "0xc1d58789073e0fe6af0f5222ac8737f6ad8ed5de7fd7b2aca441604ff27cea81"
+                     *             "memo": "0xc9453c5cbea000706b6634cc4570b142618b53cf813cba487e7247c83a288131"
                      *           },
                      *           "outputSchema": {
                      *             "input": {
@@ -5834,7 +5834,7 @@ export interface operations {
                      *           "pays_off_after_calls": 4990
                      *         }
                      *       ],
-                     *       "request_id": "991083db-1f76-42f4-95bd-de91466fdcfc"
+                     *       "request_id": "fd0b3a70-0628-49c2-9b13-13f98beb43e4"
                      *     }
                      */
                     "application/json": components["schemas"]["PaymentChallenge"];
@@ -6071,8 +6071,8 @@ export interface operations {
                      *           "kraken"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-mdBW-tQlxAKHU68hADwhc1L7MWAqRyyMWCjYN5DnF5Sl12qNqjQjQivNYH6XxmjBJ-CcrK-WPNtsOvLtEduXBQ",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-uBBqJbXxJ81YCoj-1D3282pcpSxBN_xes0rGBhpB99NV5TvToMTbnWifIHJivF-ONLUshrmp1rImIkc76KLwAg",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 5
@@ -6457,19 +6457,19 @@ export interface operations {
                      *           "v": 3523.583
                      *         }
                      *       ],
-                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.xw1VSVAdntCUAqC_AuPWvwc6B_8ahTv-3v8t0AB2pOg",
+                     *       "_cursor": "svc-bt-cur:eyJ0eXBlIjoiY3J5cHRvLXByaWNlIiwicSI6IlNPTCIsImludGVydmFsIjoiMWgiLCJ0byI6MTc5NTM0ODgwMCwiZnJvbSI6MTc5NTI2MjQwMH0.wOJRmhgvuAkyoj_qjMwayMeCMDDvQ1Z9tvFPw-_x4_o",
                      *       "_receipt": {
                      *         "v": 1,
                      *         "request_hash": "sha256-adh8SkiKvcf635eLH4UqxuURufltwmGCbz0Odnobcco",
-                     *         "response_hash": "sha256-ZNEmZOre8dwTha2B9r58Yna_BoqNs7ZpIf6-I77MFV4",
+                     *         "response_hash": "sha256-_MVgOmiMNb8eKSLJx85eoe3R9xkcOljqpF4c1GKf_Uc",
                      *         "as_of": 1795348800,
                      *         "issued_at": 1795348800,
                      *         "sources": [
                      *           "binance"
                      *         ],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-VIEhG2fJrEvJ0xn-LKySoUeOwwJZjHIoCn3nJWsjva2H37YM6eC_g0NtQErnlrtJ0dh1yK7SkKp8ZU6AJxa3BA",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-o2H8l2GZx2z161fl5pOY_mhzzNlrq4aMWdZdcTE7xKhH72hb_yvFPYCz0jHTpujA4TKNZwj3dp3NaMOrz_YTDQ",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 4
@@ -8077,8 +8077,8 @@ export interface operations {
                      *         "issued_at": 1795348800,
                      *         "sources": [],
                      *         "issuer": "svc.example.org",
-                     *         "kid": "P48wYRHCYxSjDk8LNR-2iI8uoS98qHuKATWOuZETm-w",
-                     *         "sig": "ed25519-Ii5ay1wquciv7NYrdWpP5XXPQORp213VylAZNAvzzKjjUZ912yk5Z3Cl1ebWqpiu5OE9xH7cjKn5ZLWpKljxBA",
+                     *         "kid": "f8oBXx1mqik7_uv4udTx7cFAChyk79MPDLtOusPtqgg",
+                     *         "sig": "ed25519-WmNUIvxSBSV0y8HpN_feqWCMKJeWF35T4Gnj_s5b5ADX2RV1BgdXPKC_xiks4S608nNt8Knwx0t8S0N5HQKKAw",
                      *         "log": {
                      *           "origin": "svc.example.org/log",
                      *           "index": 6
@@ -10698,7 +10698,13 @@ export interface operations {
     };
     postShieldToolAudit: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description answer in pages of at most this many o200k tokens each (receipt included): the first page here with `_page`, the others free at GET /api/v1/answer-page?cursor=<_page.next> for 24 h. Absent: the whole answer
+                 * @example 10000
+                 */
+                max_tokens?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10752,6 +10758,7 @@ export interface operations {
                             changed: string[];
                         } | null;
                         as_of: number;
+                        _page?: components["schemas"]["PageInfo"];
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
@@ -10797,7 +10804,13 @@ export interface operations {
     };
     postShieldAgentScan: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description answer in pages of at most this many o200k tokens each (receipt included): the first page here with `_page`, the others free at GET /api/v1/answer-page?cursor=<_page.next> for 24 h. Absent: the whole answer
+                 * @example 10000
+                 */
+                max_tokens?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10844,6 +10857,7 @@ export interface operations {
                         findings: components["schemas"]["ToolFinding"][];
                         tools: components["schemas"]["ToolReport"][];
                         as_of: number;
+                        _page?: components["schemas"]["PageInfo"];
                         _receipt: components["schemas"]["Receipt"];
                     };
                 };
