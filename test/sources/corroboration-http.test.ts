@@ -3,6 +3,7 @@ import { startTestApp } from '../helpers/app.js';
 import { parsePerturbations, type Perturbation } from '../../src/demo/perturb.js';
 import { loadConfig } from '../../src/config.js';
 import type { TestApp } from '../helpers/app.js';
+import type { CorroborationBlock } from '../helpers/corroboration.js';
 import { clientOf, startDemoApp } from '../demo/helpers.js';
 
 /**
@@ -12,21 +13,6 @@ import { clientOf, startDemoApp } from '../demo/helpers.js';
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 /** Each case at its own instant of the world. */
 const NEXT_CASE_MS = 10 * 60_000;
-
-interface Verdict {
-  source: string;
-  value?: number;
-  quote?: string;
-  used: boolean;
-  reason?: string;
-  error?: string;
-}
-interface Block {
-  status: string;
-  quorum: number;
-  spread_bps: number;
-  sources: Verdict[];
-}
 
 const perturb = new Map<string, Perturbation>();
 let t: TestApp;
@@ -42,7 +28,7 @@ const SOURCES = ['coingecko', 'binance', 'kraken', 'coinbase-exchange', 'okx', '
 interface Row {
   price: number;
   usd: number;
-  corroboration: Block;
+  corroboration: CorroborationBlock;
 }
 
 /** The preview of `bitcoin` with only `setting` perturbed, asked afresh (the answer and each source's cache forgotten). */
@@ -57,7 +43,7 @@ async function bitcoin(setting: string): Promise<Row> {
   return res.json().preview;
 }
 
-const verdict = (block: Block, source: string) => block.sources.find((s) => s.source === source)!;
+const verdict = (block: CorroborationBlock, source: string) => block.sources.find((s) => s.source === source)!;
 const bps = (a: number, b: number) => (Math.abs(a - b) / b) * 10_000;
 
 describe('crypto-price corroboration over HTTP (demo world)', () => {

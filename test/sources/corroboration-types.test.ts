@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parsePerturbations, type Perturbation } from '../../src/demo/perturb.js';
 import { registry } from '../../src/sources/registry.js';
 import type { TestApp } from '../helpers/app.js';
+import type { CorroborationBlock } from '../helpers/corroboration.js';
 import { clientOf, startDemoApp } from '../demo/helpers.js';
 
 /**
@@ -12,22 +13,7 @@ import { clientOf, startDemoApp } from '../demo/helpers.js';
 const NOW = Date.UTC(2026, 10, 18, 16, 0, 0);
 const NEXT_CASE_MS = 10 * 60_000;
 
-interface Verdict {
-  source: string;
-  value?: number;
-  quote?: string;
-  as_of?: number;
-  used: boolean;
-  reason?: string;
-  error?: string;
-}
-interface Block {
-  status: string;
-  quorum: number;
-  spread_bps: number;
-  sources: Verdict[];
-}
-type Row = Record<string, unknown> & { corroboration: Block };
+type Row = Record<string, unknown> & { corroboration: CorroborationBlock };
 
 const perturb = new Map<string, Perturbation>();
 let t: TestApp;
@@ -50,7 +36,7 @@ async function preview(type: string, q: string, setting: string): Promise<Row> {
   return res.json().preview;
 }
 
-const verdict = (block: Block, source: string) => block.sources.find((s) => s.source === source)!;
+const verdict = (block: CorroborationBlock, source: string) => block.sources.find((s) => s.source === source)!;
 const bps = (a: number, b: number) => (Math.abs(a - b) / b) * 10_000;
 
 /** Each type: its q, the row field the median is written to, its sources in priority order, and which to perturb. */
