@@ -8,21 +8,5 @@ export function coinGeckoAlone(sim: Simulator): void {
   for (const host of ['kraken', 'coinbase-exchange']) sim.fault(host, { kind: 'status', status: 503 });
 }
 
-/** A source's entry in a row's `corroboration` block, as the contract names its fields (docs/corroboration.md). */
-export interface SourceVerdict {
-  source: string;
-  value?: number;
-  quote?: string;
-  as_of?: number;
-  used: boolean;
-  reason?: string;
-  error?: string;
-}
-
-/** A row's `corroboration` block. */
-export interface CorroborationBlock {
-  status: string;
-  quorum: number;
-  spread_bps: number;
-  sources: SourceVerdict[];
-}
+/** A row's `corroboration` block and a source's entry in it, as the service types them. */
+export type { Corroboration as CorroborationBlock, SourceVerdict } from '../../src/sources/corroboration.js';
