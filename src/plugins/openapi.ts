@@ -243,8 +243,8 @@ export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Exam
 
 /**
  * The document is built on its first request (`/openapi.json`, `/docs`, discovery files, MCP tools), not at start-up:
- * its row examples come from every upstream fixture, megabytes a server that is never asked for it would keep.
- * @fastify/swagger keeps what `transformObject` returns, so the fixtures are read once.
+ * its row schemas come from every upstream fixture (0.7 MB of JSON), which a server never asked for it would hold for
+ * nothing. @fastify/swagger keeps what `transformObject` returns, so the fixtures are read once.
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config, registry: Registry): Promise<void> {
   const finish = (openapiObject: OpenApiDoc) =>
