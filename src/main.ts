@@ -2,7 +2,6 @@
 import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';
-import { startDemo } from './demo/start-up.js';
 import { exitOnSignals } from './lifecycle/shutdown.js';
 import { runWorkers, type Generation } from './lifecycle/workers.js';
 import { checkStartupOrExit, orExitOnStartupError } from './lifecycle/startup-errors.js';
@@ -17,7 +16,8 @@ import { unknownVariableWarnings } from './config-unknown.js';
 async function main(generation: Generation): Promise<void> {
   const loaded = loadConfigOrExit(process.env);
   await checkStartupOrExit(loaded);
-  const demo = loaded.demo ? await startDemo(loaded) : undefined;
+  // The demo's world (simulator, fixtures, fakes, past) is loaded only in demo mode: it is megabytes a live server never uses.
+  const demo = loaded.demo ? await (await import('./demo/start-up.js')).startDemo(loaded) : undefined;
   const config = demo?.config ?? loaded;
 
   const deps = await orExitOnStartupError(config, () => createDeps(config, { migrate: generation === 'first' }));

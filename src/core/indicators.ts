@@ -1,5 +1,9 @@
-import { BollingerBands, EMA, RSI, SMA } from 'trading-signals';
+import type * as TradingSignals from 'trading-signals';
+import { requireOnce } from './import-once.js';
 import type { Candle } from './candles.js';
+
+/** Loaded on the first series (backtests, the arena, the indicators source), not at start-up. */
+const tradingSignals = requireOnce<typeof TradingSignals>('trading-signals');
 
 /** Indicator values at one candle, computed from that candle and the ones before it only; undefined while warming up. */
 export interface Snapshot {
@@ -23,6 +27,7 @@ export interface Snapshot {
  * until `period` values have been seen.
  */
 export function seededEma(period: number): (value: number) => number | undefined {
+  const { EMA, SMA } = tradingSignals();
   const seed = new SMA(period);
   const ema = new EMA(period);
   let seeded = false;
@@ -53,6 +58,7 @@ export function macd(fast = 12, slow = 26, signalPeriod = 9) {
  * strategies cannot look ahead.
  */
 export function indicatorSeries(candles: readonly Candle[]): Snapshot[] {
+  const { BollingerBands, RSI } = tradingSignals();
   const rsi2 = new RSI(2);
   const rsi14 = new RSI(14);
   const bb = new BollingerBands(20, 2);

@@ -241,9 +241,14 @@ export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Exam
   };
 }
 
+/**
+ * The document is built on its first request (`/openapi.json`, `/docs`, discovery files, MCP tools), not at start-up:
+ * its row schemas come from every upstream fixture (0.7 MB of JSON), which a server never asked for it would hold for
+ * nothing. @fastify/swagger keeps what `transformObject` returns, so the fixtures are read once.
+ */
 export async function registerOpenApi(app: FastifyInstance, config: Config, registry: Registry): Promise<void> {
-  const rows = rowComponents(loadFixtures(), registry.types());
-  const examples = loadExamples();
+  const finish = (openapiObject: OpenApiDoc) =>
+    finishDocument(openapiObject, rowComponents(loadFixtures(), registry.types()), loadExamples());
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -258,7 +263,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, regi
       components: { securitySchemes: SECURITY_SCHEMES as never },
     },
     transform: transformRoute as never,
-    transformObject: ({ openapiObject }: { openapiObject: OpenApiDoc }) => finishDocument(openapiObject, rows, examples),
+    transformObject: ({ openapiObject }: { openapiObject: OpenApiDoc }) => finish(openapiObject),
   } as never);
   // Swagger UI's page has no viewport meta: without one a phone renders it 980 px wide and shrinks it.
   // Added to the page's own routes, so no other answer runs the hook.

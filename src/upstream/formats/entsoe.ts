@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import type * as FastXmlParser from 'fast-xml-parser';
+import { requireOnce } from '../../core/import-once.js';
 import { noData, UpstreamError } from '../errors.js';
 
 /** ENTSO-E Transparency Platform XML (IEC 62325 market documents): GL_MarketDocument time series and Acknowledgements. */
@@ -20,11 +21,15 @@ interface EntsoeDoc {
 }
 
 // Repeated elements stay arrays even when a document holds one; values stay strings (EIC codes look numeric-ish).
-const xml = new XMLParser({
-  ignoreAttributes: true,
-  parseTagValue: false,
-  isArray: (name) => ['TimeSeries', 'Period', 'Point'].includes(name),
-});
+// Built on the first document read, as the feed parser is.
+const fastXmlParser = requireOnce<typeof FastXmlParser>('fast-xml-parser');
+let xml: FastXmlParser.XMLParser | undefined;
+const entsoeParser = () =>
+  (xml ??= new (fastXmlParser().XMLParser)({
+    ignoreAttributes: true,
+    parseTagValue: false,
+    isArray: (name) => ['TimeSeries', 'Period', 'Point'].includes(name),
+  }));
 const badXml = (why: string) => new UpstreamError('upstream_bad_response', `ENTSO-E ${why}`);
 
 /** `PT15M`, `PT60M`, `PT1H` → seconds; 0 for anything else. */
@@ -47,7 +52,7 @@ function periodReadings(period: Period): Reading[] {
 export function entsoeReadings(text: string): Reading[] {
   let doc: EntsoeDoc;
   try {
-    doc = xml.parse(text) as EntsoeDoc;
+    doc = entsoeParser().parse(text) as EntsoeDoc;
   } catch {
     throw badXml('sent a body that is not XML');
   }

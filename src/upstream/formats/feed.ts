@@ -1,4 +1,5 @@
-import { XMLParser } from 'fast-xml-parser';
+import type * as FastXmlParser from 'fast-xml-parser';
+import { requireOnce } from '../../core/import-once.js';
 import { UpstreamError } from '../errors.js';
 
 /** One entry of an Atom feed or one item of an RSS 2.0 feed, as text (null where the feed gives none). */
@@ -17,7 +18,11 @@ export interface FeedEntry {
 }
 
 // Values stay text (ids and CIKs look numeric); HTML entities such as &#39; are decoded.
-const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, htmlEntities: true });
+// Built on the first feed read (the parser is megabytes a server that reads no feed would keep).
+const fastXmlParser = requireOnce<typeof FastXmlParser>('fast-xml-parser');
+let xml: FastXmlParser.XMLParser | undefined;
+const feedParser = () =>
+  (xml ??= new (fastXmlParser().XMLParser)({ ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, htmlEntities: true }));
 
 /** Elements with attributes (`<summary type="html">`) parse to `{'#text': …}`; absent or empty ones are null. */
 function textOf(value: unknown): string | null {
@@ -59,7 +64,7 @@ type Doc = { feed?: Node; rss?: { channel?: Node } };
 
 function parseXml(text: string, upstream: string): Doc {
   try {
-    return xml.parse(text) as Doc;
+    return feedParser().parse(text) as Doc;
   } catch {
     throw new UpstreamError('upstream_bad_response', `${upstream} sent a feed that is not XML`);
   }
