@@ -1,4 +1,5 @@
 import type { Cache } from '../cache/index.js';
+import { sharedFlight } from '../cache/shared-flight.js';
 import { UpstreamError, type FailureReason } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { corroboratedValue, isSettled, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
@@ -32,10 +33,14 @@ export class Corroborator {
   /** The rows_hash of the last unsettled answer recorded per answer key. */
   private readonly lastUnsettled = new Map<string, string>();
 
-  /** `overrides`: the operator's fields per type (SVC_CORROBORATION_RULES), over the declared rules. */
+  /**
+   * `overrides`: the operator's fields per type (SVC_CORROBORATION_RULES), over the declared rules. `shared`: the cache
+   * is shared by several instances (Redis), whose fetches of one source are single-flight across them too.
+   */
   constructor(
     private readonly cache: Cache,
     private readonly overrides: RuleOverrides = {},
+    private readonly shared = false,
   ) {}
 
   async run(declared: CorroborationSpec, run: Ask): Promise<Outcome> {
@@ -90,10 +95,24 @@ export class Corroborator {
    * failing source is asked once per TTL like the others, and answers that listed it `late` become cacheable.
    */
   private async cachedOrFetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
-    const ttlMs = run.descriptor.ttlSeconds * 1000;
     try {
       const cached = run.fresh ? undefined : await this.cache.get<Stored>(key);
-      if (cached) return 'value' in cached ? cached : { error: new UpstreamError(cached.failed.reason, cached.failed.message) };
+      if (cached) return answerOf(cached);
+      if (!this.shared || run.fresh) return await this.fetched(run, key, host, fetcher);
+      // Another instance may be fetching this source now: wait for its answer up to half the deadline, then fetch.
+      const now = Date.now();
+      const flight = await sharedFlight<Stored>(this.cache, key, run.deadline + BACKSTOP_GRACE_MS - now, now + (run.deadline - now) / 2);
+      if ('value' in flight) return answerOf(flight.value);
+      return await this.fetched(run, key, host, fetcher).finally(flight.release);
+    } catch (e) {
+      return { error: asUpstreamError(host, e) };
+    }
+  }
+
+  /** Fetches the source and caches its answer, a failure included, for the TTL. */
+  private async fetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
+    const ttlMs = run.descriptor.ttlSeconds * 1000;
+    try {
       const value = await run.attempt(host, fetcher, run.deadline);
       await this.cache.set(key, { value } satisfies Stored, ttlMs);
       return { value };
@@ -106,3 +125,7 @@ export class Corroborator {
     }
   }
 }
+
+/** A cached answer as the source's answer (an UpstreamError rebuilt from its reason and message). */
+const answerOf = (stored: Stored): SourceAnswer =>
+  'value' in stored ? stored : { error: new UpstreamError(stored.failed.reason, stored.failed.message) };
