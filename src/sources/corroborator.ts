@@ -23,10 +23,11 @@ const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] =>
 /**
  * Asks every source of a corroborated type in parallel and signs as soon as every item is agreed by the type's
  * quorum, or when the deadline passes, or when all have answered, whichever is first (a caller forcing a refetch,
- * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached
- * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer costs the
- * upstreams nothing: a disputed answer, or one that lists a source still answering at signing time (`late`), is not
- * cached (runner), and the next caller gets it again with the late sources' answers from their cache.
+ * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached under its own
+ * key for the type's TTL and fetched once across concurrent callers (across instances too when they share the cache:
+ * cache/shared-flight.ts), so recomputing an answer costs the upstreams nothing: a disputed answer, or one that lists a
+ * source still answering at signing time (`late`), is not cached (runner), and the next caller gets it again with the
+ * late sources' answers from their cache.
  */
 export class Corroborator {
   private readonly inFlight = new Map<string, Promise<SourceAnswer>>();
