@@ -99,13 +99,24 @@ function typeRow(t) {
   return row;
 }
 
+// The quote a rule without a fixed one prices in: each row's own (a listing's currency, a pair's symbol).
+const ROW_QUOTE = 'the row’s quote';
+
+// 120 → 2 min, 180000 → 50 h, 518400 → 6 d: the largest whole unit.
+function duration(s) {
+  if (s % 86400 === 0) return s / 86400 + ' d';
+  if (s % 3600 === 0) return s / 3600 + ' h';
+  if (s % 60 === 0) return s / 60 + ' min';
+  return s + ' s';
+}
+
 function ruleText(rule) {
-  const quote = rule.quote ? ' in ' + rule.quote : ' in one currency';
-  return rule.quorum + ' within ' + rule.outlier_bps + ' bps' + quote + ', stale after ' + rule.stale_after_s + ' s';
+  const quote = ' in ' + (rule.quote || ROW_QUOTE);
+  return rule.quorum + ' sources within ' + rule.outlier_bps + ' bps' + quote + ', stale after ' + duration(rule.stale_after_s);
 }
 
 function sourcesNode(c) {
-  const counts = c.answering + ' of ' + c.sources.length + ' (' + c.answering_in_quote + ' in ' + (c.rule.quote || 'one currency') + ')';
+  const counts = c.answering + ' of ' + c.sources.length + ' (' + c.answering_in_quote + ' in ' + (c.rule.quote || ROW_QUOTE) + ')';
   const list = el('ul', 'sources');
   for (const s of c.sources) {
     const item = el('li');

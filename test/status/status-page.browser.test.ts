@@ -38,6 +38,14 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Each type's rule in effect (src/sources/<type>.ts), as the page words it. */
+const RULES_SHOWN: Record<string, string> = {
+  'crypto-price': '2 sources within 50 bps in USD, stale after 2 min',
+  'stock-quote': '2 sources within 50 bps in the row’s quote, stale after 5 min',
+  forex: '2 sources within 100 bps in the row’s quote, stale after 50 h',
+  'commodity-metals': '2 sources within 200 bps in the row’s quote, stale after 50 h',
+};
+
 /** What a reader sees in each row of the page's corroboration table. */
 interface ShownRow {
   type: string;
@@ -75,10 +83,10 @@ describe('the /status page: corroborated prices', () => {
 
     const expected = corroborated.map(({ type, corroboration }): ShownRow => {
       const c: CorroborationStatus = corroboration!;
-      const quote = c.rule.quote ?? 'one currency';
+      const quote = c.rule.quote ?? 'the row’s quote';
       return {
         type,
-        rule: `${c.rule.quorum} within ${c.rule.outlier_bps} bps in ${quote}, stale after ${c.rule.stale_after_s} s`,
+        rule: RULES_SHOWN[type]!,
         count: `${c.answering} of ${c.sources.length} (${c.answering_in_quote} in ${quote})`,
         sources: c.sources.map((s) => [s.source, s.state.replace('_', ' '), s.reason].filter(Boolean).join(' ')),
         outlook: { corroborated: 'corroborated', below_quorum: 'below quorum', unknown: 'not known yet' }[c.outlook],
