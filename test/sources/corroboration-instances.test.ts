@@ -15,7 +15,8 @@ describe.runIf(shared)('corroboration across two instances (Postgres + Redis)', 
     const common = { postgres: true, redis: true, pgSchema: uniqueName('co'), redisPrefix: uniqueName('co') };
     a = await startTestApp(common);
     b = await startTestApp({ ...common, sim: a.sim, clock: a.clock });
-  });
+    // Two instances migrating a fresh Postgres schema took over 30 s beside three other files at load 28.
+  }, 60_000);
   afterAll(async () => {
     await b.close();
     await a.close();
