@@ -1,6 +1,6 @@
 /*
  * The upstream status page: /status. The server wraps this file in one function scope. It reads
- * /api/v1/status every 30 seconds and renders two tables; text from the API is only ever set with
+ * /api/v1/status every 30 seconds and renders three tables; text from the API is only ever set with
  * textContent, and links only take http(s) URLs.
  */
 const REFRESH_MS = 30000;
@@ -11,12 +11,27 @@ const STATE_WORDS = {
   needs_key: 'needs a key',
   not_called: 'not called yet',
 };
+const OUTLOOK_WORDS = {
+  corroborated: 'corroborated',
+  below_quorum: 'below quorum',
+  unknown: 'not known yet',
+};
+// A source's state on the status page's chip palette (working / degraded / failing / needs a key / not called).
+const SOURCE_CHIP = {
+  answering: 'working',
+  no_key: 'needs_key',
+  region_blocked: 'failing',
+  erroring: 'failing',
+  not_called: 'not_called',
+};
+const OUTLOOK_CHIP = { corroborated: 'working', below_quorum: 'failing', unknown: 'not_called' };
 const updatedEl = document.querySelector('.updated');
 const summaryEl = document.querySelector('.summary');
 const noticeEl = document.querySelector('.notice');
 const windowEl = document.querySelector('.window');
 const typesBody = document.querySelector('.types tbody');
 const hostsBody = document.querySelector('.hosts tbody');
+const corroborationBody = document.querySelector('.corroboration tbody');
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -84,6 +99,50 @@ function typeRow(t) {
   return row;
 }
 
+// The quote a rule without a fixed one prices in: each row's own (a listing's currency, a pair's symbol).
+const ROW_QUOTE = 'the row’s quote';
+
+// 120 → 2 min, 180000 → 50 h, 518400 → 6 d: the largest whole unit.
+function duration(s) {
+  if (s % 86400 === 0) return s / 86400 + ' d';
+  if (s % 3600 === 0) return s / 3600 + ' h';
+  if (s % 60 === 0) return s / 60 + ' min';
+  return s + ' s';
+}
+
+function ruleText(rule) {
+  const quote = ' in ' + (rule.quote || ROW_QUOTE);
+  return rule.quorum + ' sources within ' + rule.outlier_bps + ' bps' + quote + ', stale after ' + duration(rule.stale_after_s);
+}
+
+function sourcesNode(c) {
+  const counts = c.answering + ' of ' + c.sources.length + ' (' + c.answering_in_quote + ' in ' + (c.rule.quote || ROW_QUOTE) + ')';
+  const list = el('ul', 'sources');
+  for (const s of c.sources) {
+    const item = el('li');
+    item.append(el('span', 'source', s.source + ' '), stateChip(SOURCE_CHIP[s.state], s.state.replace('_', ' ')));
+    if (s.reason) item.append(el('span', 'muted', ' ' + s.reason));
+    list.append(item);
+  }
+  const wrap = el('div');
+  wrap.append(el('p', 'count', counts), list);
+  return wrap;
+}
+
+function corroborationRow(t) {
+  const c = t.corroboration;
+  const row = el('tr');
+  row.dataset.type = t.type;
+  row.append(
+    cell('Type', 'name', t.type),
+    cell('Rule', 'rule', ruleText(c.rule)),
+    cell('Sources answering', 'answering', sourcesNode(c)),
+    cell('Outlook', 'outlook', stateChip(OUTLOOK_CHIP[c.outlook], OUTLOOK_WORDS[c.outlook])),
+    cell('Last answer', 'last', c.last_status ? c.last_status.replace('_', ' ') : '–'),
+  );
+  return row;
+}
+
 function hostKey(h) {
   if (h.key === 'none') return el('span', 'muted', 'none');
   const text = h.key + (h.key_configured ? ', set' : ', not set');
@@ -129,6 +188,7 @@ function render(report) {
   );
   windowEl.textContent = 'Calls, success rate and latency over the last ' + Math.round(report.window_s / 60) + ' minutes.';
   typesBody.replaceChildren(...report.types.map(typeRow));
+  corroborationBody.replaceChildren(...report.types.filter((t) => t.corroboration).map(corroborationRow));
   // Upstreams that were called or have a problem first; the rest after, by name.
   const hosts = report.upstreams.slice().sort((a, b) => (b.calls > 0) - (a.calls > 0) || a.name.localeCompare(b.name));
   hostsBody.replaceChildren(...hosts.map((h) => hostRow(h, nowS)));

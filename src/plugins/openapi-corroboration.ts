@@ -19,7 +19,11 @@ export const CORROBORATION_SCHEMA: JsonSchema = {
         properties: {
           source: { type: 'string' },
           value: { type: 'number' },
-          quote: { type: 'string', description: 'the currency of value (USD, USDT)' },
+          quote: {
+            type: 'string',
+            description:
+              'what value is stated in: a currency code (crypto-price: USD, or USDT for a USDT book; forex: the pair symbol; commodity-metals: USD per troy ounce), a stock listing currency as its source gives it (USD, EUR, GBp for pence), or points for an index',
+          },
           as_of: { type: 'integer', description: 'Unix seconds' },
           used: { type: 'boolean' },
           reason: { type: 'string', enum: ['outlier', 'stale', 'quote_mismatch', 'unavailable', 'not_listed'] },

@@ -1,4 +1,5 @@
 import type { Cache } from '../cache/index.js';
+import { sharedFlight } from '../cache/shared-flight.js';
 import { UpstreamError, type FailureReason } from '../upstream/errors.js';
 import type { HostName } from '../upstream/hosts.js';
 import { corroboratedValue, isSettled, quorumReached, type CorroborationSpec, type SourceAnswer } from './corroborated-rows.js';
@@ -22,20 +23,25 @@ const failureOf = (host: HostName, answer: SourceAnswer): Outcome['failures'] =>
 /**
  * Asks every source of a corroborated type in parallel and signs as soon as every item is agreed by the type's
  * quorum, or when the deadline passes, or when all have answered, whichever is first (a caller forcing a refetch,
- * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached
- * under its own key for the type's TTL and fetched once across concurrent callers, so recomputing an answer costs the
- * upstreams nothing: a disputed answer, or one that lists a source still answering at signing time (`late`), is not
- * cached (runner), and the next caller gets it again with the late sources' answers from their cache.
+ * `max_age_s=0`, asked for the whole picture: it waits for every source). Each source's answer is cached under its own
+ * key for the type's TTL and fetched once across concurrent callers (across instances too when they share the cache:
+ * cache/shared-flight.ts), so recomputing an answer costs the upstreams nothing: a disputed answer, or one that lists a
+ * source still answering at signing time (`late`), is not cached (runner), and the next caller gets it again with the
+ * late sources' answers from their cache.
  */
 export class Corroborator {
   private readonly inFlight = new Map<string, Promise<SourceAnswer>>();
   /** The rows_hash of the last unsettled answer recorded per answer key. */
   private readonly lastUnsettled = new Map<string, string>();
 
-  /** `overrides`: the operator's fields per type (SVC_CORROBORATION_RULES), over the declared rules. */
+  /**
+   * `overrides`: the operator's fields per type (SVC_CORROBORATION_RULES), over the declared rules. `shared`: the cache
+   * is shared by several instances (Redis), whose fetches of one source are single-flight across them too.
+   */
   constructor(
     private readonly cache: Cache,
     private readonly overrides: RuleOverrides = {},
+    private readonly shared = false,
   ) {}
 
   async run(declared: CorroborationSpec, run: Ask): Promise<Outcome> {
@@ -90,10 +96,24 @@ export class Corroborator {
    * failing source is asked once per TTL like the others, and answers that listed it `late` become cacheable.
    */
   private async cachedOrFetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
-    const ttlMs = run.descriptor.ttlSeconds * 1000;
     try {
       const cached = run.fresh ? undefined : await this.cache.get<Stored>(key);
-      if (cached) return 'value' in cached ? cached : { error: new UpstreamError(cached.failed.reason, cached.failed.message) };
+      if (cached) return answerOf(cached);
+      if (!this.shared || run.fresh) return await this.fetched(run, key, host, fetcher);
+      // Another instance may be fetching this source now: wait for its answer up to half the deadline, then fetch.
+      const now = Date.now();
+      const flight = await sharedFlight<Stored>(this.cache, key, run.deadline + BACKSTOP_GRACE_MS - now, now + (run.deadline - now) / 2);
+      if ('value' in flight) return answerOf(flight.value);
+      return await this.fetched(run, key, host, fetcher).finally(flight.release);
+    } catch (e) {
+      return { error: asUpstreamError(host, e) };
+    }
+  }
+
+  /** Fetches the source and caches its answer, a failure included, for the TTL. */
+  private async fetched(run: Ask, key: string, host: HostName, fetcher: Fetcher<unknown>): Promise<SourceAnswer> {
+    const ttlMs = run.descriptor.ttlSeconds * 1000;
+    try {
       const value = await run.attempt(host, fetcher, run.deadline);
       await this.cache.set(key, { value } satisfies Stored, ttlMs);
       return { value };
@@ -106,3 +126,7 @@ export class Corroborator {
     }
   }
 }
+
+/** A cached answer as the source's answer (an UpstreamError rebuilt from its reason and message). */
+const answerOf = (stored: Stored): SourceAnswer =>
+  'value' in stored ? stored : { error: new UpstreamError(stored.failed.reason, stored.failed.message) };

@@ -29,7 +29,8 @@ export class SourceRunner {
   private readonly corroborator: Corroborator;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.corroborator = new Corroborator(deps.cache, deps.config.corroboration);
+    // Instances sharing Redis share each source's fetch too; in-process, single-flight within the process suffices.
+    this.corroborator = new Corroborator(deps.cache, deps.config.corroboration, Boolean(deps.config.redisUrl));
   }
 
   /** Parses q for the type; throws 400s for an unknown type or a malformed q. */

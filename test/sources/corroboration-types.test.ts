@@ -97,3 +97,12 @@ describe('staleness follows each source’s schedule', () => {
     expect(verdict(row.corroboration, 'frankfurter')).toMatchObject({ used: true });
   });
 });
+
+describe('an index is in points at every source', () => {
+  it('Yahoo labels ^GSPC with its exchange’s currency (instrumentType INDEX), Stooq gives none: both are points and agree', async () => {
+    const row = await preview('stock-quote', '^GSPC', '');
+    expect(row.currency).toBeNull();
+    for (const source of ['yahoo', 'stooq']) expect(verdict(row.corroboration, source)).toMatchObject({ quote: 'points', used: true });
+    expect(row.corroboration.status).toBe('agreed');
+  });
+});

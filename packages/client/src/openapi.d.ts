@@ -4722,7 +4722,7 @@ export interface components {
             sources: {
                 source: string;
                 value?: number;
-                /** @description the currency of value (USD, USDT) */
+                /** @description what value is stated in: a currency code (crypto-price: USD, or USDT for a USDT book; forex: the pair symbol; commodity-metals: USD per troy ounce), a stock listing currency as its source gives it (USD, EUR, GBp for pence), or points for an index */
                 quote?: string;
                 /** @description Unix seconds */
                 as_of?: number;

@@ -6,6 +6,7 @@ import { YahooChart } from '../../upstream/formats/yahoo-chart.js';
 export interface YahooLast {
   symbol: string;
   price: number;
+  /** null for an index, which is in points (Yahoo labels ^GSPC `USD`, its exchange's currency; Stooq gives none). */
   currency: string | null;
   as_of: number | undefined;
 }
@@ -17,7 +18,8 @@ export function yahooLast(raw: YahooChart): YahooLast {
   const closes = (r.indicators.quote[0]?.close ?? []).filter((c): c is number => c !== null);
   const price = r.meta.regularMarketPrice ?? closes.at(-1);
   if (price === undefined) throw noData('Yahoo sent a chart without a price');
-  return { symbol: r.meta.symbol, price, currency: r.meta.currency ?? null, as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1) };
+  const currency = r.meta.instrumentType === 'INDEX' ? null : (r.meta.currency ?? null);
+  return { symbol: r.meta.symbol, price, currency, as_of: r.meta.regularMarketTime ?? r.timestamp?.at(-1) };
 }
 
 /** Yahoo's 5-day daily chart of `symbol` (a currency pair `EURUSD=X`, a future `GC=F`, a ticker). */

@@ -14,6 +14,8 @@ export const YahooChart = Type.Object({
           meta: Type.Object({
             symbol: Type.String(),
             currency: Type.Optional(Type.String()),
+            /** EQUITY, ETF, INDEX, CURRENCY, FUTURE…: an INDEX is in points, whatever `currency` says. */
+            instrumentType: Type.Optional(Type.String()),
             exchangeName: Type.Optional(Type.String()),
             regularMarketPrice: Type.Optional(Type.Number()),
             regularMarketTime: Type.Optional(Type.Integer()),
