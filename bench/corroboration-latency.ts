@@ -84,5 +84,7 @@ export async function corroborationLatency() {
     cold_within_target: coldP50 <= SECOND_FASTEST_USD_MS + 15,
     cached_corroborated: measured.cachedCorroborated,
     cached_uncorroborated: measured.cachedUncorroborated,
+    // Issue 39, 3b: a cached corroborated preview no slower than an uncorroborated one (≤ 1).
+    cached_p50_corroborated_vs_uncorroborated: round2(measured.cachedCorroborated.p50_ms / measured.cachedUncorroborated.p50_ms),
   };
 }

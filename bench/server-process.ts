@@ -29,6 +29,27 @@ export const cpuMs = (pid: number) => {
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 };
 
+/** A server is settled when it spends under this share of one core while nobody asks it anything. */
+const IDLE_SHARE = 0.05;
+const IDLE_WINDOW_MS = 1000;
+
+/**
+ * Waits until the process `pid` is idle (under 5 % of a core over a second), at most `timeoutMs`, and says after how
+ * many seconds. The scheduler runs every job once at start, a day's jobs included (the constitutional self-jailbreak
+ * evaluation takes seconds of CPU): measured before they finish, a configuration with the scheduler on is charged for
+ * them, by chance of timing.
+ */
+export async function settled(pid: number, timeoutMs = 180_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const before = cpuMs(pid);
+    await sleep(IDLE_WINDOW_MS);
+    const after = cpuMs(pid);
+    const busyMs = after.user - before.user + after.system - before.system;
+    if (busyMs < IDLE_SHARE * IDLE_WINDOW_MS || Date.now() - started > timeoutMs) return (Date.now() - started) / 1000;
+  }
+}
+
 /** Resident set now (VmRSS) or its peak since the process started (VmHWM), in MB. */
 export const rssMb = (pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS') =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
