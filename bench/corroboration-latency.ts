@@ -123,5 +123,7 @@ export async function corroborationLatency() {
     cached_type: CACHED_CASE.type,
     cached_corroborated: measured.cachedCorroborated,
     cached_uncorroborated: measured.cachedUncorroborated,
+    // Issue 39, 3b: a cached corroborated preview no slower than an uncorroborated one (≤ 1).
+    cached_p50_corroborated_vs_uncorroborated: round2(measured.cachedCorroborated.p50_ms / measured.cachedUncorroborated.p50_ms),
   };
 }

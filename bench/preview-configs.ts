@@ -10,7 +10,7 @@
  * round's ratio, and each server's CPU per request from /proc (not inflated by other processes).
  */
 import { DURATION_S, bareProcess, round, runExternal, summary, upstreamProcess } from './lib.js';
-import { cpuMs, startServerProcess } from './server-process.js';
+import { cpuMs, settled, startServerProcess } from './server-process.js';
 
 const CONNECTIONS = 50;
 const ROUNDS = 3;
@@ -42,6 +42,9 @@ export async function previewConfigs() {
   try {
     const urls = Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, `${server.base}${PREVIEW}`]));
     for (const url of Object.values(urls)) await fetch(url).then((r) => r.arrayBuffer()); // cold: upstream, then kept
+    // Steady state: the scheduler's first run of every job (at start) is over before any load run.
+    const settledAfterS: Record<string, number> = {};
+    for (const [name, server] of Object.entries(servers)) settledAfterS[name] = round(await settled(server.pid), 1);
     const kept = await fetch(urls.default!);
     bare = await bareProcess(Buffer.from(await kept.arrayBuffer()), kept.headers);
     for (const url of [...Object.values(urls), bare.url]) await runExternal(url, CONNECTIONS, WARM_UP_S);
@@ -56,6 +59,7 @@ export async function previewConfigs() {
     return {
       connections: CONNECTIONS,
       target_ratio: 0.7,
+      settled_after_s: settledAfterS,
       ...Object.fromEntries(
         Object.entries(rounds).map(([name, runs]) => {
           const { run, bare: reference, ratio } = medianRound(runs);

@@ -8,6 +8,7 @@ import { cpus } from 'node:os';
 import { previewVsBare } from './preview-vs-bare.js';
 import { previewProfile } from './preview-profile.js';
 import { previewConfigs } from './preview-configs.js';
+import { previewFields } from './preview-fields.js';
 import { serverRss } from './server-rss.js';
 import { bundleLatency } from './bundle-latency.js';
 import { coldCoalescing } from './cold-coalescing.js';
@@ -29,6 +30,7 @@ const BENCHES: Record<string, () => object | Promise<object>> = {
   preview_vs_bare: () => previewVsBare(),
   preview_configs: previewConfigs,
   preview_profile: previewProfile,
+  preview_fields_cost: previewFields,
   postgres_redis: backendsPreview,
   server_rss: serverRss,
   bundle_latency: bundleLatency,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pathOf } from '../core/url-path.js';
 
 /** Probes a balancer or Prometheus sends every few seconds: logged only when asked for (SVC_LOG_HEALTH_PROBES). */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -18,7 +19,7 @@ export function registerRequestLog(app: FastifyInstance, { probes }: { probes: b
   app.addHook('onResponse', (request, reply, done) => {
     // With the id as the first field, the line is what request.log would write (its binding comes first too),
     // without making request.log's child (plugins/deferred-logger.ts).
-    if (probes || !PROBES.has(request.url.split('?')[0]!))
+    if (probes || !PROBES.has(pathOf(request.url)))
       log.info({ reqId: request.id, req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
     done();
   });

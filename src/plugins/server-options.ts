@@ -14,7 +14,9 @@ export function requestIdOf(request: IncomingMessage): string {
 
 /** Query parameters whose values are secrets (the cron key, tokens) never reach a log line. */
 const SECRET_PARAM = /([?&](?:key|token|secret|password|[a-z_]*_(?:key|token))=)[^&]*/gi;
-export const redactUrl = (url: string) => url.replace(SECRET_PARAM, '$1[redacted]');
+/** What every SECRET_PARAM match contains: a URL without it (most) skips the replace, ~1 µs of each request line. */
+const MAYBE_SECRET = /(?:key|token|secret|password)=/i;
+export const redactUrl = (url: string) => (MAYBE_SECRET.test(url) ? url.replace(SECRET_PARAM, '$1[redacted]') : url);
 
 export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {

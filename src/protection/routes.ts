@@ -8,14 +8,9 @@ import { sendError } from '../plugins/error-handler.js';
 import { sameSecret } from '../core/secrets.js';
 import { settle } from '../core/maybe-promise.js';
 import { UNLIMITED } from '../core/unmetered.js';
+import { pathOf } from '../core/url-path.js';
 import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection, type Standing } from './service.js';
 import { POLICY_WINDOW_S, limitDetails, policyField, serviceLimitField } from './ratelimit-fields.js';
-
-/** The path of a request target. (Not `request.routeOptions`: that getter builds an object on every read.) */
-const pathOf = (url: string) => {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
-};
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -36,6 +36,18 @@ describe.each([
     ]);
   });
 
+  it('redacts every form of secret parameter, and leaves a URL without one as it was', async () => {
+    const urls = {
+      '/api/v1/catalog?q=monkey&Partner_Token=abc&SECRET=x&password=':
+        '/api/v1/catalog?q=monkey&Partner_Token=[redacted]&SECRET=[redacted]&password=[redacted]',
+      '/api/v1/catalog?q=key,token&keys=1': '/api/v1/catalog?q=key,token&keys=1',
+    };
+    for (const [i, [url, logged]] of Object.entries(urls).entries()) {
+      await t.app.inject({ url, headers: { 'x-request-id': `redact-${i}` } });
+      expect(linesOf(`redact-${i}`)[0]?.req.url).toBe(logged);
+    }
+  });
+
   it(`health probes ${probesLogged ? 'are' : 'are not'} logged`, async () => {
     const probes = ['/healthz', '/readyz', '/metrics'];
     for (const url of probes) await t.app.inject({ url, headers: { 'x-request-id': `probe${url.slice(1)}` } });
