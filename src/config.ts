@@ -1,17 +1,24 @@
 import Value from 'typebox/value';
-import ipaddr from 'ipaddr.js';
-import { HOSTS, hostEnvName, type HostName } from './upstream/hosts.js';
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { legacyModel, parseModels, type ModelSpec } from './config-models.js';
+import type { HostName } from './upstream/hosts.js';
+import type { ModelSpec } from './config-models.js';
 import type { FacilitatorAuth } from './payments/facilitator.js';
 import { EnvSchema, type Env } from './config-env.js';
 import type { TracingSettings } from './core/tracing.js';
-import { parseBoolean } from './core/booleans.js';
-import { parseTrustProxy, variableProblems } from './config-rules.js';
-import { mcpGuardOf, type McpGuard } from './config-mcp-guard.js';
+import { variableProblems } from './config-rules.js';
+import type { McpGuard } from './config-mcp-guard.js';
 import { readTlog, type TlogConfig } from './config-tlog.js';
 import { readCorroborationRules } from './config-env-corroboration.js';
+import {
+  checkFacilitatorNeeded,
+  checkPayTo,
+  readFacilitatorAuth,
+  readModels,
+  readPlaid,
+  readProcessRules,
+  readSecretKeys,
+  readUpstreams,
+} from './config-read.js';
+import { configOf } from './config-settings.js';
 
 export { EnvSchema, type Env } from './config-env.js';
 
@@ -124,21 +131,6 @@ export class ConfigError extends Error {
   }
 }
 
-const isAddressOrCidr = (text: string) => ipaddr.isValid(text) || (text.includes('/') && ipaddr.isValidCIDR(text));
-
-const isUrl = (s: string) => /^https?:\/\/[^\s]+$/.test(s);
-
-function readUpstreams(env: NodeJS.ProcessEnv, problems: string[]): Record<HostName, UpstreamSetting> {
-  const entries = Object.entries(HOSTS).map(([name, host]) => {
-    const urlVar = hostEnvName(name, 'URL');
-    const baseUrl = env[urlVar] ?? host.baseUrl;
-    if (!isUrl(baseUrl)) problems.push(`${urlVar}: must be an http(s) URL (got "${baseUrl}")`);
-    const key = env[hostEnvName(name, 'KEY')] || undefined;
-    return [name, { baseUrl: baseUrl.replace(/\/+$/, ''), ...(key ? { key } : {}) }] as const;
-  });
-  return Object.fromEntries(entries) as Record<HostName, UpstreamSetting>;
-}
-
 /** loadConfig for entry points (the service, the MCP stdio binary): bad variables go to stderr and the process exits 2. */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   try {
@@ -150,189 +142,42 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
-/** Pure: env → Config. Throws ConfigError naming every bad variable at once. */
+/** Pure: env → Config. Throws ConfigError naming every bad variable at once, in the order the variables are read. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const known: Record<string, string> = Object.fromEntries(
-    Object.keys(EnvSchema.properties).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])),
-  );
-  // `https://svc.example.org/` is the same public URL as without its slash; the service appends paths to it.
-  if (known.SVC_PUBLIC_URL) known.SVC_PUBLIC_URL = known.SVC_PUBLIC_URL.replace(/\/+$/, '');
-  const parsed = Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env;
+  const { known, parsed } = parseEnv(env);
   const problems = variableProblems(known, parsed);
   const upstreams = readUpstreams(env, problems);
-  for (const entry of parsed.SVC_TRUST_PROXY?.includes('.') || parsed.SVC_TRUST_PROXY?.includes(':')
-    ? parsed.SVC_TRUST_PROXY.split(',')
-    : []) {
-    if (!isAddressOrCidr(entry.trim())) problems.push(`SVC_TRUST_PROXY: "${entry.trim()}" is neither an IP address nor a CIDR range`);
-  }
-  if (parsed.SVC_HEADERS_TIMEOUT_MS > parsed.SVC_REQUEST_TIMEOUT_MS) {
-    problems.push(`SVC_HEADERS_TIMEOUT_MS: must not exceed SVC_REQUEST_TIMEOUT_MS (${parsed.SVC_REQUEST_TIMEOUT_MS})`);
-  }
-  const fetchAllowedPorts = parsed.SVC_FETCH_ALLOWED_PORTS.split(',').map(Number);
-  if (fetchAllowedPorts.some((port) => port < 1 || port > 65535))
-    problems.push(`SVC_FETCH_ALLOWED_PORTS: ports are 1 to 65535 (got "${parsed.SVC_FETCH_ALLOWED_PORTS}")`);
-  const workers = parsed.SVC_WORKERS === 'auto' ? availableParallelism() : Number(parsed.SVC_WORKERS);
-  if (workers > 1 && !parsed.REDIS_URL)
-    problems.push(
-      `SVC_WORKERS: ${workers} processes need REDIS_URL: each receives the events of its own streams over the Redis bus (set REDIS_URL or SVC_WORKERS=1)`,
-    );
-  if (parsed.PAYMENT_SETTLE !== 'off' && !parsed.X402_FACILITATOR_URL)
-    problems.push(`PAYMENT_SETTLE: "${parsed.PAYMENT_SETTLE}" needs X402_FACILITATOR_URL`);
-  if (parsed.PAYMENT_VERIFY !== 'local' && !parsed.X402_FACILITATOR_URL)
-    problems.push(`PAYMENT_VERIFY: "${parsed.PAYMENT_VERIFY}" needs X402_FACILITATOR_URL`);
+  const { workers, fetchAllowedPorts } = readProcessRules(parsed, problems);
+  checkFacilitatorNeeded(parsed, problems);
   const models = readModels(parsed, env, upstreams.llm, problems);
-  const secretKeys = [parsed.SVC_SECRET_KEY, ...(parsed.SVC_SECRET_KEY_PREVIOUS ?? '').split(',')].flatMap((k) =>
-    k?.trim() ? [readSecretKey(k.trim(), problems)] : [],
-  );
+  const secretKeys = readSecretKeys(parsed, problems);
   const plaid = readPlaid(parsed, secretKeys, problems);
-  if (parsed.PAYMENT_SETTLE !== 'off' && /^0x0{40}$/.test(parsed.SVC_PAY_TO)) {
-    problems.push(`SVC_PAY_TO: PAYMENT_SETTLE="${parsed.PAYMENT_SETTLE}" would settle payments to the zero address; set your USDC address`);
-  }
+  checkPayTo(parsed, problems);
   const facilitatorAuth = readFacilitatorAuth(parsed, problems);
   const publicUrl = parsed.SVC_PUBLIC_URL ?? `http://localhost:${parsed.PORT}`;
   const tlog = readTlog(parsed, publicUrl, problems);
   const corroboration = readCorroborationRules(parsed.SVC_CORROBORATION_RULES, problems);
   if (problems.length) throw new ConfigError(problems);
-  return {
-    port: parsed.PORT,
-    host: parsed.HOST,
+  return configOf(parsed, {
     publicUrl,
-    issuer: new URL(publicUrl).hostname,
-    dataDir: parsed.SVC_DATA_DIR,
-    databaseUrl: parsed.DATABASE_URL,
-    dbQueryTimeoutMs: parsed.SVC_DB_QUERY_TIMEOUT_MS,
-    redisUrl: parsed.REDIS_URL,
-    redisPrefix: parsed.SVC_REDIS_PREFIX,
-    redisTimeoutMs: parsed.SVC_REDIS_TIMEOUT_MS,
-    readyTimeoutMs: parsed.SVC_READY_TIMEOUT_MS,
-    shutdownTimeoutMs: parsed.SVC_SHUTDOWN_TIMEOUT_MS,
-    shutdownDrainMs: parsed.SVC_SHUTDOWN_DRAIN_MS,
-    trustProxy: parseTrustProxy(parsed.SVC_TRUST_PROXY),
-    metricsToken: parsed.SVC_METRICS_TOKEN,
-    workers,
-    server: {
-      headersTimeoutMs: parsed.SVC_HEADERS_TIMEOUT_MS,
-      requestTimeoutMs: parsed.SVC_REQUEST_TIMEOUT_MS,
-      keepAliveTimeoutMs: parsed.SVC_KEEPALIVE_TIMEOUT_MS,
-      maxConnections: parsed.SVC_MAX_CONNECTIONS,
-    },
-    signingKey: parsed.SVC_SIGNING_KEY,
-    signingKeysPrevious: parsed.SVC_SIGNING_KEYS_PREVIOUS,
-    demo: parseBoolean(parsed.SVC_DEMO)!,
-    demoSeed: parsed.SVC_DEMO_SEED,
-    demoPerturb: parsed.SVC_DEMO_PERTURB,
-    ...(parsed.SVC_TEST_CRASH_AT ? { testCrashAt: parsed.SVC_TEST_CRASH_AT } : {}),
-    userAgent: parsed.SVC_USER_AGENT,
-    logLevel: parsed.LOG_LEVEL,
-    logFormat: parsed.LOG_FORMAT,
-    logHealthProbes: parseBoolean(parsed.SVC_LOG_HEALTH_PROBES)!,
-    ...(parsed.OTEL_EXPORTER_OTLP_ENDPOINT
-      ? { tracing: { endpoint: parsed.OTEL_EXPORTER_OTLP_ENDPOINT, serviceName: parsed.OTEL_SERVICE_NAME } }
-      : {}),
     upstreams,
-    payTo: parsed.SVC_PAY_TO,
-    x402Network: parsed.X402_NETWORK,
-    x402MaxTimeoutS: parsed.X402_MAX_TIMEOUT_S,
-    streamWatch:
-      parsed.SVC_STREAM_WATCH === undefined ? 'all' : parsed.SVC_STREAM_WATCH === 'off' ? 'off' : parsed.SVC_STREAM_WATCH.split(','),
-    streamPollS: parsed.SVC_STREAM_POLL_S,
-    streamMaxPerIp: parsed.SVC_STREAM_MAX_PER_IP,
-    session: {
-      ttlMaxMin: parsed.SVC_SESSION_TTL_MAX_MIN,
-      retentionMs: parsed.SVC_SESSION_RETENTION_H * 3_600_000,
-      watchersPerIp: parsed.SVC_SESSION_WATCHERS_PER_IP,
-      watchersPerSession: parsed.SVC_SESSION_WATCHERS_PER_SESSION,
-      images: {
-        perSessionBytes: parsed.SVC_SESSION_IMAGES_PER_SESSION_MB * 1_048_576,
-        perClientDayBytes: parsed.SVC_SESSION_IMAGES_PER_CLIENT_DAY_MB * 1_048_576,
-        budgetBytes: parsed.SVC_SESSION_IMAGES_BUDGET_MB * 1_048_576,
-      },
-    },
-    scheduler: parseBoolean(parsed.SVC_SCHEDULER)!,
-    cronKey: parsed.SVC_CRON_KEY,
+    workers,
     fetchAllowedPorts,
-    webhookAllowedAddresses: parsed.SVC_WEBHOOK_ALLOWED_ADDRESSES?.split(',') ?? [],
-    llmModel: parsed.SVC_LLM_MODEL,
     models,
-    modelDeadlineMs: parsed.SVC_MODEL_DEADLINE_MS,
-    modelBudgetUsdPerDay: parsed.SVC_MODEL_BUDGET_USD_PER_DAY,
     secretKeys,
     plaid,
-    paymentSettle: parsed.PAYMENT_SETTLE,
-    paymentVerify: parsed.PAYMENT_VERIFY,
-    facilitatorUrl: parsed.X402_FACILITATOR_URL?.replace(/\/+$/, ''),
     facilitatorAuth,
-    stripeSecretKey: parsed.STRIPE_SECRET_KEY,
-    stripeApiUrl: parsed.STRIPE_API_URL,
-    adminToken: parsed.SVC_ADMIN_TOKEN,
-    ratePerMin: {
-      anonymous: parsed.SVC_RATE_ANON_PER_MIN,
-      standard: parsed.SVC_RATE_KEY_PER_MIN,
-      pro: parsed.SVC_RATE_PRO_PER_MIN,
-      pass: parsed.SVC_RATE_PASS_PER_MIN,
-    },
-    mcpGuard: mcpGuardOf(parsed),
     tlog,
     corroboration,
-    mcpClient: {
-      baseUrl: parsed.SVC_BASE_URL?.replace(/\/+$/, ''),
-      pass: parsed.SVC_MCP_PASS,
-      agentKey: parsed.SVC_MCP_AGENT_KEY,
-      apiKey: parsed.SVC_MCP_API_KEY,
-      portfolioToken: parsed.SVC_MCP_PORTFOLIO_TOKEN,
-      toolsets: parsed.SVC_MCP_TOOLSETS,
-      readonly: parseBoolean(parsed.SVC_MCP_READONLY)!,
-    },
-  };
+  });
 }
 
-/** SVC_MODELS inline (starts with `[`) or from a file; without it, the legacy UPSTREAM_LLM_* model. */
-function readModels(parsed: Env, env: NodeJS.ProcessEnv, llm: UpstreamSetting, problems: string[]): ModelSpec[] {
-  const source = parsed.SVC_MODELS?.trim();
-  if (!source) return legacyModel(llm, parsed.SVC_LLM_MODEL);
-  let text = source;
-  if (!source.startsWith('[')) {
-    try {
-      text = readFileSync(source, 'utf8');
-    } catch (e) {
-      problems.push(`SVC_MODELS: cannot read the file "${source}" (${(e as Error).message})`);
-      return [];
-    }
-  }
-  const result = parseModels(text, env);
-  problems.push(...result.problems);
-  return result.models;
-}
-
-function readSecretKey(text: string, problems: string[]): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (key.length !== 32) problems.push(`SVC_SECRET_KEY: must be 32 bytes as 64 hex digits or base64 (got ${key.length} bytes)`);
-  return key;
-}
-
-const PLAID_HOSTS = { sandbox: 'https://sandbox.plaid.com', production: 'https://production.plaid.com' } as const;
-
-function readPlaid(parsed: Env, secretKeys: Buffer[], problems: string[]): Config['plaid'] {
-  const { PLAID_CLIENT_ID: clientId, PLAID_SECRET: secret } = parsed;
-  if (!clientId && !secret) return undefined;
-  if (!clientId || !secret) problems.push('PLAID_CLIENT_ID and PLAID_SECRET: set both or neither');
-  if (secretKeys.length === 0) problems.push('SVC_SECRET_KEY: required with PLAID_CLIENT_ID (Plaid access tokens are stored encrypted)');
-  return clientId && secret
-    ? { clientId, secret, baseUrl: (parsed.PLAID_BASE_URL ?? PLAID_HOSTS[parsed.PLAID_ENV]).replace(/\/+$/, '') }
-    : undefined;
-}
-
-/** The facilitator auth mode with the secrets it needs; a missing secret is a problem named by its variable. */
-function readFacilitatorAuth(parsed: Env, problems: string[]): FacilitatorAuth {
-  switch (parsed.X402_FACILITATOR_AUTH) {
-    case 'none':
-      return { kind: 'none' };
-    case 'bearer':
-      if (!parsed.X402_FACILITATOR_TOKEN) problems.push('X402_FACILITATOR_TOKEN: required by X402_FACILITATOR_AUTH=bearer');
-      return { kind: 'bearer', token: parsed.X402_FACILITATOR_TOKEN ?? '' };
-    case 'cdp':
-      if (!parsed.CDP_API_KEY_ID || !parsed.CDP_API_KEY_SECRET)
-        problems.push('CDP_API_KEY_ID, CDP_API_KEY_SECRET: both required by X402_FACILITATOR_AUTH=cdp');
-      return { kind: 'cdp', keyId: parsed.CDP_API_KEY_ID ?? '', keySecret: parsed.CDP_API_KEY_SECRET ?? '' };
-  }
+/** The variables the schema knows, set and not empty, converted to their types with the defaults filled in. */
+function parseEnv(env: NodeJS.ProcessEnv): { known: Record<string, string>; parsed: Env } {
+  const known: Record<string, string> = Object.fromEntries(
+    Object.keys(EnvSchema.properties).flatMap((k) => (env[k] === undefined || env[k] === '' ? [] : [[k, env[k]]])),
+  );
+  // `https://svc.example.org/` is the same public URL as without its slash; the service appends paths to it.
+  if (known.SVC_PUBLIC_URL) known.SVC_PUBLIC_URL = known.SVC_PUBLIC_URL.replace(/\/+$/, '');
+  return { known, parsed: Value.Default(EnvSchema, Value.Convert(EnvSchema, known)) as Env };
 }

@@ -100,10 +100,7 @@ async function connectRedis(config: Config): Promise<Redis> {
 
 export async function createDeps(config: Config, options: DepsOptions = {}): Promise<Deps> {
   const registry = options.registry ?? defaultRegistry;
-  // What the configuration cannot check without the data types: it never loads them.
-  const watched = unknownWatchedTypes(registry, config.streamWatch);
-  const problems = [...(watched ? [watched] : []), ...corroborationProblems(config.corroboration, registry.all())];
-  if (problems.length > 0) throw new ConfigError(problems);
+  checkAgainstRegistry(config, registry);
   const clock = options.clock ?? systemClock;
   const store = await createStore({
     databaseUrl: config.databaseUrl,
@@ -115,14 +112,7 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
   const redis = config.redisUrl ? await connectRedis(config) : undefined;
   const metrics = new Metrics();
   const background = new BackgroundErrors(metrics.observeBackgroundError);
-  const redisAvailability = redis ? new Availability() : undefined;
-  redisAvailability?.onChange(metrics.observeRedisAvailable);
-  if (redisAvailability) metrics.observeRedisAvailable(true);
-  const cache = createCache(
-    redis,
-    () => clock.now(),
-    redisAvailability && { availability: redisAvailability, onFallback: metrics.observeRedisFallback },
-  );
+  const { redisAvailability, cache } = sharedCache(redis, clock, metrics);
   const bus = createBus(redis);
   const health = new UpstreamHealth(clock);
   const tracer = await startTracing(config.tracing, API_VERSION);
@@ -134,34 +124,11 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
     tracer,
   });
   const repos = createRepos(store.db, store.engine);
-  const sources = new SourceRunner({
-    registry,
-    upstream,
-    cache,
-    history: repos.sourceHistory,
-    clock,
-    config,
-    deadlineCapMs: options.deadlineCapMs,
-    signAtQuorum: options.signAtQuorum,
-    background,
-    onFresh: (descriptor, result) => {
-      health.recordType(descriptor.type, outcomeOf(descriptor, result));
-      // The one place fresh answers come from (previews, bundles, agent-context, MCP, the poller): each goes on the data stream once.
-      if (result.ok) void publishAnswer(bus, result).catch(() => undefined);
-    },
-  });
+  const sources = createSources({ registry, upstream, cache, repos, clock, config, background, health, bus }, options);
   const signingKey = loadSigningKey(config.signingKey, config.dataDir);
   const cluster = new ClusterMembership(repos.cluster, clock, { kid: signingKey.kid, redis: Boolean(redis), version: buildInfo.version });
   const status = new StatusService({ registry, config, upstream, health, clock, redis, cluster });
-  const tlog = new TransparencyLog({
-    repo: repos.tlog,
-    signer: loadLogKey(config.tlog.key, signingKey.privateKey, config.tlog.origin),
-    clock,
-    background,
-    intervalMs: config.tlog.checkpointIntervalMs,
-    witnesses: config.tlog.witnesses,
-    witnessQuorum: config.tlog.witnessQuorum,
-  });
+  const tlog = createTransparencyLog(config, repos, signingKey, clock, background);
   return {
     config,
     clock,
@@ -194,4 +161,69 @@ export async function createDeps(config: Config, options: DepsOptions = {}): Pro
       await tracer.shutdown();
     },
   };
+}
+
+/** What the configuration cannot check without the data types (it never loads them): watched types, corroboration rules. */
+function checkAgainstRegistry(config: Config, registry: Registry): void {
+  const watched = unknownWatchedTypes(registry, config.streamWatch);
+  const problems = [...(watched ? [watched] : []), ...corroborationProblems(config.corroboration, registry.all())];
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** The cache: on Redis when configured, falling back to the process while Redis is away (counted and logged). */
+function sharedCache(redis: Redis | undefined, clock: Clock, metrics: Metrics) {
+  const redisAvailability = redis ? new Availability() : undefined;
+  redisAvailability?.onChange(metrics.observeRedisAvailable);
+  if (redisAvailability) metrics.observeRedisAvailable(true);
+  const cache = createCache(
+    redis,
+    () => clock.now(),
+    redisAvailability && { availability: redisAvailability, onFallback: metrics.observeRedisFallback },
+  );
+  return { redisAvailability, cache };
+}
+
+interface SourceParts {
+  registry: Registry;
+  upstream: UpstreamClient;
+  cache: CacheBackend;
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  background: BackgroundErrors;
+  health: UpstreamHealth;
+  bus: Bus;
+}
+
+/** The data types' runner: every fresh answer it fetches counts for the type's health and goes on the data stream. */
+function createSources(parts: SourceParts, options: DepsOptions): SourceRunner {
+  const { registry, upstream, cache, repos, clock, config, background, health, bus } = parts;
+  return new SourceRunner({
+    registry,
+    upstream,
+    cache,
+    history: repos.sourceHistory,
+    clock,
+    config,
+    deadlineCapMs: options.deadlineCapMs,
+    signAtQuorum: options.signAtQuorum,
+    background,
+    onFresh: (descriptor, result) => {
+      health.recordType(descriptor.type, outcomeOf(descriptor, result));
+      // The one place fresh answers come from (previews, bundles, agent-context, MCP, the poller): each goes on the data stream once.
+      if (result.ok) void publishAnswer(bus, result).catch(() => undefined);
+    },
+  });
+}
+
+function createTransparencyLog(config: Config, repos: Repos, signingKey: SigningKey, clock: Clock, background: BackgroundErrors) {
+  return new TransparencyLog({
+    repo: repos.tlog,
+    signer: loadLogKey(config.tlog.key, signingKey.privateKey, config.tlog.origin),
+    clock,
+    background,
+    intervalMs: config.tlog.checkpointIntervalMs,
+    witnesses: config.tlog.witnesses,
+    witnessQuorum: config.tlog.witnessQuorum,
+  });
 }

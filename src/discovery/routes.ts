@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../app-context.js';
 import * as content from './content.js';
+import * as pages from './pages.js';
 import { FAVICON_PATH } from '../core/brand.js';
 import { x402Descriptor, x402WellKnown } from './x402.js';
 import { buildTools } from '../mcp/tools.js';
@@ -9,7 +10,7 @@ import type { OpenApiDoc } from '../mcp/schema.js';
 type Doc = { path: string; type: string; summary: string; build: (input: content.DiscoveryInput) => unknown };
 
 const DOCS: Doc[] = [
-  { path: '/', type: 'text/html; charset=utf-8', summary: 'Landing page', build: content.landingPage },
+  { path: '/', type: 'text/html; charset=utf-8', summary: 'Landing page', build: pages.landingPage },
   { path: '/llms.txt', type: 'text/plain; charset=utf-8', summary: 'Site overview for language models', build: content.llmsTxt },
   { path: '/AGENTS.md', type: 'text/markdown; charset=utf-8', summary: 'Agent interaction rules', build: content.agentsMd },
   { path: '/.well-known/x402.json', type: 'application/json', summary: 'Payment protocol descriptor', build: x402Descriptor },
@@ -22,9 +23,9 @@ const DOCS: Doc[] = [
     summary: 'Agent card: skills, and the MCP and HTTP interfaces (svc has no A2A endpoint)',
     build: content.agentCard,
   },
-  { path: '/how-svc-saves-agents-money', type: 'text/html; charset=utf-8', summary: 'Comparison article', build: content.savesMoneyPage },
+  { path: '/how-svc-saves-agents-money', type: 'text/html; charset=utf-8', summary: 'Comparison article', build: pages.savesMoneyPage },
   { path: '/svc/comparison.json', type: 'application/json', summary: 'Machine-readable comparison', build: content.comparison },
-  { path: '/svc/why-agents-pick-svc', type: 'text/html; charset=utf-8', summary: 'Question-and-answer page', build: content.whyPage },
+  { path: '/svc/why-agents-pick-svc', type: 'text/html; charset=utf-8', summary: 'Question-and-answer page', build: pages.whyPage },
   { path: '/logo.svg', type: 'image/svg+xml', summary: 'Logo', build: content.logoSvg },
   { path: FAVICON_PATH, type: 'image/svg+xml', summary: 'Favicon (the logo)', build: content.logoSvg },
   // Browsers ask for /favicon.ico on their own; every modern one renders the SVG it gets.

@@ -6,8 +6,10 @@ import { booleanParam, BOOLEAN_RULE } from '../core/booleans.js';
 import { ApiError } from '../core/errors.js';
 import { importOnce } from '../core/import-once.js';
 import { FreeObject } from '../core/schemas.js';
+import type { RouteApp } from '../core/route-app.js';
 import { guardHosts } from './allowed-hosts.js';
-import { injectCaller } from './caller.js';
+import { injectCaller, type Caller } from './caller.js';
+import { JsonRpcErrorSchema, jsonRpcErrors } from './json-rpc-errors.js';
 import { MCP_PROTOCOL_VERSION } from './protocol.js';
 import type { OpenApiDoc } from './schema.js';
 import { buildTools, type BuiltTool, type Credentials } from './tools.js';
@@ -35,42 +37,6 @@ const DESCRIPTION =
   'its HTTP status and `{jsonrpc: "2.0", id, error: {code, message, data}}`, `data` carrying the house `error` code, `details` and `request_id`; ' +
   'a tool that fails answers 200 with an `isError` result.';
 
-/** A transport-level refusal in the MCP format: JSON-RPC 2.0 error object, the house error code and details kept in `data`. */
-const JsonRpcErrorSchema = Type.Object(
-  {
-    jsonrpc: Type.Literal('2.0'),
-    id: Type.Union([Type.String(), Type.Number(), Type.Null()]),
-    error: Type.Object({
-      code: Type.Integer({
-        description: '-32700 unparsable JSON, -32600 invalid request, -32602 invalid params, -32000 other transport errors',
-      }),
-      message: Type.String(),
-      data: Type.Optional(FreeObject('`{error, details?, request_id}`: the house error code, its details and the request id')),
-    }),
-  },
-  { title: 'JsonRpcError', description: 'JSON-RPC 2.0 error response: how /mcp answers a request it refuses' },
-);
-
-const jsonRpcCode = (status: number, error: string) =>
-  error === 'invalid_json' ? -32700 : error === 'validation_failed' ? -32600 : status === 400 ? -32602 : -32000;
-
-/**
- * The house error body of a refused /mcp request (framework, protection or the checks below) rewritten
- * as a JSON-RPC error with the same status, keeping the house fields in `data`. Runs before
- * serialization, so the JSON-RPC error schema of the 4xx responses is what gets serialized.
- */
-function asJsonRpcError(request: FastifyRequest, status: number, payload: unknown): unknown {
-  const body = payload as { error?: unknown; message?: unknown; jsonrpc?: unknown } | null;
-  if (status < 400 || !body || typeof body !== 'object' || body.jsonrpc || typeof body.error !== 'string') return payload;
-  const { error, message, ...rest } = body;
-  const id = (request.body as { id?: unknown } | undefined)?.id;
-  return {
-    jsonrpc: '2.0',
-    id: typeof id === 'string' || typeof id === 'number' ? id : null,
-    error: { code: jsonRpcCode(status, error), message: String(message), data: { error, ...rest } },
-  };
-}
-
 /** `?toolsets=…&readonly=1`; an unknown toolset is a 400 naming it. */
 function selectionOf(request: FastifyRequest): ToolSelection {
   const query = request.query as { toolsets?: string; readonly?: string };
@@ -88,9 +54,6 @@ const SelectionQuery = Type.Object({
   ),
   readonly: Type.Optional(Type.String({ maxLength: 5, description: `leave out tools that record something: ${BOOLEAN_RULE}` })),
 });
-
-const jsonRpcErrors = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (e: null, p: unknown) => void) =>
-  done(null, asJsonRpcError(request, reply.statusCode, payload));
 
 /** A call that asks for progress gets an event stream (progress, then the answer); any other request a JSON answer. */
 const wantsProgress = (body: unknown) =>
@@ -113,6 +76,15 @@ function credentialsOf(request: FastifyRequest): Credentials {
   };
 }
 
+/** What both /mcp routes work with, built once by mcpRoutes. */
+interface McpParts {
+  ctx: AppContext;
+  /** The tools of the finished OpenAPI document, built on first use. */
+  toolsOnce: () => { doc: OpenApiDoc; tools: BuiltTool[] };
+  hostGuard: ReturnType<typeof guardHosts>;
+}
+
+/** The MCP endpoint: POST carries the protocol, GET describes it. */
 export const mcpRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -126,105 +98,113 @@ export const mcpRoutes =
       return built;
     };
     const caller = injectCaller(app);
-    const hostGuard = guardHosts(ctx.deps.config.mcpGuard);
-
-    const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-      const { doc, tools } = toolsOnce();
-      const selection = selectionOf(request);
-      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([loadServer(), loadTransport()]);
-      const credentials = credentialsOf(request);
-      const server = createMcpServer({ doc, tools, caller, credentials, selection, pages: ctx.deps.cache });
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: !wantsProgress(request.body),
-      });
-      // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
-      reply.hijack();
-      reply.raw.on('close', () => {
-        void transport.close();
-        void server.close();
-      });
-      await server.connect(transport);
-      await transport.handleRequest(request.raw, reply.raw, request.body);
-    };
-
-    app.post(
-      MCP_PATH,
-      {
-        schema: {
-          tags: ['mcp'],
-          summary: 'MCP endpoint (streamable HTTP, stateless)',
-          description: DESCRIPTION,
-          querystring: SelectionQuery,
-          body: FreeObject('one JSON-RPC 2.0 request or notification'),
-          response: {
-            200: FreeObject(
-              'the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken)',
-            ),
-            202: Type.Null({ description: 'accepted (a notification has no answer)' }),
-            ...Object.fromEntries([400, 403, 406, 413, 415, 429].map((status) => [status, JsonRpcErrorSchema])),
-          },
-        },
-        onRequest: hostGuard,
-        preSerialization: jsonRpcErrors,
-      },
-      handle,
-    );
-
-    app.get(
-      MCP_PATH,
-      {
-        schema: {
-          tags: ['mcp'],
-          summary: 'What the MCP endpoint is (for people and link checkers)',
-          description:
-            'Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification ' +
-            'provides. Any other GET returns this endpoint’s description and the names of the tools a POST with the same query lists.',
-          querystring: SelectionQuery,
-          response: {
-            200: Type.Object({
-              name: Type.String(),
-              version: Type.String(),
-              transport: Type.String(),
-              stateless: Type.Boolean(),
-              endpoint: Type.String(),
-              descriptor: Type.String(),
-              tools: Type.Array(Type.String()),
-            }),
-            405: JsonRpcErrorSchema,
-            ...Object.fromEntries([400, 403, 429].map((status) => [status, JsonRpcErrorSchema])),
-          },
-        },
-        onRequest: hostGuard,
-        preSerialization: jsonRpcErrors,
-      },
-      async (request, reply) => {
-        if (String(request.headers.accept ?? '').includes('text/event-stream')) {
-          return reply
-            .code(405)
-            .header('allow', 'POST')
-            .send({
-              jsonrpc: '2.0',
-              error: {
-                code: -32000,
-                message: 'Method not allowed: this server is stateless and has no standalone stream',
-                data: { error: 'method_not_allowed', request_id: request.id },
-              },
-              id: null,
-            });
-        }
-        const { doc, tools } = toolsOnce();
-        const base = ctx.deps.config.publicUrl;
-        return {
-          name: 'svc',
-          version: doc.info.version,
-          transport: 'streamable-http',
-          stateless: true,
-          endpoint: `${base}${MCP_PATH}`,
-          descriptor: `${base}/.well-known/mcp.json`,
-          tools: reachable(tools, selectionOf(request), 'list').map((t) => t.spec.name),
-        };
-      },
-    );
+    const parts: McpParts = { ctx, toolsOnce, hostGuard: guardHosts(ctx.deps.config.mcpGuard) };
+    addProtocolRoute(app, parts, caller);
+    addDescriptorRoute(app, parts);
   };
+
+/** POST /mcp: one JSON-RPC message per request, answered by an MCP server built for it (stateless). */
+function addProtocolRoute(app: RouteApp, { ctx, toolsOnce, hostGuard }: McpParts, caller: Caller): void {
+  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { doc, tools } = toolsOnce();
+    const selection = selectionOf(request);
+    const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await Promise.all([loadServer(), loadTransport()]);
+    const credentials = credentialsOf(request);
+    const server = createMcpServer({ doc, tools, caller, credentials, selection, pages: ctx.deps.cache });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !wantsProgress(request.body),
+    });
+    // The transport writes the raw response; keep the headers hooks already set (request id, rate limit, CORS).
+    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  };
+
+  app.post(
+    MCP_PATH,
+    {
+      schema: {
+        tags: ['mcp'],
+        summary: 'MCP endpoint (streamable HTTP, stateless)',
+        description: DESCRIPTION,
+        querystring: SelectionQuery,
+        body: FreeObject('one JSON-RPC 2.0 request or notification'),
+        response: {
+          200: FreeObject(
+            'the JSON-RPC response (JSON, or an event stream with progress notifications when the call sent a progressToken)',
+          ),
+          202: Type.Null({ description: 'accepted (a notification has no answer)' }),
+          ...Object.fromEntries([400, 403, 406, 413, 415, 429].map((status) => [status, JsonRpcErrorSchema])),
+        },
+      },
+      onRequest: hostGuard,
+      preSerialization: jsonRpcErrors,
+    },
+    handle,
+  );
+}
+
+/** GET /mcp: what the endpoint is and which tools a POST with the same query lists (405 for an event stream). */
+function addDescriptorRoute(app: RouteApp, { ctx, toolsOnce, hostGuard }: McpParts): void {
+  app.get(
+    MCP_PATH,
+    {
+      schema: {
+        tags: ['mcp'],
+        summary: 'What the MCP endpoint is (for people and link checkers)',
+        description:
+          'Stateless mode offers no server-initiated stream, so a GET asking for `text/event-stream` is answered 405 as the MCP specification ' +
+          'provides. Any other GET returns this endpoint’s description and the names of the tools a POST with the same query lists.',
+        querystring: SelectionQuery,
+        response: {
+          200: Type.Object({
+            name: Type.String(),
+            version: Type.String(),
+            transport: Type.String(),
+            stateless: Type.Boolean(),
+            endpoint: Type.String(),
+            descriptor: Type.String(),
+            tools: Type.Array(Type.String()),
+          }),
+          405: JsonRpcErrorSchema,
+          ...Object.fromEntries([400, 403, 429].map((status) => [status, JsonRpcErrorSchema])),
+        },
+      },
+      onRequest: hostGuard,
+      preSerialization: jsonRpcErrors,
+    },
+    async (request, reply) => {
+      if (String(request.headers.accept ?? '').includes('text/event-stream')) {
+        return reply
+          .code(405)
+          .header('allow', 'POST')
+          .send({
+            jsonrpc: '2.0',
+            error: {
+              code: -32000,
+              message: 'Method not allowed: this server is stateless and has no standalone stream',
+              data: { error: 'method_not_allowed', request_id: request.id },
+            },
+            id: null,
+          });
+      }
+      const { doc, tools } = toolsOnce();
+      const base = ctx.deps.config.publicUrl;
+      return {
+        name: 'svc',
+        version: doc.info.version,
+        transport: 'streamable-http',
+        stateless: true,
+        endpoint: `${base}${MCP_PATH}`,
+        descriptor: `${base}/.well-known/mcp.json`,
+        tools: reachable(tools, selectionOf(request), 'list').map((t) => t.spec.name),
+      };
+    },
+  );
+}

@@ -2,13 +2,12 @@ import Type from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/type-provider-typebox';
 import { ApiError } from '../core/errors.js';
-import { StringEnum, errorResponses } from '../core/schemas.js';
 import type { AppContext } from '../app-context.js';
 import { sendError } from '../plugins/error-handler.js';
-import { sameSecret } from '../core/secrets.js';
 import { settle } from '../core/maybe-promise.js';
 import { UNLIMITED } from '../core/unmetered.js';
 import { pathOf } from '../core/url-path.js';
+import { addAdminKeyRoutes } from './routes-keys.js';
 import { ABUSE_THRESHOLDS, BLOCK_MS, abuseKind, type Admission, type Protection, type Standing } from './service.js';
 import { POLICY_WINDOW_S, limitDetails, policyField, serviceLimitField } from './ratelimit-fields.js';
 
@@ -78,74 +77,12 @@ function answer(protection: Protection, request: FastifyRequest, reply: FastifyR
   return true;
 }
 
+/** The admin's API keys, then the public protection figures. */
 export const protectionRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const { deps, protection } = ctx;
-    const requireAdmin = async (request: FastifyRequest) => {
-      const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-      if (!deps.config.adminToken || !token || !sameSecret(token, deps.config.adminToken))
-        throw new ApiError('forbidden', 'admin token missing or wrong');
-    };
-    const KeyInfo = Type.Object({
-      id: Type.String(),
-      name: Type.String(),
-      tier: Type.String(),
-      created_at: Type.Integer(),
-      revoked_at: Type.Union([Type.Integer(), Type.Null()]),
-    });
-
-    app.post(
-      '/api/v1/admin/keys',
-      {
-        onRequest: requireAdmin,
-        schema: {
-          tags: ['protection'],
-          summary: 'Create an API key (admin; the key is shown once)',
-          description:
-            'Authorization: Bearer <SVC_ADMIN_TOKEN>. Clients send the key as `X-API-Key: svc_key_…` (or `Authorization: Bearer svc_key_…`).',
-          body: Type.Object({
-            name: Type.String({ minLength: 1, maxLength: 100 }),
-            tier: Type.Optional(StringEnum(['standard', 'pro'] as const, { default: 'standard' })),
-          }),
-          response: {
-            200: Type.Object({ id: Type.String(), key: Type.String(), name: Type.String(), tier: Type.String() }),
-            ...errorResponses(400, 403),
-          },
-        },
-      },
-      async (request) => protection.createKey(request.body.name, request.body.tier ?? 'standard'),
-    );
-
-    app.get(
-      '/api/v1/admin/keys',
-      {
-        onRequest: requireAdmin,
-        schema: {
-          tags: ['protection'],
-          summary: 'List API keys (admin; no secrets)',
-          response: { 200: Type.Object({ keys: Type.Array(KeyInfo) }), ...errorResponses(403) },
-        },
-      },
-      async () => ({ keys: await protection.listKeys() }),
-    );
-
-    app.delete(
-      '/api/v1/admin/keys/:id',
-      {
-        onRequest: requireAdmin,
-        schema: {
-          tags: ['protection'],
-          summary: 'Revoke an API key (admin)',
-          params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-          response: { 200: Type.Object({ id: Type.String(), revoked: Type.Boolean() }), ...errorResponses(403, 404) },
-        },
-      },
-      async (request) => {
-        if (!(await protection.revokeKey(request.params.id))) throw new ApiError('not_found', 'no active key with this id');
-        return { id: request.params.id, revoked: true };
-      },
-    );
+    addAdminKeyRoutes(app, protection, deps.config);
 
     app.get(
       '/api/v1/protection/stats',
