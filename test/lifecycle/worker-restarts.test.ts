@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Simulator } from '../../src/demo/simulator.js';
 import { loadFixtures } from '../../src/upstream/fixtures.js';
+import type { Store } from '../../src/store/db.js';
 import { openStore, uniqueName } from '../helpers/backends.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { freePort } from '../helpers/ports.js';
@@ -23,6 +24,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
   let sim: Simulator;
   let proxy: FaultProxy;
   let primary: ChildProcess;
+  /** The deployment's schema, read directly rather than through the proxy. */
+  let store: Store;
   let base = '';
   let log = '';
 
@@ -39,6 +42,11 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     });
   const startSession = () =>
     bounded('/api/agent-session/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"drill"}' });
+  /** Every process of `pids` has written its heartbeat (every 5 s, src/lifecycle/cluster.ts) since `sinceMs`. */
+  const beatSince = async (pids: string[], sinceMs: number) => {
+    const beating = await store.db.selectFrom('instances').select('pid').where('heartbeat_at', '>', sinceMs).execute();
+    return pids.every((pid) => beating.some((row) => String(row.pid) === pid));
+  };
   const answers = async (path: string) => {
     const status = await bounded(path).then(
       (response) => response.status,
@@ -51,7 +59,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
   beforeAll(async () => {
     sim = await new Simulator(loadFixtures()).start();
     const schema = uniqueName('workers');
-    await (await openStore('postgres', schema)).close(); // created and migrated here; the workers select it through the URL
+    store = await openStore('postgres', schema); // created and migrated here; the workers select it through the URL
     proxy = await FaultProxy.start(process.env.DATABASE_URL!);
     const databaseUrl = new URL(proxy.url);
     databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
@@ -88,6 +96,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     primary?.kill('SIGTERM');
     await proxy?.close();
     await sim?.close();
+    await store?.close();
   });
 
   const faults: [string, () => unknown, number][] = [
@@ -105,6 +114,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
       expect(await answers('/api/v1/catalog')).toBe(true);
       await sleep(lastsMs);
       await proxy.heal();
+      const healedAt = Date.now();
       const answer = await during;
       if (answer.status !== 200) {
         expect(answer.status).toBe(503);
@@ -112,7 +122,8 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
         expect(await answer.json()).toMatchObject({ error: 'store_unavailable' });
       }
       await until('recovery', async () => (await startSession()).status === 200, 30_000);
-      await sleep(1500); // a scheduler round after the fault
+      // Each worker's own background work meets the healed database: what the fault left to fail has failed by then.
+      await until('a heartbeat of every worker after the fault', () => beatSince(workers, healedAt), 30_000);
       expect(primary.exitCode).toBeNull();
       expect(workerPids()).toEqual(workers);
     },

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -59,6 +59,20 @@ async function startServer(sim: Simulator, env: Record<string, string>): Promise
 /** Exit code, or 'still running' when the process outlives `ms`. */
 const exitWithin = (server: Server, ms: number) =>
   Promise.race([server.exited, new Promise<'still running'>((r) => setTimeout(() => r('still running'), ms))]);
+
+/**
+ * Bytes of the connection from `clientPort` that the server process has not read yet (Linux's /proc/net/tcp: the
+ * receive queue of the server's end), undefined while the kernel knows no such connection. Node parses what it reads
+ * in the same callback, so at 0 the server has seen everything the client sent.
+ */
+function unreadByServer(serverPort: number, clientPort: number): number | undefined {
+  const hex = (port: number) => `:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const [, local, remote, , queues] = line.trim().split(/\s+/);
+    if (local?.endsWith(hex(serverPort)) && remote?.endsWith(hex(clientPort))) return parseInt(queues!.split(':')[1]!, 16);
+  }
+  return undefined;
+}
 
 /** A live stream: resolves with how it finished ('end' for a clean close) and what it carried. */
 function openStream(port: number, path: string): Promise<{ opened: Promise<void>; finished: Promise<{ how: string; text: string }> }> {
@@ -147,8 +161,10 @@ describe('SIGTERM', () => {
       await once(socket, 'connect');
       socket.on('error', () => undefined);
       // Headers and 1 of 100 body bytes: the request stays in flight until the client sends the rest, which it never does.
-      socket.write('POST /api/agent-session/start HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{');
-      await new Promise((r) => setTimeout(r, 300));
+      const head = 'POST /api/agent-session/start HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{';
+      await new Promise((written) => socket.write(head, written));
+      // Sent is not yet read: the request is in flight once the server has read its head.
+      await expect.poll(() => unreadByServer(server.port, socket.localPort!), { timeout: 10_000 }).toBe(0);
       server.child.kill('SIGTERM');
       const closed = once(socket, 'close');
       expect(await exitWithin(server, 15_000)).toBe(0);
