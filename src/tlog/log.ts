@@ -70,7 +70,7 @@ export class TransparencyLog {
   async integrate(): Promise<void> {
     // Bounded: a backlog larger than this is finished by the next ticks.
     for (let step = 0; step < MAX_STEPS_PER_TICK; step++) {
-      const integrated = await this.o.repo.integrate((state) => integrateStep(state, this.o.signer, this.o.clock.now()));
+      const integrated = await integrateStep(this.o.repo, this.o.signer, () => this.o.clock.now());
       if (!integrated?.waiting) break;
     }
     const latest = await this.o.repo.latestCheckpoint();

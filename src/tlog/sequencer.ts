@@ -10,7 +10,10 @@ interface Pending<T> {
   reject: (error: unknown) => void;
 }
 
-/** Appends `count` entries in one transaction: `build` gets the first index and answers the entries in order. */
+/**
+ * Appends `count` entries atomically: `build` gets the first index and answers the entries in order. It may be called
+ * again with another index (a guess that another instance took first); the last call's entries are the ones committed.
+ */
 export type AppendBatch = (count: number, build: (firstIndex: number) => string[]) => Promise<number>;
 
 /** Appends per transaction at most: a burst is split into transactions of this size. */
