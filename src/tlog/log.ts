@@ -52,7 +52,7 @@ export class TransparencyLog {
   constructor(private readonly o: TransparencyLogOptions) {
     this.origin = o.signer.name;
     this.verifierKey = verifierKey(o.signer);
-    this.sequencer = new Sequencer((count, build) => o.repo.append(count, build));
+    this.sequencer = new Sequencer((count, build) => o.repo.append(count, build), o.repo.appendsInFlight);
     this.witnesses = new WitnessClient(o.witnesses, {
       proof: (size, oldSize) => consistencyProof(size, oldSize, (indexes) => o.repo.readHashes(indexes)),
       keep: (size, witnessed) => this.keepCosignature(size, witnessed),

@@ -76,12 +76,21 @@ export class TlogRepo {
    */
   async append(count: number, build: (firstIndex: number) => string[]): Promise<number> {
     const expected = this.expectedNext;
-    const first =
-      expected !== undefined && (await this.appendAt(expected, built(count, build, expected)))
-        ? expected
-        : await this.appendLocked(count, build);
+    if (expected !== undefined) {
+      this.expectedNext = expected + count; // the next batch may be sent before this one commits
+      if (await this.appendAt(expected, built(count, build, expected))) return expected;
+    }
+    const first = await this.appendLocked(count, build);
     if (this.engine === 'postgres') this.expectedNext = first + count;
     return first;
+  }
+
+  /**
+   * Appends in flight at once (the sequencer's). On Postgres a batch sent while the one before waits for its commit
+   * (the WAL flush) queues on the size row's lock and commits right after it; SQLite commits one at a time anyway.
+   */
+  get appendsInFlight(): number {
+    return this.engine === 'postgres' ? 2 : 1;
   }
 
   /** Postgres: one statement that takes `first` … only if the size is still `first`, and inserts the entries; answers whether it did. */
