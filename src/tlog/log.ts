@@ -52,7 +52,7 @@ export class TransparencyLog {
   constructor(private readonly o: TransparencyLogOptions) {
     this.origin = o.signer.name;
     this.verifierKey = verifierKey(o.signer);
-    this.sequencer = new Sequencer((count, build) => o.repo.append(count, build));
+    this.sequencer = new Sequencer((count, build) => o.repo.append(count, build), o.repo.appendsInFlight);
     this.witnesses = new WitnessClient(o.witnesses, {
       proof: (size, oldSize) => consistencyProof(size, oldSize, (indexes) => o.repo.readHashes(indexes)),
       keep: (size, witnessed) => this.keepCosignature(size, witnessed),
@@ -70,7 +70,7 @@ export class TransparencyLog {
   async integrate(): Promise<void> {
     // Bounded: a backlog larger than this is finished by the next ticks.
     for (let step = 0; step < MAX_STEPS_PER_TICK; step++) {
-      const integrated = await this.o.repo.integrate((state) => integrateStep(state, this.o.signer, this.o.clock.now()));
+      const integrated = await integrateStep(this.o.repo, this.o.signer, () => this.o.clock.now());
       if (!integrated?.waiting) break;
     }
     const latest = await this.o.repo.latestCheckpoint();

@@ -104,6 +104,22 @@ describe.each(STORE_BACKENDS)('the transparency log on %s', (backend) => {
     expect((await a.latestCheckpoint())?.size).toBe(640);
   }, 60_000);
 
+  it('appends arriving while batches are in flight (two at once on Postgres) take consecutive indexes, each entry at its own', async () => {
+    const repo = await place(backend).open();
+    const log = logOver(repo);
+    const acknowledged: Promise<number>[] = [];
+    for (let i = 0; i < 200; i++) {
+      acknowledged.push(append(log, `burst${i}`));
+      if (i % 7 === 0) await new Promise((resolve) => setImmediate(resolve)); // a new batch starts while others commit
+    }
+    const indexes = await Promise.all(acknowledged);
+    expect([...indexes].sort((x, y) => x - y)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    const entries = await repo.entries(0, 200);
+    for (const [i, index] of indexes.entries()) expect(JSON.parse(entries[index]!)).toEqual({ tag: `burst${i}`, index });
+    await log.integrate();
+    await expectCheckpointsMatchEntries(repo, await repo.checkpointSizes());
+  }, 60_000);
+
   it('loses no acknowledged entry and leaves no hole when the appending process is killed (SIGKILL)', async () => {
     const where = place(backend);
     await where.open();

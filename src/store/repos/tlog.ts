@@ -8,16 +8,19 @@ import type { DB, TlogCheckpointsTable } from '../schema.js';
  */
 const INTEGRATION_LOCK = 0x746c6f67;
 
-/** What integration does inside its one transaction: read the entries past the last checkpoint, store hashes, sign. */
-export interface IntegrationStep {
-  /** Entries appended (size row). */
+/** Where integration starts from: the entries appended (size row) and the last checkpoint signed, if any. */
+export interface IntegrationState {
   size: number;
-  /** The last checkpoint signed, if any. */
   last?: TlogCheckpointsTable;
-  entries: (from: number, to: number) => Promise<string[]>;
-  readHashes: (indexes: number[]) => Promise<Buffer[]>;
-  /** Stores hashes at consecutive indexes from `from` and the checkpoint signed over them. */
-  commit: (from: number, hashes: Buffer[], checkpoint: TlogCheckpointsTable) => Promise<void>;
+}
+
+/** What an integration step writes: the hashes it computed (consecutive stored-hash indexes) and the checkpoint over them. */
+export interface IntegrationResult {
+  /** The size of the checkpoint the step extended (undefined for the empty log's first checkpoint). */
+  extends: number | undefined;
+  firstHashIndex: number;
+  hashes: Buffer[];
+  checkpoint: TlogCheckpointsTable;
 }
 
 /** Hashes and entries go in in slices: Postgres caps a statement's parameters at 65,535. */
@@ -38,73 +41,125 @@ async function readHashes(db: Kysely<DB>, indexes: number[]): Promise<Buffer[]> 
   });
 }
 
+/** The entries `build` answers for `first`, which must be `count` of them. */
+function built(count: number, build: (firstIndex: number) => string[], first: number): string[] {
+  const entries = build(first);
+  if (entries.length !== count) throw new Error(`transparency log: ${entries.length} entries built for ${count} appends`);
+  return entries;
+}
+
 async function insertSliced<T>(rows: T[], insert: (slice: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += INSERT_SLICE) await insert(rows.slice(i, i + INSERT_SLICE));
 }
 
 /**
- * The transparency log's rows (migration 023). The store is the sequencer: an append locks the size row (Postgres
- * `FOR UPDATE`; SQLite has one writer), so indexes are consecutive across instances and an append that does not commit
- * leaves no trace. Integration runs under a transaction-scoped advisory lock on Postgres so that one instance at a
- * time extends the tree and signs.
+ * The transparency log's rows (migration 023). The store is the sequencer: an append moves the size row on as it
+ * inserts its entries, atomically and under the row's lock (SQLite has one writer), so indexes are consecutive across
+ * instances and an append that does not commit leaves no trace. Integration hashes outside any transaction and writes
+ * in a short one (under an advisory lock on Postgres) only over the checkpoint it extended, so the tree has one
+ * history however many instances sign.
  */
 export class TlogRepo {
+  /** Postgres: the index this instance's next append expects to take (where its own last append ended), once known. */
+  private expectedNext?: number;
+
   constructor(
     private readonly db: Kysely<DB>,
     private readonly engine: Engine,
   ) {}
 
   /**
-   * Appends `count` entries in one transaction: `build` gets the first index and answers the entries (the receipts
-   * signed with their index). Nothing is visible, and no index is taken, unless the whole batch commits.
+   * Appends `count` entries atomically: `build` gets the first index and answers the entries (the receipts signed with
+   * their index). Nothing is visible, and no index is taken, unless the whole batch commits. On Postgres the batch is
+   * first tried in one round trip at the index this instance expects (where its own last append ended); when another
+   * instance appended meanwhile, nothing is written and the batch is built again under the size row's lock.
    */
   async append(count: number, build: (firstIndex: number) => string[]): Promise<number> {
+    const expected = this.expectedNext;
+    if (expected !== undefined) {
+      this.expectedNext = expected + count; // the next batch may be sent before this one commits
+      if (await this.appendAt(expected, built(count, build, expected))) return expected;
+    }
+    const first = await this.appendLocked(count, build);
+    if (this.engine === 'postgres') this.expectedNext = first + count;
+    return first;
+  }
+
+  /**
+   * Appends in flight at once (the sequencer's). On Postgres a batch sent while the one before waits for its commit
+   * (the WAL flush) queues on the size row's lock and commits right after it; SQLite commits one at a time anyway.
+   */
+  get appendsInFlight(): number {
+    return this.engine === 'postgres' ? 2 : 1;
+  }
+
+  /** Postgres: one statement that takes `first` … only if the size is still `first`, and inserts the entries; answers whether it did. */
+  private async appendAt(first: number, entries: string[]): Promise<boolean> {
+    const { numAffectedRows } = await sql`
+      with taken as (update tlog_size set size = size + ${entries.length} where id = 1 and size = ${first} returning size)
+      insert into tlog_entries (idx, entry)
+      select ${first} + e.ord - 1, e.entry from taken, unnest(cast(${entries} as text[])) with ordinality as e(entry, ord)`.execute(
+      this.db,
+    );
+    return Number(numAffectedRows) === entries.length;
+  }
+
+  /** The batch in one transaction that takes its indexes first: they are known before the entries are built. */
+  private appendLocked(count: number, build: (firstIndex: number) => string[]): Promise<number> {
     return this.db.transaction().execute(async (tx) => {
-      const first = await this.lockedSize(tx);
-      const entries = build(first);
-      if (entries.length !== count) throw new Error(`transparency log: ${entries.length} entries built for ${count} appends`);
+      const first = await this.takeIndexes(tx, count);
       await insertSliced(
-        entries.map((entry, i) => ({ idx: first + i, entry })),
+        built(count, build, first).map((entry, i) => ({ idx: first + i, entry })),
         (rows) => tx.insertInto('tlog_entries').values(rows).execute(),
       );
-      await tx
-        .updateTable('tlog_size')
-        .set({ size: first + count })
-        .where('id', '=', 1)
-        .execute();
       return first;
     });
   }
 
-  private async lockedSize(tx: Transaction<DB>): Promise<number> {
-    const query = tx.selectFrom('tlog_size').select('size').where('id', '=', 1);
-    const row = await (this.engine === 'postgres' ? query.forUpdate() : query).executeTakeFirstOrThrow();
-    return Number(row.size);
+  /**
+   * Moves the size on by `count` and answers the first index taken, in one statement: the update locks the size row
+   * until the transaction ends (SQLite has one writer), so another append waits and takes the indexes after these.
+   */
+  private async takeIndexes(tx: Transaction<DB>, count: number): Promise<number> {
+    const row = await tx
+      .updateTable('tlog_size')
+      .set({ size: sql`size + ${count}` })
+      .where('id', '=', 1)
+      .returning('size')
+      .executeTakeFirstOrThrow();
+    return Number(row.size) - count;
   }
 
-  /** Runs one integration step under the integration lock; undefined when another instance holds it. */
-  async integrate<T>(step: (state: IntegrationStep) => Promise<T>): Promise<T | undefined> {
+  /**
+   * The last checkpoint, then the size: read outside any transaction (the size is at least the checkpoint's, and the
+   * entries and hashes below it never change), so an integration step hashes without holding a connection.
+   */
+  async integrationState(): Promise<IntegrationState> {
+    const last = await this.latestCheckpoint();
+    return { size: await this.size(), ...(last ? { last } : {}) };
+  }
+
+  /**
+   * Writes an integration step in one short transaction, only if the log's last checkpoint is still the one the step
+   * extended: a step computed from an older state (another instance signed meanwhile) writes nothing, so the tree has
+   * one history. On Postgres the check runs under a transaction-scoped advisory lock (one instance at a time); SQLite
+   * has one writer. Answers whether the step was written (false: another instance holds the lock or got there first).
+   */
+  async commitIntegration(step: IntegrationResult): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
       if (this.engine === 'postgres') {
         const { rows } = await sql<{
           locked: boolean;
         }>`select pg_try_advisory_xact_lock(${INTEGRATION_LOCK}, hashtext(current_schema())) as locked`.execute(tx);
-        if (!rows[0]?.locked) return undefined;
+        if (!rows[0]?.locked) return false;
       }
-      const { size } = await tx.selectFrom('tlog_size').select('size').where('id', '=', 1).executeTakeFirstOrThrow();
-      return step({
-        size: Number(size),
-        last: await this.latestCheckpointIn(tx),
-        entries: (from, to) => this.entriesIn(tx, from, to),
-        readHashes: (indexes) => readHashes(tx, indexes),
-        commit: async (from, hashes, checkpoint) => {
-          await insertSliced(
-            hashes.map((hash, i) => ({ idx: from + i, hash })),
-            (rows) => tx.insertInto('tlog_hashes').values(rows).execute(),
-          );
-          await tx.insertInto('tlog_checkpoints').values(checkpoint).execute();
-        },
-      });
+      if ((await this.latestCheckpointIn(tx))?.size !== step.extends) return false;
+      await insertSliced(
+        step.hashes.map((hash, i) => ({ idx: step.firstHashIndex + i, hash })),
+        (rows) => tx.insertInto('tlog_hashes').values(rows).execute(),
+      );
+      await tx.insertInto('tlog_checkpoints').values(step.checkpoint).execute();
+      return true;
     });
   }
 
