@@ -27,7 +27,7 @@ export default defineConfig({
     // A worker runs file after file in one module graph instead of a fresh one per file: importing the service costs
     // about 3 s of CPU (the whole app, its SDKs and schemas), which 230 files paid once each. Safe because nothing in
     // src/ or test/ keeps state at module level that a later file could see (every app, store and simulator is made
-    // per file) and no test mocks a module or stubs a global.
+    // per file) and no test mocks a module or stubs a global (test/core/suite-isolation.test.ts keeps it so).
     isolate: false,
     // Suites that share Postgres/Redis use unique table prefixes / key namespaces, so files may run in parallel.
     // Most files spend their time waiting on sockets, child processes and deadlines, not on a core: vitest's default

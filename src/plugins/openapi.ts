@@ -247,8 +247,13 @@ export function finishDocument(doc: OpenApiDoc, rows: Components, examples: Exam
  * nothing. @fastify/swagger keeps what `transformObject` returns, so the fixtures are read once.
  */
 export async function registerOpenApi(app: FastifyInstance, config: Config, registry: Registry): Promise<void> {
-  const finish = (openapiObject: OpenApiDoc) =>
-    finishDocument(openapiObject, rowComponents(loadFixtures(), registry.types()), loadExamples());
+  const finish = (openapiObject: OpenApiDoc) => {
+    const started = performance.now();
+    const doc = finishDocument(openapiObject, rowComponents(loadFixtures(), registry.types()), loadExamples());
+    // Said once, so an operator knows why the first /openapi.json (or /docs, or MCP tools/list) took longer.
+    app.log.info({ ms: Math.round(performance.now() - started) }, 'OpenAPI document built on its first request');
+    return doc;
+  };
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
