@@ -4,14 +4,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BackgroundErrors } from '../../src/core/background.js';
-import { systemClock } from '../../src/core/clock.js';
 import { createStore, type Store } from '../../src/store/db.js';
 import { TlogRepo } from '../../src/store/repos/tlog.js';
 import { TransparencyLog } from '../../src/tlog/log.js';
 import { leafHash, storedHashesFor, treeHash, type Hash } from '../../src/tlog/merkle.js';
 import { noteSigner } from '../../src/core/signed-note.js';
 import { STORE_BACKENDS, uniqueName, type StoreBackend } from '../helpers/backends.js';
+import { logOver } from '../helpers/tlog.js';
 
 const signer = noteSigner('durability.test/log', generateKeyPairSync('ed25519').privateKey);
 const stores: Store[] = [];
@@ -36,17 +35,6 @@ function place(backend: StoreBackend) {
   };
 }
 
-const logOver = (repo: TlogRepo) =>
-  new TransparencyLog({
-    repo,
-    signer,
-    clock: systemClock,
-    background: new BackgroundErrors(() => undefined),
-    intervalMs: 1000,
-    witnesses: [],
-    witnessQuorum: 0,
-  });
-
 const append = (log: TransparencyLog, tag: string) => log.append((index) => ({ entry: JSON.stringify({ tag, index }), value: index }));
 
 /** Every checkpoint signed must be the root of the first `size` entries as stored: then any two are consistent. */
@@ -66,13 +54,13 @@ async function expectCheckpointsMatchEntries(repo: TlogRepo, sizes: number[]): P
 describe.each(STORE_BACKENDS)('the transparency log on %s', (backend) => {
   it('keeps every acknowledged entry across a restart and goes on from the next index', async () => {
     const where = place(backend);
-    const first = logOver(await where.open());
+    const first = logOver(await where.open(), signer);
     const before = await Promise.all(Array.from({ length: 300 }, () => append(first, 'before')));
     await first.integrate();
     await stores.splice(0).at(0)!.close();
 
     const repo = await where.open();
-    const second = logOver(repo);
+    const second = logOver(repo, signer);
     expect(await append(second, 'after')).toBe(300);
     await second.integrate();
     expect([...before].sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i));
@@ -84,7 +72,7 @@ describe.each(STORE_BACKENDS)('the transparency log on %s', (backend) => {
     // Postgres: two connection pools, as two instances have. SQLite has one writer process: two logs over one store.
     const a = await where.open();
     const b = backend === 'postgres' ? await where.open() : a;
-    const [logA, logB] = [logOver(a), logOver(b)];
+    const [logA, logB] = [logOver(a, signer), logOver(b, signer)];
     const rounds = await Promise.all(
       Array.from({ length: 8 }, async (_, round) => {
         const indexes = await Promise.all([
@@ -106,7 +94,7 @@ describe.each(STORE_BACKENDS)('the transparency log on %s', (backend) => {
 
   it('appends arriving while batches are in flight (two at once on Postgres) take consecutive indexes, each entry at its own', async () => {
     const repo = await place(backend).open();
-    const log = logOver(repo);
+    const log = logOver(repo, signer);
     const acknowledged: Promise<number>[] = [];
     for (let i = 0; i < 200; i++) {
       acknowledged.push(append(log, `burst${i}`));
@@ -151,7 +139,7 @@ describe.each(STORE_BACKENDS)('the transparency log on %s', (backend) => {
     const entries = await repo.entries(0, size);
     expect(entries).toHaveLength(size);
     for (const index of acknowledged) expect(JSON.parse(entries[index]!).index).toBe(index);
-    const log = logOver(repo);
+    const log = logOver(repo, signer);
     await log.integrate();
     await expectCheckpointsMatchEntries(repo, await repo.checkpointSizes());
   }, 60_000);

@@ -3,8 +3,6 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BackgroundErrors } from '../../src/core/background.js';
-import { systemClock } from '../../src/core/clock.js';
 import { createStore, type Store } from '../../src/store/db.js';
 import { TlogRepo } from '../../src/store/repos/tlog.js';
 import { integrateStep, type IntegrationStore } from '../../src/tlog/integrate.js';
@@ -12,6 +10,7 @@ import { TransparencyLog } from '../../src/tlog/log.js';
 import { leafHash, storedHashesFor, treeHash, type Hash } from '../../src/tlog/merkle.js';
 import { noteSigner } from '../../src/core/signed-note.js';
 import { STORE_BACKENDS, uniqueName, type StoreBackend } from '../helpers/backends.js';
+import { logOver } from '../helpers/tlog.js';
 
 const signer = noteSigner('integration.test/log', generateKeyPairSync('ed25519').privateKey);
 const stores: Store[] = [];
@@ -27,17 +26,6 @@ async function openRepo(backend: StoreBackend): Promise<TlogRepo> {
   stores.push(store);
   return new TlogRepo(store.db, store.engine);
 }
-
-const logOver = (repo: TlogRepo) =>
-  new TransparencyLog({
-    repo,
-    signer,
-    clock: systemClock,
-    background: new BackgroundErrors(() => undefined),
-    intervalMs: 1000,
-    witnesses: [],
-    witnessQuorum: 0,
-  });
 
 const appendMany = (log: TransparencyLog, count: number) =>
   Promise.all(Array.from({ length: count }, (_, i) => log.append((index) => ({ entry: JSON.stringify({ i, index }), value: index }))));
@@ -57,7 +45,7 @@ async function expectCheckpointsMatchEntries(repo: TlogRepo): Promise<void> {
 describe.each(STORE_BACKENDS)('integration on %s', (backend) => {
   it('lets appends commit while it hashes a backlog, instead of holding the store until the backlog is done', async () => {
     const repo = await openRepo(backend);
-    const log = logOver(repo);
+    const log = logOver(repo, signer);
     await appendMany(log, 2_048); // eight integration steps
     const integrated = log.integrate().then(() => 'integrated');
     const appended = appendMany(log, 1).then(() => 'appended');
@@ -70,7 +58,7 @@ describe.each(STORE_BACKENDS)('integration on %s', (backend) => {
 
   it('writes nothing, and fails nothing, when the checkpoint it extends was extended meanwhile by another instance', async () => {
     const repo = await openRepo(backend);
-    const log = logOver(repo);
+    const log = logOver(repo, signer);
     await appendMany(log, 300);
     await log.integrate();
     await appendMany(log, 40);
