@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { startListeningApp, type TestApp } from '../helpers/app.js';
 import { listenOnLoopback } from '../helpers/ports.js';
+import { launchChromium } from '../helpers/browser.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const XSS = '<img src=x onerror=alert(1)>';
@@ -28,10 +29,7 @@ beforeAll(async () => {
     res.end(body);
   });
   hostBase = `http://127.0.0.1:${await listenOnLoopback(host)}`;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

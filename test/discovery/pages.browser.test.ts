@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { servePrices, startPanel } from '../olympics/helpers.js';
 import { SITE_PAGES } from '../../src/core/brand.js';
+import { launchChromium } from '../helpers/browser.js';
 
 /** Screenshots for a person to look at (gitignored): test/artifacts/pages/<page>-<width>.png. */
 const SHOTS = new URL('../artifacts/pages/', import.meta.url);
@@ -30,10 +31,7 @@ beforeAll(async () => {
   t.clock.advance(DAY_MS);
   await t.app.scheduler.tick();
   mkdirSync(SHOTS, { recursive: true });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

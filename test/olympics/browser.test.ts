@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startListeningApp, type TestApp } from '../helpers/app.js';
 import type { ModelFakes } from '../fakes/models.js';
 import { servePrices, startPanel } from './helpers.js';
+import { launchChromium } from '../helpers/browser.js';
 
 const ARTIFACTS = new URL('../artifacts/', import.meta.url);
 const DAY_MS = 86_400_000;
@@ -34,10 +35,7 @@ beforeAll(async () => {
   servePrices(live.t.sim, [110, 52, 23, 1, 0.1]);
   live.t.clock.advance(DAY_MS);
   await live.t.app.scheduler.tick();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

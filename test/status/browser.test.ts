@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startListeningApp, type TestApp } from '../helpers/app.js';
+import { launchChromium } from '../helpers/browser.js';
 
 /** Dialogs, CSP violations, script errors: none may happen. */
 function watchForTrouble(page: Page) {
@@ -30,10 +31,7 @@ beforeAll(async () => {
   t.sim.fault('hyperliquid', { kind: 'status', status: 451 });
   await fetchFresh('funding-rates', 'BTC');
   t.sim.clearFaults();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

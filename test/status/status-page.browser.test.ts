@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { StatusReport } from '../../src/status/service.js';
 import type { CorroborationStatus } from '../../src/status/corroboration.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { launchChromium } from '../helpers/browser.js';
 
 /** Every source is waited for (tests sign with all of them): on a loaded machine a 1.5 s cap would list some `late`. */
 const SLOW_MACHINE_DEADLINE_MS = 4000;
@@ -28,10 +29,7 @@ beforeAll(async () => {
   t.sim.fault('okx', { kind: 'status', status: 500 });
   t.sim.fault('bybit', { kind: 'status', status: 451 });
   for (const [type, q] of QUERIES) await t.app.inject({ url: '/api/data/preview', query: { type, q, max_age: '0' } });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

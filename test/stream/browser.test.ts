@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { launchChromium } from '../helpers/browser.js';
 
 let t: TestApp;
 let base: string;
@@ -9,10 +10,7 @@ let browser: Browser;
 beforeAll(async () => {
   t = await startTestApp({ env: { SVC_STREAM_WATCH: 'crypto-price' } });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
