@@ -64,11 +64,14 @@ describe.each(STORE_BACKENDS)('integration on %s', (backend) => {
     await appendMany(log, 40);
     let resume!: () => void;
     const paused = new Promise<void>((resolve) => (resume = resolve));
+    let readEntries!: () => void;
+    const stalled = new Promise<void>((resolve) => (readEntries = resolve));
     // A step that read the log at size 300, then stalls (a slow instance) before hashing.
     const slow: IntegrationStore = {
       integrationState: () => repo.integrationState(),
       entries: async (from, to) => {
         const entries = await repo.entries(from, to);
+        readEntries();
         await paused;
         return entries;
       },
@@ -76,7 +79,7 @@ describe.each(STORE_BACKENDS)('integration on %s', (backend) => {
       commitIntegration: (step) => repo.commitIntegration(step),
     };
     const stale = integrateStep(slow, signer, () => Date.now());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await stalled;
     await log.integrate(); // the other instance: 300 → 340
     await appendMany(log, 10);
     await log.integrate(); // 340 → 350
