@@ -52,7 +52,7 @@ const ZERO_ADDRESS = /^0x0{40}$/i;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const parse = (text: string): unknown => {
+const parse = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
   } catch {
