@@ -2,15 +2,16 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The first part's longest files, longest first (seconds of wall time in a first part at load 4–8, December 2026).
- * Vitest orders files by their last durations when it has them (node_modules/.vite/vitest/.../results.json); a fresh
- * clone (CI) has none and goes by file size, which put the conformance check last and left its two minutes as the
- * tail. Starting these first lets the hundreds of short files fill the workers around them.
+ * The first part's longest files, longest first, with their seconds in the first part's runs of 6 December 2026 (load
+ * up to 8). Vitest orders files by their last durations when it has them (its results cache under
+ * node_modules/.vite/vitest/); a clean clone (CI) has none and goes by file size, which started the conformance check
+ * late and left its wait as the run's tail. Starting these first lets the hundreds of short files fill the workers around
+ * them.
  */
 export const LONG_FILES = [
-  'test/security/fuzz-routes.test.ts', // 65: fast-check over every route, hang faults included
-  'test/client/conformance.test.ts', // 45–70: a demo started, then the check waits out its 429s
-  'test/sources/contract.test.ts', // 50: every data type against every fault
+  'test/security/fuzz-routes.test.ts', // 65: fast-check over every route, on SQLite and Postgres
+  'test/client/conformance.test.ts', // 100+ then; 55 alone now: a demo started, then its 429s waited out
+  'test/sources/contract.test.ts', // 49: every data type against every fault
   'test/client/cli.test.ts', // 44: the CLI spawned through tsx
   'test/discovery/docs-examples.test.ts', // 40: every README and docs example run
   'test/lifecycle/startup-errors.test.ts', // 39: the service spawned with each broken configuration
