@@ -22,7 +22,9 @@ import {
  * grew, and a schema another tenant dropped mid-query failed it ("schema … does not exist": the listing looks
  * schemas and tables up by name). `migrationTableSchema` only filters that listing afterwards, and the Migrator has
  * no other hook, so the dialect's own, `createIntrospector`, answers instead: everything else the Migrator does
- * (its tables, their contents, its lock, its errors) stays Kysely's.
+ * (its tables, their contents, its lock, its errors) stays Kysely's. Skipping the Migrator when `kysely_migration`
+ * already lists every migration would spare an up-to-date start only: a first start, and every start with a
+ * migration to apply, would still go through the listing.
  */
 export class OwnSchemaPostgresDialect extends PostgresDialect {
   readonly #schema: string | undefined;

@@ -34,7 +34,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('migrating a Postgres schema',
   /** The rows of Kysely's two tables in `schema`. */
   const bookkeeping = async (schema: string) =>
     (
-      await adminQuery<{ migrations: { name: string; timestamp: string }[]; lock: { id: string; is_locked: number }[] }>(
+      await adminQuery<{ migrations: { name: string; timestamp: string }[] | null; lock: { id: string; is_locked: number }[] }>(
         `select (select json_agg(m order by name) from ${schema}.kysely_migration m) as migrations,
           (select json_agg(l) from ${schema}.kysely_migration_lock l) as lock`,
       )
@@ -68,6 +68,18 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('migrating a Postgres schema',
     expect((await bookkeeping(schema)).lock).toEqual([{ id: 'migration_lock', is_locked: 0 }]);
   });
 
+  it('a migration that fails fails the start, naming itself, with the driver error as its cause', async () => {
+    const schema = await newSchema('failing');
+    await adminQuery(`create table ${schema}.source_history (taken text)`); // in the way of 001's table
+
+    const failure = await createStore({ databaseUrl: process.env.DATABASE_URL, sqlitePath: '', schema }).catch((error: Error) => error);
+
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toBe('migration 001_source_history failed: relation "source_history" already exists');
+    expect(((failure as Error).cause as { code?: string }).code).toBe('42P07');
+    expect((await bookkeeping(schema)).migrations).toBeNull();
+  });
+
   it('two instances starting at once on a fresh schema: one migrates, the other waits on the lock and finds nothing to do', async () => {
     const schema = await newSchema('twins');
     const name = uniqueName('twins'); // the instances' sessions, told apart from every other on the database
@@ -95,7 +107,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))('migrating a Postgres schema',
 
       expect(stores.map((store) => store.migrated).sort((a, b) => a.length - b.length)).toEqual([[], ALL_MIGRATIONS]);
       expect(stores.map((store) => store.migrations)).toEqual([ALL_MIGRATIONS, ALL_MIGRATIONS]);
-      expect((await bookkeeping(schema)).migrations.map((m) => m.name)).toEqual(ALL_MIGRATIONS);
+      expect((await bookkeeping(schema)).migrations?.map((m) => m.name)).toEqual(ALL_MIGRATIONS);
     } finally {
       await holder.end();
     }
