@@ -34,8 +34,8 @@ function sortedKeys(_key: string, value: unknown): unknown {
 /**
  * RFC 8785 (JCS) canonical JSON. JCS writes numbers and strings as ECMAScript's JSON.stringify does, so the work is
  * JSON.stringify's, with keys sorted on the way: a few times faster than serializing in JavaScript, which matters on
- * every answer (rows hashes, receipts). An object with array-index keys (which an object cannot hold in sorted order)
- * is left to the `canonicalize` package, as is nothing else.
+ * every answer (rows hashes, receipts). A value holding an object with array-index keys (which no object holds in
+ * sorted order) is written by the `canonicalize` package instead.
  */
 export function canonicalJson(value: unknown): string {
   let text: string | undefined;
