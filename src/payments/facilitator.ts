@@ -1,5 +1,8 @@
-import { request } from 'undici';
+import { importOnce } from '../core/import-once.js';
 import { cdpJwt, type CdpKey } from './cdp-jwt.js';
+
+/** undici (~5 MB of heap with the fetch internals it pulls in) loads with the first call to the facilitator, not at start-up. */
+const loadUndici = importOnce(() => import('undici'));
 
 export interface SettleResult {
   success: boolean;
@@ -86,6 +89,7 @@ export class Facilitator {
     const url = new URL(this.baseUrl + path);
     const headers: Record<string, string> = { accept: 'application/json', ...(await this.authorization(method, url)) };
     if (body !== undefined) headers['content-type'] = 'application/json';
+    const { request } = await loadUndici();
     return request(url, {
       method,
       headers,

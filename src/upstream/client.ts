@@ -1,4 +1,4 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
+import type { Agent } from 'undici';
 import { ConsecutiveBreaker, BrokenCircuitError, CircuitState, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import type { TSchema } from 'typebox';
 import type { Config } from '../config.js';
@@ -8,6 +8,10 @@ import { readCapped } from './body.js';
 import type { CallOutcome, CallReport, CircuitState as HealthCircuit } from './health.js';
 import { noTracer, type Tracer } from '../core/tracing.js';
 import { fitToSchema, type SkipTally } from './validate.js';
+import { importOnce } from '../core/import-once.js';
+
+/** undici and the fetch internals it pulls in (~5 MB of heap) load with the first upstream call, not at start-up. */
+const loadUndici = importOnce(() => import('undici'));
 
 export type QueryParams = Record<string, string | number | boolean | undefined>;
 
@@ -76,7 +80,8 @@ const isTimeout = (e: unknown) => e instanceof UpstreamError && e.reason === 'up
  * in the source runner, because they are per data type.
  */
 export class UpstreamClient {
-  private readonly agent = new Agent({ keepAliveTimeout: 10_000, connections: 256 });
+  /** Made with the first call (see loadUndici). */
+  private agent: Agent | undefined;
   private breakers = new Map<HostName, CircuitBreakerPolicy>();
   private readonly observe: CallObserver;
   private readonly tracer: Tracer;
@@ -114,7 +119,7 @@ export class UpstreamClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 
   private breaker(name: HostName): CircuitBreakerPolicy {
@@ -211,8 +216,10 @@ export class UpstreamClient {
     const timeLeft = Math.floor(options.deadline - Date.now());
     if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
     const signal = AbortSignal.timeout(timeLeft);
+    const undici = await loadUndici();
     try {
-      const res = await request(this.buildUrl(name, spec, path, options.query), {
+      this.agent ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 256 });
+      const res = await undici.request(this.buildUrl(name, spec, path, options.query), {
         method: options.method ?? 'GET',
         headers: this.headers(name, spec, options.headers),
         body: options.body,
@@ -245,7 +252,7 @@ export class UpstreamClient {
       return text;
     } catch (e) {
       if (e instanceof UpstreamError) throw e;
-      if (signal.aborted || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError) {
+      if (signal.aborted || e instanceof undici.errors.HeadersTimeoutError || e instanceof undici.errors.BodyTimeoutError) {
         throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
       }
       throw new UpstreamError('upstream_error', `${name} could not be reached (${(e as Error).message})`, { host: name });

@@ -1,9 +1,13 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupAddress } from 'node:dns';
-import { Agent, request, errors as undiciErrors } from 'undici';
+import type * as Undici from 'undici';
+import { importOnce } from '../core/import-once.js';
 import { UpstreamError } from './errors.js';
 import { discard, readCapped } from './body.js';
 import { addressRefusal, ipLiteral, isMetadataHost } from './address-policy.js';
+
+/** undici (~5 MB of heap with the fetch internals it pulls in) loads with the first fetch, not at start-up. */
+const loadUndici = importOnce(() => import('undici'));
 
 export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
 
@@ -41,8 +45,8 @@ const blocked = (what: string, why: string) => new UpstreamError('blocked_addres
  * address vetted in this very lookup, so the connection is pinned to what was checked and a second
  * DNS answer cannot rebind it. IP literals never reach a lookup; checkUrl vets them.
  */
-function guardedAgent(resolver: Resolver, refuse: Refusal): Agent {
-  return new Agent({
+function guardedAgent(undici: typeof Undici, resolver: Resolver, refuse: Refusal): Undici.Agent {
+  return new undici.Agent({
     connect: {
       // Node asks for every address (`all`) when it races IPv4 and IPv6; answer in the shape it asked for.
       lookup: (hostname, options, callback) => {
@@ -91,7 +95,7 @@ export function checkUrl(raw: string, rules: { refuse?: Refusal; ports?: readonl
 }
 
 /** Any failure of a fetch as the reason an `ok:false` result gives; a deadline passed while the body dripped is a timeout. */
-function asUpstreamError(e: unknown): UpstreamError {
+function asUpstreamError(e: unknown, undiciErrors: typeof Undici.errors): UpstreamError {
   if (e instanceof UpstreamError) return e;
   const cause = (e as { cause?: unknown }).cause;
   if (cause instanceof UpstreamError) return cause;
@@ -111,13 +115,14 @@ function asUpstreamError(e: unknown): UpstreamError {
 export async function safeFetch(target: string, o: SafeFetchOptions): Promise<FetchedPage> {
   const refuse: Refusal = (address) => (o.allowAddress?.(address) ? undefined : addressRefusal(address));
   const rules = { refuse, ports: o.ports };
-  const agent = guardedAgent(o.resolver ?? systemResolver, refuse);
+  const undici = await loadUndici();
+  const agent = guardedAgent(undici, o.resolver ?? systemResolver, refuse);
   try {
     let url = checkUrl(target, rules);
     for (let hop = 0; ; hop++) {
       const timeLeft = Math.floor(o.deadline - Date.now());
       if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the page did not load in time');
-      const res = await request(url, {
+      const res = await undici.request(url, {
         dispatcher: agent,
         signal: AbortSignal.timeout(timeLeft),
         headers: { 'user-agent': o.userAgent, accept: o.accept.join(', ') },
@@ -164,7 +169,7 @@ export async function safeFetch(target: string, o: SafeFetchOptions): Promise<Fe
       };
     }
   } catch (e) {
-    throw asUpstreamError(e);
+    throw asUpstreamError(e, undici.errors);
   } finally {
     void agent.close();
   }
@@ -181,12 +186,13 @@ export async function safePost(
   o: Pick<SafeFetchOptions, 'deadline' | 'ports' | 'userAgent' | 'resolver' | 'allowAddress'>,
 ): Promise<number> {
   const refuse: Refusal = (address) => (o.allowAddress?.(address) ? undefined : addressRefusal(address));
-  const agent = guardedAgent(o.resolver ?? systemResolver, refuse);
+  const undici = await loadUndici();
+  const agent = guardedAgent(undici, o.resolver ?? systemResolver, refuse);
   try {
     const url = checkUrl(target, { refuse, ports: o.ports });
     const timeLeft = Math.floor(o.deadline - Date.now());
     if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', 'the receiver did not answer in time');
-    const res = await request(url, {
+    const res = await undici.request(url, {
       method: 'POST',
       dispatcher: agent,
       signal: AbortSignal.timeout(timeLeft),
@@ -196,7 +202,7 @@ export async function safePost(
     discard(res.body);
     return res.statusCode;
   } catch (e) {
-    throw asUpstreamError(e);
+    throw asUpstreamError(e, undici.errors);
   } finally {
     void agent.close();
   }

@@ -42,6 +42,9 @@ export interface TestAppOptions {
  * pointed at the loopback simulator, and a manual clock.
  */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // The service loads undici with its first upstream call (test/core/start-up-modules.test.ts checks that). Loaded here,
+  // so that on a busy machine a test's first call does not spend its 1.5 s deadline on the module load.
+  await import('undici');
   const sim = options.sim ?? (await new Simulator(loadFixtures()).start());
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   // Rate limits high enough that only the protection suite meets them.
