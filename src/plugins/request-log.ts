@@ -21,7 +21,8 @@ const symbols = pino.symbols;
  * The request line as `logger.info({ reqId, req, res, responseTime }, 'request completed')` writes it with
  * loggerOptions' serializers (test/core/request-line.test.ts compares the two on random requests), built as one
  * string: pino's general path (a serializer lookup and a type switch per field, the `res` serializer's object, each
- * field's JSON) was half the line's CPU. The head (level, time, pid, hostname) and the line's end are pino's own.
+ * field's JSON) was a quarter of the line's instructions, its write included (bench/README.md). The head (level,
+ * time, pid, hostname) and the line's end are pino's own.
  * JSON.stringify quotes the id as pino would (they differ only on lone surrogates; an id is ASCII, requestIdOf).
  */
 function lineOf(logger: PinoLogger, level: number, request: FastifyRequest, reply: FastifyReply): string {

@@ -29,13 +29,12 @@ describe('the request line', () => {
       logController: new LogController({ disableRequestLogging: true }),
     });
     const writeLine = requestLineWriter(app.log);
-    const pinoLogger = app.log.child({}, { redact: [] });
     app.addHook('onResponse', (request, reply, done) => {
       const elapsed = request.headers['x-elapsed'] === 'NaN' ? NaN : reply.elapsedTime;
       const answered = settledReply(reply, elapsed);
       const asked = request.headers['x-gone'] === '1' ? goneClient(request) : request;
       writeLine(asked, answered);
-      pinoLogger.info({ reqId: asked.id, req: asked, res: answered, responseTime: answered.elapsedTime }, 'request completed');
+      app.log.info({ reqId: asked.id, req: asked, res: answered, responseTime: answered.elapsedTime }, 'request completed');
       done();
     });
     app.all('/*', (request, reply) => reply.code(Number(request.headers['x-status'])).send('ok'));
