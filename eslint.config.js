@@ -34,7 +34,11 @@ export default tseslint.config(
     },
   },
   { files: ['src/sources/**/*.ts'], rules: { 'max-lines': ['error', { max: 120, skipBlankLines: true, skipComments: true }] } },
-  { files: ['src/**/*.ts'], ignores: ['src/sources/**'], rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] } },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/sources/**'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }] },
+  },
   // A function reads in one sitting: 80 lines from its first to its last, as written (a curried route plugin counts whole).
   { files: ['src/**/*.ts'], rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: false, skipComments: false }] } },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },

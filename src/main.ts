@@ -10,6 +10,7 @@ import { joinClusterOrExit, keyEventLine } from './lifecycle/cluster-checks.js';
 import { buildInfo } from './core/build-info.js';
 import { userAgentWarning } from './upstream/user-agent.js';
 import { prettyLogStream } from './plugins/pretty-log.js';
+import { stdoutLogDestination } from './plugins/log-destination.js';
 import { unknownVariableWarnings } from './config-unknown.js';
 
 /** A replacement worker (SVC_WORKERS) skips the start-up work its first generation did: migrations, the demo's past. */
@@ -22,7 +23,7 @@ async function main(generation: Generation): Promise<void> {
 
   const deps = await orExitOnStartupError(config, () => createDeps(config, { migrate: generation === 'first' }));
   const joined = await joinClusterOrExit(deps);
-  const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : undefined;
+  const stream = config.logFormat === 'pretty' ? prettyLogStream(process.stdout) : stdoutLogDestination();
   const app = await buildApp(deps, { logger: { level: config.logLevel, stream } });
   surviveUnhandledRejections(deps.background);
   app.log.info({ ...buildInfo, kid: joined.kid }, keyEventLine(joined));

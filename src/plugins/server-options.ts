@@ -18,6 +18,13 @@ const SECRET_PARAM = /([?&](?:key|token|secret|password|[a-z_]*_(?:key|token))=)
 const MAYBE_SECRET = /(?:key|token|secret|password)=/i;
 export const redactUrl = (url: string) => (MAYBE_SECRET.test(url) ? url.replace(SECRET_PARAM, '$1[redacted]') : url);
 
+/** What a log line says of a request (pino's `req` serializer): method, URL with secrets redacted, client address. */
+export const requestSummary = (request: { method: string; url: string; ip?: string }) => ({
+  method: request.method,
+  url: redactUrl(request.url),
+  remoteAddress: request.ip,
+});
+
 export function loggerOptions(level: string, stream?: { write(line: string): void }): FastifyServerOptions['logger'] {
   return {
     level,
@@ -26,13 +33,7 @@ export function loggerOptions(level: string, stream?: { write(line: string): voi
       paths: ['req.headers.authorization', 'req.headers["x-payment"]', 'req.headers["payment-signature"]', 'req.headers["x-api-key"]'],
       censor: '[redacted]',
     },
-    serializers: {
-      req: (request: { method: string; url: string; ip?: string; headers?: Record<string, unknown> }) => ({
-        method: request.method,
-        url: redactUrl(request.url),
-        remoteAddress: request.ip,
-      }),
-    },
+    serializers: { req: requestSummary },
   };
 }
 

@@ -131,8 +131,9 @@ export function registerSigning(app: FastifyInstance, { key, issuer, clock, demo
       reuse.set(fastKey, receipt);
       return withReceipt(payload, receipt);
     };
+    if (!log) return keep(signReceipt(key, unsigned));
     const identity = bodyKey(unsigned.request_hash, body);
-    if (!log || !logged.add(identity)) return keep(signReceipt(key, unsigned));
+    if (!logged.add(identity)) return keep(signReceipt(key, unsigned));
     return signLoggedReceipt(key, log, unsigned).then(keep, (error: unknown) => {
       // Not logged after all: the next signing of this body tries again.
       logged.delete(identity);

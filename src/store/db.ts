@@ -1,5 +1,6 @@
 import { importOnce } from '../core/import-once.js';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, sql, type Logger } from 'kysely';
+import { OwnSchemaPostgresDialect } from './own-schema-introspector.js';
 import { openSqlite } from './sqlite.js';
 import type { DB } from './schema.js';
 import { migrations } from './migrations/index.js';
@@ -33,6 +34,8 @@ export interface StoreOptions {
   migrate?: boolean;
   /** Postgres: a query unanswered this long ends its connection (SVC_DB_QUERY_TIMEOUT_MS); none while migrating. */
   queryTimeoutMs?: number;
+  /** Called with every statement the store runs, its start-up included (Kysely's query log). */
+  log?: Logger;
 }
 
 /** The Postgres driver, configured as svc reads it; loaded only for a Postgres store: an SQLite deployment never needs it (RSS). */
@@ -99,7 +102,7 @@ function boundQueries(client: PgClient, bound: QueryBound): void {
   }) as PgClient['query'];
 }
 
-export async function postgresDialect(url: string, schema?: string, bound: QueryBound = { ms: 0 }): Promise<PostgresDialect> {
+export async function postgresDialect(url: string, schema?: string, bound: QueryBound = { ms: 0 }): Promise<OwnSchemaPostgresDialect> {
   const options = schema ? `-c search_path=${schema}` : undefined;
   const pg = await loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10, options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
@@ -111,7 +114,7 @@ export async function postgresDialect(url: string, schema?: string, bound: Query
     client.on('error', () => undefined);
     boundQueries(client, bound);
   });
-  return new PostgresDialect({ pool });
+  return new OwnSchemaPostgresDialect({ pool }, schema);
 }
 
 /** Opens the database and (unless told not to) applies every pending migration before returning. */
@@ -120,7 +123,8 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   if (engine === 'postgres' && options.schema) await ensureSchema(options.databaseUrl!, options.schema);
   const sqlite = engine === 'sqlite' ? openSqlite(options.sqlitePath) : undefined;
   const bound: QueryBound = { ms: 0 };
-  const db = new Kysely<DB>({ dialect: sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema, bound)) });
+  const dialect = sqlite?.dialect ?? (await postgresDialect(options.databaseUrl!, options.schema, bound));
+  const db = new Kysely<DB>({ dialect, log: options.log });
   const migrator = await migratorFor(db, engine, options.schema);
   const migrated = options.migrate === false ? [] : await migrate(db, migrator);
   const applied = (await migrator.getMigrations()).filter((m) => m.executedAt !== undefined).map((m) => m.name);
@@ -147,8 +151,9 @@ async function migratorFor(db: Kysely<DB>, engine: Engine, schema: string | unde
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
-    // Kysely looks for its bookkeeping tables in every schema unless told which one is ours: another
-    // schema of the same database holding them would make it skip creating ours.
+    // Its bookkeeping tables are named with their schema, the one the dialect's introspection is limited to
+    // (own-schema-introspector.ts): with another schema of the database first on the search path, or holding
+    // tables of the same names, the Migrator would otherwise read or skip creating the wrong ones.
     ...(engine === 'postgres' ? { migrationTableSchema: schema ?? (await currentSchema(db)) } : {}),
   });
 }

@@ -12,9 +12,26 @@ interface Batch {
 
 /** One message as every client of this instance gets it: framed once, the same bytes for all. */
 export interface Framed {
-  id: string;
-  data: Record<string, unknown>;
-  frame: Frame;
+  readonly id: string;
+  readonly data: Record<string, unknown>;
+  readonly frame: Frame;
+}
+
+/**
+ * Framed when a client first needs it, then kept: most ticks (every fresh upstream answer's rows, 20 for a bundle of 20)
+ * are published while no client watches, and are never sent.
+ */
+class FramedOnDemand implements Framed {
+  private framed?: Frame;
+
+  constructor(
+    readonly id: string,
+    readonly data: Record<string, unknown>,
+  ) {}
+
+  get frame(): Frame {
+    return (this.framed ??= frameOf(this.id, this.data));
+  }
 }
 
 export type FramedListener = (message: Framed) => void;
@@ -103,10 +120,7 @@ export class ReplayHub {
   }
 
   private deliver(batch: Batch): void {
-    const framed = batch.items.map((data, i) => {
-      const id = batch.items.length === 1 ? batch.id : `${batch.id}.${i}`;
-      return { id, data, frame: frameOf(id, data) };
-    });
+    const framed = batch.items.map((data, i) => new FramedOnDemand(batch.items.length === 1 ? batch.id : `${batch.id}.${i}`, data));
     this.buffer.push(...framed);
     if (this.buffer.length > this.limits.replay) this.buffer.splice(0, this.buffer.length - this.limits.replay);
     if (batch.key !== undefined) this.keep(batch.key, framed);

@@ -207,10 +207,10 @@ export class UpstreamClient {
   }
 
   private async once(name: HostName, spec: HostSpec, path: string, options: CallOptions): Promise<string> {
-    // Deadlines are shares of a type's budget and need not be whole milliseconds; AbortSignal.timeout wants an integer.
+    // Deadlines are shares of a type's budget and need not be whole milliseconds; timers want an integer.
     const timeLeft = Math.floor(options.deadline - Date.now());
     if (timeLeft <= 0) throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
-    const signal = AbortSignal.timeout(timeLeft);
+    const { signal, clear } = deadlineSignal(timeLeft);
     try {
       const res = await request(this.buildUrl(name, spec, path, options.query), {
         method: options.method ?? 'GET',
@@ -249,8 +249,22 @@ export class UpstreamClient {
         throw new UpstreamError('upstream_timeout', `${name} did not answer in time`, { host: name });
       }
       throw new UpstreamError('upstream_error', `${name} could not be reached (${(e as Error).message})`, { host: name });
+    } finally {
+      clear();
     }
   }
+}
+
+/**
+ * A signal aborted after `ms`, as AbortSignal.timeout's, with a timer cleared once the call is over: AbortSignal.timeout's
+ * own fires at the deadline even when the answer came long before, and builds a DOMException nobody reads (about 2 % of
+ * a bundle's CPU, one per upstream call).
+ */
+function deadlineSignal(ms: number): { signal: AbortSignal; clear: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')), ms);
+  timer.unref();
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
 function parseJson<T>(name: HostName, text: string, schema: TSchema, tally?: SkipTally): T {

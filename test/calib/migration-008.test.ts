@@ -2,9 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import { Kysely, Migrator, SqliteDialect, sql, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadPg } from '../../src/store/db.js';
+import { postgresDialect } from '../../src/store/db.js';
 import { migrations } from '../../src/store/migrations/index.js';
 import type { DB } from '../../src/store/schema.js';
 import { STORE_BACKENDS, uniqueName, type StoreBackend } from '../helpers/backends.js';
@@ -17,12 +17,8 @@ async function openRaw(backend: StoreBackend): Promise<{ db: Kysely<DB>; schema?
       db: new Kysely<DB>({ dialect: new SqliteDialect({ database: new SQLite(join(mkdtempSync(join(tmpdir(), 'svc-m8-')), 'svc.db')) }) }),
     };
   const schema = uniqueName('m8');
-  const pg = await loadPg(); // the driver as svc configures it (bigint columns read as numbers)
-  const db = new Kysely<DB>({
-    dialect: new PostgresDialect({
-      pool: new pg.Pool({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` }),
-    }),
-  });
+  // svc's dialect: the driver as svc configures it (bigint columns read as numbers), introspection of this schema only.
+  const db = new Kysely<DB>({ dialect: await postgresDialect(process.env.DATABASE_URL!, schema) });
   await sql`create schema ${sql.id(schema)}`.execute(db);
   return { db, schema };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import canonicalize from 'canonicalize';
 import { canonicalJson, sha256Tagged } from '../../src/core/canonical-json.js';
 
 describe('RFC 8785 canonical JSON', () => {
@@ -39,6 +40,30 @@ describe('RFC 8785 canonical JSON', () => {
         }
       }),
     );
+  });
+
+  it('writes what the canonicalize package writes, array-index keys, __proto__ and unsorted nesting included', () => {
+    const key = fc.oneof(fc.string(), fc.constantFrom('0', '1', '10', '9', '01', '4294967294', '4294967295', '__proto__'));
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1 }), fc.array(tie('node')), fc.dictionary(key, tie('node'))),
+    })).node;
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(canonicalJson(v)).toBe(canonicalize(v));
+      }),
+      { numRuns: 500 },
+    );
+    expect(canonicalJson({ b: { 10: 1, 9: 2, a: 3 }, a: [{ z: 1, y: 2 }] })).toBe('{"a":[{"y":2,"z":1}],"b":{"10":1,"9":2,"a":3}}');
+    expect(canonicalJson(JSON.parse('{"b":1,"__proto__":{"x":1}}'))).toBe('{"__proto__":{"x":1},"b":1}');
+  });
+
+  it('rejects what RFC 8785 cannot write: non-finite numbers and lone surrogates, in values and keys', () => {
+    for (const bad of [NaN, Infinity, -Infinity, '\ud800', 'a\udc00b', { '\udbff': 1 }, { b: [{ a: '\ud83d' }] }]) {
+      expect(() => canonicalJson({ z: 1, a: bad })).toThrow();
+    }
+    // A backslash followed by "ud800" is text, and a surrogate pair is a character.
+    expect(canonicalJson({ a: '\\ud800', b: '\ud83d\ude00' })).toBe('{"a":"\\\\ud800","b":"\ud83d\ude00"}');
+    expect(() => canonicalJson(undefined)).toThrow(TypeError);
   });
 
   it('hashes as sha256-<base64url>', () => {

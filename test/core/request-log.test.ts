@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { loggerOptions } from '../../src/plugins/server-options.js';
 import { deferredChildLogger } from '../../src/plugins/deferred-logger.js';
@@ -64,7 +64,7 @@ describe('request.log, made on first use', () => {
       logger: loggerOptions('info', stream),
       childLoggerFactory: deferredChildLogger,
       genReqId: () => 'deferred-1',
-      disableRequestLogging: true,
+      logController: new LogController({ disableRequestLogging: true }),
     });
     app.get('/logs', (request) => {
       request.log.warn({ detail: 1 }, 'first use');

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createStore, type Store } from '../../src/store/db.js';
+import { createStore, loadPg, type Store } from '../../src/store/db.js';
 
 /**
  * The storage and bus backends a suite runs against: SQLite / in-process always, Postgres / Redis
@@ -33,4 +33,16 @@ export function openStore(backend: StoreBackend, schema = uniqueName('t')): Prom
   return backend === 'postgres'
     ? createStore({ databaseUrl: process.env.DATABASE_URL, sqlitePath: '', schema })
     : createStore({ sqlitePath: join(mkdtempSync(join(tmpdir(), 'svc-store-')), 'svc.db') });
+}
+
+/** Runs one statement on the test database (DATABASE_URL) in a connection of its own; answers its rows. */
+export async function adminQuery<Row>(statement: string, parameters?: unknown[]): Promise<Row[]> {
+  const pg = await loadPg();
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query(statement, parameters)).rows as Row[];
+  } finally {
+    await client.end();
+  }
 }

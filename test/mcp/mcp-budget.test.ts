@@ -7,15 +7,13 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
 import { unixSeconds } from '../../src/core/clock.js';
 import { MAX_TEXT_BYTES } from '../../src/constitutional/service.js';
-import { MemoryCache } from '../../src/cache/memory.js';
-import { nextPageResult, pagedResult } from '../../src/mcp/result-pages.js';
-import { compactText } from '../../src/mcp/compact-text.js';
 
 /**
  * Issue 35, item 2, as an MCP client that counts tokens sees it: every tool at its largest inputs (a paid bundle of
- * 20 types, a 10,000-candle backtest, every type's query, the longest text to classify, a tool server of 200 tools
+ * 20 types, a week of 1-minute candles, every type's query, the longest text to classify, a tool server of 200 tools
  * to audit) answers in results of at most 10,000 o200k tokens each, whole results counted (text, structuredContent,
- * _meta), and the pages reached through next_page hold the whole answer.
+ * _meta), and the pages reached through next_page hold the whole answer. 10,000 candles are paged in
+ * test/mcp/result-pages.test.ts.
  */
 const BUDGET = 10_000;
 let t: TestApp;
@@ -62,26 +60,6 @@ describe('every MCP result fits 10,000 o200k tokens', () => {
     expect(candles).toHaveLength(first.count);
     expect(candles.every((c, i) => i === 0 || c.t > candles[i - 1]!.t)).toBe(true);
   }, 120_000);
-
-  it('10,000 candles (more than the recorded world holds) page into results under the budget, every candle once', async () => {
-    const data = Array.from({ length: 10_000 }, (_, i) => ({
-      t: 1_790_000_000 + 60 * i,
-      o: 91234.5 + i,
-      h: 91300.25,
-      l: 91200.75,
-      c: 91250.5,
-      v: 12.345,
-    }));
-    const answer = { type: 'crypto-price', q: 'BTC', interval: '1m', count: data.length, paid: true, data };
-    const store = new MemoryCache(() => t.clock.now());
-    const first = await pagedResult('backtest OK', answer, store);
-    const pages = [first.structured];
-    for (let next = first.structured._page as { next?: string }; next.next; next = pages.at(-1)!._page as { next?: string })
-      pages.push((await nextPageResult({ cursor: next.next }, store)).structuredContent as Record<string, unknown>);
-    for (const page of pages) expect(countTokens(JSON.stringify(page)) + countTokens(compactText('', page))).toBeLessThanOrEqual(BUDGET);
-    expect(pages.flatMap((p) => p.data as unknown[])).toEqual(data);
-    expect(pages[0]!._page).toMatchObject({ page: 1, pages: pages.length, cut: { path: 'data', from: 0, total: 10_000 } });
-  });
 
   it('a paid bundle of 20 types: every query’s rows across the pages', async () => {
     const queries = t.deps.registry

@@ -51,4 +51,16 @@ describe('ReplayHub', () => {
     expect(seen[0]![0]!.toString()).toMatch(/^[0-9a-f]+\r\nid: \S+\ndata: \{"type":"forex","q":"EUR:USD","rate":1\.1\}\n\n\r\n$/);
     await hub.stop();
   });
+
+  it('frames a message published while no client listened when a client first needs it, with the same bytes for the next', async () => {
+    const bus = createBus(undefined);
+    const hub = new ReplayHub(bus, 'ticks', { replay: 10, latest: 10 });
+    await hub.start();
+    await publishAnswer(bus, { type: 'weather', q: '1,2', rows: [{ temp_c: 3 }, { temp_c: 4 }] });
+    await settle();
+    const [first, second] = hub.current();
+    expect(second!.frame.body.toString()).toBe(`id: ${second!.id}\ndata: {"type":"weather","q":"1,2","temp_c":4}\n\n`);
+    expect(hub.replayAfter(first!.id)![0]!.frame).toBe(second!.frame);
+    await hub.stop();
+  });
 });
