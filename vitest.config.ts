@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './vitest.sequencer.js';
 
 /**
  * Files that start whole services as child processes and measure them against the clock (kill -9 under load, a
@@ -34,6 +35,8 @@ export default defineConfig({
     // of one worker fewer than the cores would run them one at a time on a 2-core machine. Four at least overlap the
     // waits (CONTRIBUTING.md has the measured time).
     maxWorkers: Math.max(4, availableParallelism()),
+    // The longest files start first, cache or no cache (vitest.sequencer.ts).
+    sequence: { sequencer: LongFilesFirst },
     // `npm run coverage`: what the suite executes of src/, a summary on the terminal and a browsable report in coverage/.
     coverage: { provider: 'v8', include: ['src/**'], reporter: ['text-summary', 'html'] },
   },

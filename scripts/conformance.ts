@@ -23,8 +23,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** The demo on a free port with a temp data directory and no scheduler; its default rate limits stay, so 429s are met. */
-export async function startDemoServer(): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * The demo on a free port with a temp data directory and no scheduler; its default rate limits stay, so 429s are met.
+ * `env` adds configuration (the test trusts X-Forwarded-For from the loopback to run phases as separate clients).
+ */
+export async function startDemoServer(env: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
   const url = `http://127.0.0.1:${port}`;
@@ -35,6 +38,7 @@ export async function startDemoServer(): Promise<{ url: string; close(): Promise
     SVC_DATA_DIR: dataDir,
     SVC_PUBLIC_URL: url,
     SVC_SCHEDULER: '0',
+    ...env,
   });
   const demo = await startDemo(loaded);
   const deps = await createDeps(demo.config);

@@ -1,4 +1,5 @@
-import { MCP_TOKEN_BUDGET, tokensOf, type Exchange, type Miss } from './conformance-rules.js';
+import { MCP_TOKEN_BUDGET, tokensOf, type Exchange } from './conformance-rules.js';
+import { FRESH, type CatalogEntry, type Run } from './conformance-run.js';
 
 /**
  * The conformance cases of issue 35's largest answers over REST (conformance.ts runs them): a paid bundle of 20 types
@@ -6,17 +7,7 @@ import { MCP_TOKEN_BUDGET, tokensOf, type Exchange, type Miss } from './conforma
  * of many long events (GET /api/agent-session/events), and a tool audit of a 200-tool server.
  */
 
-export interface CheckRun {
-  http(method: string, path: string, init?: { body?: unknown; headers?: Record<string, string> }): Promise<Exchange>;
-  check(area: 'http' | 'mcp' | 'retry', rule: string, target: string, miss: Miss, needs?: 'items 1-2'): void;
-  measure(where: string, value: unknown): number;
-}
-
-/** A test payment for one request, or undefined where the instance accepts none. */
-export type PayFor = (method: string, path: string, body?: unknown) => Promise<{ name: string; value: string } | undefined>;
-
 type Body = Record<string, unknown> & { _page?: { page: number; pages: number; next?: string } };
-const FRESH = 'items 1-2' as const;
 const HISTORY_EVENTS = 30;
 
 /** A 200-tool server, each tool's description carrying an instruction an audit flags. */
@@ -28,7 +19,7 @@ export const AUDIT_MANIFEST = {
 };
 
 /** Pages of an answer asked for in pages: every page within the budget, read on to the last. */
-async function pagesOf(run: CheckRun, first: Exchange, target: string): Promise<Body[]> {
+async function pagesOf(run: Run, first: Exchange, target: string): Promise<Body[]> {
   const pages: Body[] = [];
   for (let x = first; ;) {
     const body = x.body as Body;
@@ -52,7 +43,7 @@ async function pagesOf(run: CheckRun, first: Exchange, target: string): Promise<
 }
 
 /** The audit of a 200-tool server (~15,000 tokens whole) in pages: every page within the budget, every tool once. */
-export async function auditPages(run: CheckRun): Promise<void> {
+export async function auditPages(run: Run): Promise<void> {
   const target = 'POST /api/v1/shield/tool-audit';
   const first = await run.http('POST', `/api/v1/shield/tool-audit?max_tokens=${MCP_TOKEN_BUDGET}`, { body: { manifest: AUDIT_MANIFEST } });
   const pages = await pagesOf(run, first, target);
@@ -71,7 +62,7 @@ export async function auditPages(run: CheckRun): Promise<void> {
  * A paid bundle of 20 types and a paid week of 1-minute candles (10,000, the most a call holds), in pages of at most
  * 10,000 tokens; a retry pays nothing.
  */
-export async function paidPages(run: CheckRun, payFor: PayFor, types: { type: string; example: string }[]): Promise<void> {
+export async function paidPages(run: Run, types: CatalogEntry[]): Promise<void> {
   const nowS = Math.floor(Date.now() / 1000);
   const cases = [
     {
@@ -88,7 +79,7 @@ export async function paidPages(run: CheckRun, payFor: PayFor, types: { type: st
     },
   ];
   for (const c of cases) {
-    const payment = await payFor(c.method, c.path, c.body);
+    const payment = await run.testPayment(c);
     if (!payment) return;
     const target = `${c.method} ${c.path.split('?')[0]}`;
     const headers = { [payment.name]: payment.value };
@@ -117,7 +108,7 @@ export async function paidPages(run: CheckRun, payFor: PayFor, types: { type: st
 }
 
 /** A session of many events at the longest text, read back in pages under the budget; its id for the MCP tool. */
-export async function sessionHistory(run: CheckRun): Promise<string | undefined> {
+export async function sessionHistory(run: Run): Promise<string | undefined> {
   const started = (await run.http('POST', '/api/agent-session/start', { body: { label: 'svc conformance: history' } })).body as {
     session_id?: string;
     session_token?: string;
