@@ -5,7 +5,9 @@
  * of the two instead of the sum (CONTRIBUTING.md has the figures). Lint's output is held back and printed after
  * the serial part's, so the two never interleave; the exit code is non-zero if either failed.
  */
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
+import process from 'node:process';
 
 /** Runs a command line (npm puts node_modules/.bin on PATH), resolving with its exit code. */
 function run(commandLine, { captureOutput }) {
