@@ -139,7 +139,9 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     const writer = async (w: number) => {
       for (let i = 0; loading && Date.now() < stopAt; i++) {
         const text = `writer ${w} event ${i}`;
-        const response = await fetch(`${base}/api/agent-session/event`, {
+        // Bounded too: a connection the primary handed to the victim as it died is neither answered nor reset (Node's
+        // cluster keeps its handle), so an unbounded write hung until undici's 300 s headers timeout.
+        const response = await bounded('/api/agent-session/event', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
           body: JSON.stringify({ session_id: session.session_id, kind: 'log', text }),
