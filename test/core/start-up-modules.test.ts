@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../helpers/deployment.js';
 import { freePort } from '../helpers/ports.js';
 
 /**
@@ -40,20 +41,6 @@ const loadedPackages = async () => {
   return packagesIn(paths);
 };
 
-async function waitUntilUp(log: () => string): Promise<void> {
-  for (const deadline = Date.now() + START_UP_MS; Date.now() < deadline;) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`the service did not start:\n${log()}`);
-}
-
 beforeAll(async () => {
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -74,7 +61,9 @@ beforeAll(async () => {
   });
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
-  await waitUntilUp(() => log);
+  await untilReady(`${base}/healthz`, START_UP_MS / 1000).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${log}`);
+  });
 }, START_UP_MS + 5_000);
 
 afterAll(() => {
