@@ -22,6 +22,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...SERIAL_FILES],
     setupFiles: ['test/setup/fast-check.ts'],
+    // The entry points that tests start as child processes, transpiled once per run (test/helpers/entry.ts).
+    globalSetup: ['test/setup/compiled-sources.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { SvcHttpError, createClient } from '../../packages/client/src/index.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /** The SDK's `apiKey` against a listening service: a key issued, listed and revoked through the admin routes. */
 const ADMIN = 'admin-token-for-the-sdk-key-test';
@@ -60,14 +60,13 @@ describe('the SDK with an API key', () => {
   });
 });
 
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../../packages/client/src/cli.ts', import.meta.url));
+const CLI = entryArgs('packages/client/src/cli.ts');
 
 /** The `svc` CLI as a child process against the listening service, with `apiKey` in SVC_API_KEY. */
 function svcCli(args: string[], apiKey: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) => {
     const env = { ...process.env, SVC_BASE_URL: base, SVC_API_KEY: apiKey, SVC_WALLET_KEY: '', SVC_PASS: '' };
-    execFile(process.execPath, [TSX, CLI, ...args], { env, timeout: 60_000 }, (error, _stdout, stderr) =>
+    execFile(process.execPath, [...CLI, ...args], { env, timeout: 60_000 }, (error, _stdout, stderr) =>
       resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
     );
   });

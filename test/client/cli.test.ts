@@ -3,18 +3,17 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { generatePrivateKey } from 'viem/accounts';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PAY_TO } from '../helpers/x402.js';
 import { WallClock } from './wall-clock.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
- * The `svc` CLI as a user runs it, a child process, against a listening service. It runs the local
- * tsx directly (what `npx tsx` resolves to): npx itself adds seconds per call on a loaded machine.
+ * The `svc` CLI as a user runs it, a child process, against a listening service: its transpiled copy
+ * (test/helpers/entry.ts), not `npx tsx`, which adds seconds per call on a loaded machine.
  */
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../../packages/client/src/cli.ts', import.meta.url));
+const CLI = entryArgs('packages/client/src/cli.ts');
 let t: TestApp;
 let base: string;
 let dir: string;
@@ -29,7 +28,7 @@ function svc(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [TSX, CLI, ...args],
+      [...CLI, ...args],
       { env: { ...process.env, SVC_BASE_URL: base, SVC_WALLET_KEY: '', SVC_PASS: '', ...env }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

@@ -3,16 +3,15 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildGo, run, serveDirectory, skipWithoutGo, type Run } from '../tlog/go.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
  * `svc log watch` as a user runs it, a child process, on a log written by Go's x/mod/sumdb/tlog: it
  * accepts a consistent history (from a saved --state too) and exits 1 on a fork signed by the log's
  * own key, a bad signature, or a key it was not given.
  */
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../../packages/client/src/cli.ts', import.meta.url));
+const CLI = entryArgs('packages/client/src/cli.ts');
 
 interface Vectors {
   vkey: string;
@@ -28,7 +27,7 @@ function svc(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [TSX, CLI, ...args],
+      [...CLI, ...args],
       { env: { ...process.env, SVC_BASE_URL: served.url }, timeout: 60_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );

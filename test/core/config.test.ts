@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { unknownVariableWarnings } from '../../src/config-unknown.js';
+import { entryArgs } from '../helpers/entry.js';
 
 describe('config', () => {
   it('has working defaults', () => {
@@ -105,7 +106,7 @@ describe('config', () => {
   });
 
   it.each(['src/main.ts', 'src/mcp/stdio.ts'])('%s exits 2 naming the bad variable on stderr, before starting anything', (entry) => {
-    const run = spawnSync(process.execPath, ['--import', 'tsx', entry], {
+    const run = spawnSync(process.execPath, entryArgs(entry), {
       env: { ...process.env, SVC_TRUST_PROXY: 'true', DATABASE_URL: '', REDIS_URL: '' },
       encoding: 'utf8',
       input: '',

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { prettyLine, prettyLogStream } from '../../src/plugins/pretty-log.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { entryArgs } from '../helpers/entry.js';
 
 const PRETTY_HEAD = /^\d\d:\d\d:\d\d\.\d{3} (TRACE|DEBUG|INFO |WARN |ERROR|FATAL) /;
 
@@ -62,7 +63,7 @@ describe('pretty log lines', () => {
 describe('the service with LOG_FORMAT=pretty', () => {
   it('logs its start in pretty lines, warning once about a variable it does not read', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-log-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [...entryArgs('src/main.ts')], {
       env: {
         ...process.env,
         LOG_FORMAT: 'pretty',

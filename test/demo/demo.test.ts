@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../helpers/ports.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /** Starts the real entry point (what `npm run demo` runs) and talks to it over a socket. */
 let base = '';
@@ -11,8 +12,8 @@ let child: ChildProcess;
 let log = '';
 
 /**
- * tsx compiles the whole service at start-up (on a loaded 2-core runner that alone can take 10 s), then the demo records
- * its last hour and backfills the arena and olympics before it listens (a few seconds on an idle machine).
+ * The demo records its last hour and backfills the arena and olympics before it listens (a few seconds on an idle
+ * machine, many more on a loaded 2-core runner).
  */
 const START_UP_MS = 150_000;
 
@@ -33,7 +34,7 @@ beforeAll(async () => {
   // A port picked at random could be one the kernel already gave another test's listener (or client): ask for a free one.
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  child = spawn(process.execPath, [...entryArgs('src/main.ts')], {
     env: {
       ...process.env,
       SVC_DEMO: '1',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { entryArgs } from './entry.js';
 
 /**
  * Pieces of a production-like deployment for the lifecycle suites and the drill: svc instances started as
@@ -71,7 +72,7 @@ export class Instance {
     readonly port: number,
     private readonly env: Record<string, string>,
     private readonly pidFile: string,
-    private readonly entry: string[] = ['--import', 'tsx', 'src/main.ts'],
+    private readonly entry: string[] = [...entryArgs('src/main.ts')],
   ) {}
 
   start(): void {

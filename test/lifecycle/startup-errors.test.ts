@@ -7,6 +7,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { STARTUP_EXIT } from '../../src/lifecycle/startup-errors.js';
 import { loadSigningKey } from '../../src/core/signing-keys.js';
 import { SHARED_STORE_BACKENDS, openStore, uniqueName } from '../helpers/backends.js';
+import { entryArgs } from '../helpers/entry.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'svc-startup-'));
 const aFile = join(scratch, 'not-a-directory');
@@ -15,7 +16,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Runs an entry point to its exit with only these resources configured; nothing listens on port 1. */
 function start(entry: string, env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, entryArgs(entry), {
     env: { PATH: process.env.PATH ?? '', PORT: '0', SVC_DATA_DIR: mkdtempSync(join(scratch, 'data-')), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 120_000,

@@ -10,6 +10,7 @@ import type { Store } from '../../src/store/db.js';
 import { openStore, uniqueName } from '../helpers/backends.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { freePort } from '../helpers/ports.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
  * Issue 33, findings 1 and 2, on a real SVC_WORKERS=2 deployment on Postgres and Redis, its scheduler
@@ -65,7 +66,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     databaseUrl.searchParams.set('options', `-c search_path=${schema}`);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    primary = spawn(process.execPath, [...entryArgs('src/main.ts')], {
       env: {
         ...process.env,
         ...sim.env(),
@@ -191,7 +192,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
     await reader.cancel();
     for (const [seq, text] of acknowledged) expect(stored.get(seq)).toBe(text);
     const ms = /a replacement worker listens, (\d+) ms after it was started/.exec(log.split('\n').reverse().join('\n'))?.[1];
-    console.log(`replacement worker listened ${ms} ms after it was started (tsx, compiling the sources)`);
+    console.log(`replacement worker listened ${ms} ms after it was started`);
   }, 400_000);
 
   it('a replacement that dies before it listens (Postgres refused) is retried with backoff while the other worker serves', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { uniqueName } from '../helpers/backends.js';
 import { freePort } from '../helpers/ports.js';
+import { entryArgs } from '../helpers/entry.js';
 
 it('SVC_WORKERS is 1 to 99 or auto, and more than one worker needs REDIS_URL', () => {
   expect(loadConfig({ SVC_WORKERS: '3', REDIS_URL: 'redis://127.0.0.1:6379' }).workers).toBe(3);
@@ -15,7 +16,7 @@ it('SVC_WORKERS is 1 to 99 or auto, and more than one worker needs REDIS_URL', (
   expect(() => loadConfig({ SVC_WORKERS: '2' })).toThrow(/SVC_WORKERS: 2 processes need REDIS_URL/);
 });
 
-/** tsx compiles the service in each worker, and the workers start one after the other. */
+/** The workers start one after the other, each loading the whole service (slow on a loaded 2-core runner). */
 const START_UP_MS = 180_000;
 const WATCHERS = 6;
 
@@ -28,7 +29,7 @@ describe.runIf(process.env.REDIS_URL)('SVC_WORKERS=2 on one port', () => {
     // Not a random port: it could be an ephemeral port the kernel already gave another test's socket.
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    primary = spawn(process.execPath, [...entryArgs('src/main.ts')], {
       env: {
         ...process.env,
         SVC_WORKERS: '2',

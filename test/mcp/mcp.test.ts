@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { Ajv } from 'ajv';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -19,12 +18,12 @@ import { TOOLS } from '../../src/mcp/tools.js';
 import { DEFAULT_TOOLSETS } from '../../src/config-toolsets.js';
 import { EnvSchema } from '../../src/config-env.js';
 import { PACKAGE_VERSION } from '../helpers/package-version.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /** The tools a connection without ?toolsets= lists. */
 const DEFAULT_TOOLS = TOOLS.filter((tool) => DEFAULT_TOOLSETS.includes(tool.toolset)).map((tool) => tool.name);
 
 // The svc-mcp bin runs the compiled build of this file; .ci/packages runs the bin itself from the packed tarball.
-const STDIO_ENTRY = fileURLToPath(new URL('../../src/mcp/stdio.ts', import.meta.url));
 
 /** One valid call per tool, against the recorded fixtures. */
 const EXAMPLE_ARGS: Record<string, Record<string, unknown>> = {
@@ -393,7 +392,7 @@ describe('MCP over stdio (the svc-mcp bin)', () => {
     await c.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', STDIO_ENTRY, ...flags],
+        args: [...entryArgs('src/mcp/stdio.ts'), ...flags],
         env: { PATH: process.env.PATH ?? '', ...env },
         stderr: 'pipe',
       }),

@@ -13,9 +13,10 @@ import { STORE_BACKENDS, openStore, uniqueName } from '../helpers/backends.js';
 import { FakeFacilitator } from '../helpers/facilitator.js';
 import { freePort } from '../helpers/ports.js';
 import { PAY_TO, paymentHeader } from '../helpers/x402.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
- * Issue 35, item 4: kill -9 between the charge and the answer. A real svc process (the entry point, under tsx) is told
+ * Issue 35, item 4: kill -9 between the charge and the answer. A real svc process (the entry point, transpiled) is told
  * by SVC_TEST_CRASH_AT=after_charge to SIGKILL itself right after it recorded a paid bundle's charge (the facilitator
  * settled it), before the answer is kept or sent. Once that run's lease is over, another instance on the same database
  * takes the request over: ten concurrent retries of the same payment get one answer, and nothing is settled again.
@@ -46,7 +47,7 @@ describe.each(STORE_BACKENDS)('a paid request whose process is killed after the 
     }
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    child = spawn(process.execPath, [...entryArgs('src/main.ts')], {
       env: {
         ...process.env,
         ...sim.env(),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../../src/demo/simulator.js';
 import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { freePort } from '../helpers/ports.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
  * Audit finding 7: on SIGTERM the service stops accepting, ends its SSE streams cleanly, lets
@@ -26,7 +27,7 @@ interface Server {
 
 async function startServer(sim: Simulator, env: Record<string, string>): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...entryArgs('src/main.ts')], {
     cwd: REPO,
     env: {
       PATH: process.env.PATH,

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { migrations } from '../../src/store/migrations/index.js';
+import { entryArgs } from '../helpers/entry.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -37,7 +38,7 @@ describe('the build an operator can read', () => {
   });
 
   it('is what svc-server --version prints', () => {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', 'src/main.ts', '--version'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [...entryArgs('src/main.ts'), '--version'], { encoding: 'utf8' });
     expect(out).toBe(`svc-server ${version} (commit ${head})\n`);
   }, 60_000);
 });

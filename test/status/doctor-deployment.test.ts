@@ -10,6 +10,7 @@ import { CHECK_DEADLINE_MS, runDeploymentChecks, type Finding } from '../../src/
 import { freePort } from '../helpers/ports.js';
 // With CI=true, a missing DATABASE_URL or REDIS_URL fails the run here rather than skipping the reachable-backends case.
 import '../helpers/backends.js';
+import { entryArgs } from '../helpers/entry.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-doctor-'));
 const checks = (env: Record<string, string>) => runDeploymentChecks(loadConfig({ SVC_DATA_DIR: dataDir, ...env }));
@@ -98,7 +99,7 @@ describe('the doctor: deployment checks', () => {
 
 describe('svc-doctor --skip-types (the command)', () => {
   const run = async (env: Record<string, string>) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/status/doctor-cli.ts', '--skip-types'], {
+    const child = spawn(process.execPath, [...entryArgs('src/status/doctor-cli.ts'), '--skip-types'], {
       env: { PATH: process.env.PATH, SVC_DATA_DIR: dataDir, ...env },
     });
     let out = '';

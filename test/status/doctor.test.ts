@@ -10,6 +10,7 @@ import { HOSTS, hostEnvName } from '../../src/upstream/hosts.js';
 import { userAgentWarning } from '../../src/upstream/user-agent.js';
 import { Registry, registry } from '../../src/sources/registry.js';
 import { formatDoctor, runDoctor, type DoctorReport, type DoctorRow } from '../../src/status/doctor.js';
+import { entryArgs } from '../helpers/entry.js';
 
 let sim: Simulator;
 beforeAll(async () => {
@@ -156,7 +157,7 @@ describe('the doctor (runDoctor against the simulator)', () => {
 
 describe('npm run doctor (the command)', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/status/doctor-cli.ts', ...args], {
+    spawnSync(process.execPath, [...entryArgs('src/status/doctor-cli.ts'), ...args], {
       env: { ...process.env, ...sim.env(), ...CONTACT, ...env },
       encoding: 'utf8',
       timeout: 60_000,
@@ -164,7 +165,7 @@ describe('npm run doctor (the command)', () => {
 
   it('prints a table and exits 0 when every type works', async () => {
     // spawnSync would block the simulator living in this process: run the child asynchronously.
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/status/doctor-cli.ts', '--types', 'forex,sec-edgar'], {
+    const child = spawn(process.execPath, [...entryArgs('src/status/doctor-cli.ts'), '--types', 'forex,sec-edgar'], {
       env: { ...process.env, ...sim.env(), ...CONTACT },
     });
     let out = '';
@@ -181,7 +182,7 @@ describe('npm run doctor (the command)', () => {
   });
 
   it('--json for scripts, and exit 1 when a type fails', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/status/doctor-cli.ts', '--json', '--types', 'twitch-top'], {
+    const child = spawn(process.execPath, [...entryArgs('src/status/doctor-cli.ts'), '--json', '--types', 'twitch-top'], {
       env: { ...process.env, ...sim.env(), ...CONTACT, UPSTREAM_TWITCH_AUTH_KEY: '' },
     });
     let out = '';
@@ -205,7 +206,7 @@ describe('npm run doctor (the command)', () => {
 describe('SVC_USER_AGENT at start', () => {
   it('the service warns at start (outside the demo) while SVC_USER_AGENT has the placeholder contact', async () => {
     const closed = Object.fromEntries(Object.keys(HOSTS).map((h) => [hostEnvName(h, 'URL'), `http://127.0.0.1:9/${h}`]));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, [...entryArgs('src/main.ts')], {
       env: {
         ...process.env,
         ...closed,

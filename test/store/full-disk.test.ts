@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
  * Issue 33, finding 5: on SQLite with a full disk, writes answered 500 and the log said only "cannot
@@ -89,7 +90,7 @@ describe.runIf(mounted)('SQLite on a full disk', () => {
     mkdirSync(dataDir);
     const filler = fillDisk('filler-first-start');
     try {
-      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      const run = promisify(execFile)(process.execPath, [...entryArgs('src/main.ts')], {
         env: { ...process.env, SVC_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', SVC_SIGNING_KEY: '', PORT: '0' },
       });
       const failed = (await run.then(

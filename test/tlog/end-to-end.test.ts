@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   createClient,
   LogClient,
@@ -16,6 +15,7 @@ import {
 import { buildGo, run, skipWithoutGo, startWitness, type Run, type Witness } from './go.js';
 import { startDemoServer, waitFor, type DemoServer } from '../helpers/demo-server.js';
 import { freePort } from '../helpers/ports.js';
+import { entryArgs } from '../helpers/entry.js';
 
 /**
  * Issue 36's acceptance, against a real demo server: programs that are not svc's code (the Go verifier on
@@ -24,8 +24,7 @@ import { freePort } from '../helpers/ports.js';
  * and cosign svc's checkpoints, which svc serves at SVC_LOG_WITNESS_QUORUM=1 and the SDK still verifies
  * with the log key alone.
  */
-const TSX = fileURLToPath(new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url));
-const CLI = fileURLToPath(new URL('../../packages/client/src/cli.ts', import.meta.url));
+const CLI = entryArgs('packages/client/src/cli.ts');
 
 let dir: string;
 let server: DemoServer;
@@ -73,7 +72,7 @@ function svc(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [TSX, CLI, ...args],
+      [...CLI, ...args],
       { env: { ...process.env, SVC_BASE_URL: server.url }, timeout: 120_000 },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
