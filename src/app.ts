@@ -14,6 +14,8 @@ import { loggerOptions, registerServerLimits, serverOptions } from './plugins/se
 import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerTracing } from './plugins/tracing.js';
+import { lazySerializers } from './plugins/lazy-serializers.js';
+import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
 import { agentContextRoutes } from './agent-context/routes.js';
@@ -55,6 +57,8 @@ export interface LogStream {
 export interface AppOptions {
   /** false = no logging (tests); otherwise the pino level and, for tests that read logs, a stream. */
   logger?: false | { level: string; stream?: LogStream };
+  /** Builds the routes' response serializers: fast-json-stringify on each route's first answer unless a test says otherwise. */
+  buildSerializer?: SerializerFactory;
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
@@ -109,6 +113,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       : { logger: false }),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
+    schemaController: { compilersFactory: { buildSerializer: options.buildSerializer ?? lazySerializers } },
     // registerRequestLog writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,

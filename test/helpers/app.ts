@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type LogStream } from '../../src/app.js';
+import { buildApp, type AppOptions, type LogStream } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createDeps, type Deps } from '../../src/deps.js';
@@ -35,6 +35,8 @@ export interface TestAppOptions {
   clock?: ManualClock;
   /** Log at info level into this stream (tests that read log lines). */
   logStream?: LogStream;
+  /** The routes' response serializer factory, instead of the app's own (lazy) one. */
+  buildSerializer?: AppOptions['buildSerializer'];
 }
 
 /**
@@ -70,7 +72,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     deadlineCapMs: options.deadlineCapMs ?? 1500,
     signAtQuorum: options.signAtQuorum ?? false,
   });
-  const app = await buildApp(deps, options.logStream ? { logger: { level: 'info', stream: options.logStream } } : {});
+  const app = await buildApp(deps, {
+    ...(options.logStream ? { logger: { level: 'info', stream: options.logStream } } : {}),
+    buildSerializer: options.buildSerializer,
+  });
   await app.ready();
   return {
     app,
