@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './lifecycle/v8-flags.js';
 import { loadConfigOrExit } from './config.js';
 import { createDeps } from './deps.js';
 import { buildApp } from './app.js';

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+
+/**
+ * A literal whose objects all survive while the young generation is at its largest is tenured by V8 (its objects are
+ * then allocated in the old generation): what made every request's objects old in the server as shipped. Run in a
+ * process of its own, with V8 tracing its decisions, once as Node's default and once with the server's first import.
+ */
+const training = `
+  function make(i) { return [i, i + 1, i + 2]; }
+  function fill(list, n) { for (let i = 0; i < n; i++) list.push(make(i)); return list; }
+  for (let round = 0; round < 20; round++) fill([], 200_000);
+`;
+
+const tenureDecisions = async (imports: string) => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--trace-pretenuring-statistics', '--import', 'tsx', '--input-type=module', '-e', imports + training],
+    { maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout.split('\n').filter((line) => line.includes('=> tenure')).length;
+};
+
+it('no allocation site is tenured in the server process', async () => {
+  expect(await tenureDecisions('')).toBeGreaterThan(0); // the training does tenure by default
+  expect(await tenureDecisions(`import './src/lifecycle/v8-flags.ts';`)).toBe(0);
+}, 60_000);
+
+it('main.ts sets the flag before any other module of the server is evaluated', () => {
+  const imports = readFileSync('src/main.ts', 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('import '));
+  expect(imports[0]).toBe(`import './lifecycle/v8-flags.js';`);
+});
