@@ -7,5 +7,10 @@ import { inject } from 'vitest';
  * (test/setup/compiled-sources.ts), which starts in about half the CPU of compiling it under tsx each time.
  */
 export function entryArgs(source: string): string[] {
-  return [join(inject('compiledSources'), source.replace(/\.ts$/, '.js'))];
+  return [compiledPath(source)];
+}
+
+/** Where the suite's transpiled copy of a source file is (`src/x.ts` → `<copy>/src/x.js`). */
+export function compiledPath(source: string): string {
+  return join(inject('compiledSources'), source.replace(/\.ts$/, '.js'));
 }

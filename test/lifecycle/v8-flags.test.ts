@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
+import { compiledPath } from '../helpers/entry.js';
 
 /**
  * A literal whose objects all survive while the young generation is at its largest is tenured by V8 (its objects are
@@ -19,7 +21,7 @@ const tenureDecisions = async (imports: string) => {
     process.execPath,
     // The young generation capped small is at its largest from the first scavenges, the state V8 tenures sites in: left
     // to grow, it may not get there within the training on a loaded machine, and the baseline then sees no decision.
-    ['--max-semi-space-size=1', '--trace-pretenuring-statistics', '--import', 'tsx', '--input-type=module', '-e', imports + training],
+    ['--max-semi-space-size=1', '--trace-pretenuring-statistics', '--input-type=module', '-e', imports + training],
     { maxBuffer: 64 * 1024 * 1024 },
   );
   return stdout.split('\n').filter((line) => line.includes('=> tenure')).length;
@@ -27,7 +29,7 @@ const tenureDecisions = async (imports: string) => {
 
 it('no allocation site is tenured in the server process', async () => {
   expect(await tenureDecisions('')).toBeGreaterThan(0); // the training does tenure by default
-  expect(await tenureDecisions(`import './src/lifecycle/v8-flags.ts';`)).toBe(0);
+  expect(await tenureDecisions(`import '${pathToFileURL(compiledPath('src/lifecycle/v8-flags.ts')).href}';`)).toBe(0);
 }, 60_000);
 
 it('main.ts sets the flag before any other module of the server is evaluated', () => {
