@@ -15,6 +15,7 @@ import { registerSigning } from './plugins/signing.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerTracing } from './plugins/tracing.js';
 import { lazySerializers } from './plugins/lazy-serializers.js';
+import { ajvValidators, asFastifyFactory, lazily, type ValidatorFactory } from './plugins/lazy-validators.js';
 import type { SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import { catalogRoutes } from './catalog/routes.js';
 import { dataRoutes } from './data/routes.js';
@@ -59,6 +60,8 @@ export interface AppOptions {
   logger?: false | { level: string; stream?: LogStream };
   /** Builds the routes' response serializers: fast-json-stringify on each route's first answer unless a test says otherwise. */
   buildSerializer?: SerializerFactory;
+  /** Builds the routes' request validators: Ajv on each route part's first request unless a test says otherwise. */
+  buildValidator?: ValidatorFactory;
 }
 
 /** Feature modules, registered in this order. Adding a feature = one line here. */
@@ -113,7 +116,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Fa
       : { logger: false }),
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     bodyLimit: 1_048_576,
-    schemaController: { compilersFactory: { buildSerializer: options.buildSerializer ?? lazySerializers } },
+    schemaController: {
+      compilersFactory: {
+        buildSerializer: options.buildSerializer ?? lazySerializers,
+        buildValidator: asFastifyFactory(options.buildValidator ?? lazily(ajvValidators())),
+      },
+    },
     // registerRequestLog writes one line per request instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors,

@@ -37,6 +37,8 @@ export interface TestAppOptions {
   logStream?: LogStream;
   /** The routes' response serializer factory, instead of the app's own (lazy) one. */
   buildSerializer?: AppOptions['buildSerializer'];
+  /** The routes' request validator factory, instead of the app's own (lazy) one. */
+  buildValidator?: AppOptions['buildValidator'];
 }
 
 /**
@@ -75,6 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const app = await buildApp(deps, {
     ...(options.logStream ? { logger: { level: 'info', stream: options.logStream } } : {}),
     buildSerializer: options.buildSerializer,
+    buildValidator: options.buildValidator,
   });
   await app.ready();
   return {
