@@ -37,9 +37,9 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
   };
   // Every request is bounded (a hung one used to hold the case until vitest's timeout, with nothing to read): past
   // SVC_DB_QUERY_TIMEOUT_MS and then some, a request still unanswered fails the case with the service's log.
-  const bounded = (path: string, init?: RequestInit) =>
-    fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(25_000) }).catch((error: Error) => {
-      throw error.name === 'TimeoutError' ? new Error(`${path} went unanswered for 25 s:\n${log.slice(-4000)}`) : error;
+  const bounded = (path: string, init?: RequestInit, ms = 25_000) =>
+    fetch(`${base}${path}`, { ...init, signal: AbortSignal.timeout(ms) }).catch((error: Error) => {
+      throw error.name === 'TimeoutError' ? new Error(`${path} went unanswered for ${ms} ms:\n${log.slice(-4000)}`) : error;
     });
   const startSession = () =>
     bounded('/api/agent-session/start', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"drill"}' });
@@ -141,12 +141,18 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
       for (let i = 0; loading && Date.now() < stopAt; i++) {
         const text = `writer ${w} event ${i}`;
         // Bounded too: a connection the primary handed to the victim as it died is neither answered nor reset (Node's
-        // cluster keeps its handle), so an unbounded write hung until undici's 300 s headers timeout.
-        const response = await bounded('/api/agent-session/event', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
-          body: JSON.stringify({ session_id: session.session_id, kind: 'log', text }),
-        }).catch(() => undefined);
+        // cluster keeps its handle), so an unbounded write hung until undici's 300 s headers timeout. No fault is on
+        // the database here, so a write takes milliseconds: 5 s is ample, and the hung one (a failed write) no longer
+        // holds the case for the 25 s bound of the fault cases.
+        const response = await bounded(
+          '/api/agent-session/event',
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${session.session_token}` },
+            body: JSON.stringify({ session_id: session.session_id, kind: 'log', text }),
+          },
+          5_000,
+        ).catch(() => undefined);
         if (response?.status === 200) acknowledged.set(((await response.json()) as { seq: number }).seq, text);
         else failed++;
       }
