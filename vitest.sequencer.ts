@@ -2,21 +2,22 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The first part's longest files, longest first, with their seconds in the first part's runs of 6 December 2026 (load
- * up to 8). Vitest orders files by their last durations when it has them (its results cache under
+ * The first part's longest files, longest first, with their seconds in the first part's runs of 6 December 2026 (12:00
+ * UTC, quiet machine). Vitest orders files by their last durations when it has them (its results cache under
  * node_modules/.vite/vitest/); a clean clone (CI) has none and goes by file size, which started the conformance check
  * late and left its wait as the run's tail. Starting these first lets the hundreds of short files fill the workers around
  * them.
  */
 export const LONG_FILES = [
-  'test/security/fuzz-routes.test.ts', // 65: fast-check over every route, on SQLite and Postgres
-  'test/client/conformance.test.ts', // 100+ then; 55 alone now: a demo started, then its 429s waited out
-  'test/sources/contract.test.ts', // 49: every data type against every fault
-  'test/client/cli.test.ts', // 44: the CLI spawned through tsx
-  'test/discovery/docs-examples.test.ts', // 40: every README and docs example run
-  'test/lifecycle/startup-errors.test.ts', // 39: the service spawned with each broken configuration
-  'test/demo/start-up.test.ts', // 37: demo start-ups
-  'test/discovery/pages.browser.test.ts', // 34: Chromium
+  'test/client/conformance.test.ts', // 60-64: a demo started, then its 429s waited out (mostly waiting)
+  'test/sources/contract.test.ts', // 49-53: every data type against every fault
+  'test/security/fuzz-routes.test.ts', // 36-39: fast-check over every route, on SQLite and Postgres (the most CPU)
+  'test/demo/start-up.test.ts', // 32-40: demo start-ups
+  'test/discovery/docs-examples.test.ts', // 28-30: every README and docs example run
+  'test/discovery/pages.browser.test.ts', // 26-29: Chromium
+  'test/security/database-outage.test.ts', // 23-27: Postgres and Redis faults, waited out
+  'test/client/cli.test.ts', // 20-24: the CLI spawned
+  'test/tlog/end-to-end.test.ts', // 20-22: the log, its witnesses and the Go verifier
 ];
 
 /** Vitest's order, except that LONG_FILES start first, in their order. */

@@ -1,6 +1,5 @@
 import { Option } from 'commander';
 import type { SvcClient } from './client.js';
-import { formatReport, runConformance } from './conformance.js';
 import { record, table } from './output.js';
 import { CliFailure, EXIT, integer, readJsonFile, time, type CliContext } from './cli-shared.js';
 
@@ -11,6 +10,8 @@ export function registerDataCommands({ program, globals, show, call }: CliContex
     .description("check a service against issue 35's agent guarantees over HTTP and MCP (a table; exit 1 on any miss)")
     .argument('[url]', 'the service to check (default: --base-url)')
     .action(async (url: string | undefined) => {
+      // Loaded when run: the check brings the MCP SDK and a tokenizer, a third of a second every other command would pay.
+      const { formatReport, runConformance } = await import('./conformance.js');
       const report = await runConformance(url ?? globals().baseUrl, { log: (line) => process.stderr.write(`${line}\n`) });
       show(report, formatReport);
       if (report.misses) throw new CliFailure(`${report.misses} conformance miss${report.misses === 1 ? '' : 'es'}`, EXIT.invalid);
