@@ -1,11 +1,5 @@
 #!/usr/bin/env node
-/**
- * `svc-doctor` (`npm run doctor` in a checkout) `[--json] [--skip-types] [--types a,b] [--deadline-ms N] [--budget-s N]
- * [--concurrency N]`: checks the deployment (database, Redis, public URL and proxy trust, free space) and every data type
- * against the upstreams configured by the environment (the same variables as the service); exits 1 when a deployment
- * check fails or a type fails, needs a key or was not reached within the time budget. With SVC_DEMO=1 it checks the
- * demo simulator.
- */
+/** `svc-doctor` (`npm run doctor` in a checkout): USAGE below says what it checks and how it exits. */
 import { parseArgs } from 'node:util';
 import { loadConfigOrExit } from '../config.js';
 import { startDemoSimulator } from '../demo/simulator.js';
@@ -13,16 +7,45 @@ import { registry } from '../sources/registry.js';
 import { formatDoctor, runDoctor, type DoctorReport } from './doctor.js';
 import { formatDeployment, runDeploymentChecks } from './doctor-deployment.js';
 
-const { values } = parseArgs({
-  options: {
-    json: { type: 'boolean', default: false },
-    'skip-types': { type: 'boolean', default: false },
-    types: { type: 'string' },
-    'deadline-ms': { type: 'string' },
-    'budget-s': { type: 'string' },
-    concurrency: { type: 'string' },
-  },
-});
+const USAGE = `usage: svc-doctor [--json] [--skip-types] [--types a,b] [--deadline-ms N] [--budget-s N] [--concurrency N]
+
+Checks the deployment (database, Redis, public URL and proxy trust, free space), then every data type against the
+upstreams the environment configures (the service's own variables; with SVC_DEMO=1, the demo's simulator).
+Exit 0: all good; 1: a check or a type failed; 2: bad arguments.
+
+  --json            the report as JSON
+  --skip-types      the deployment checks only
+  --types a,b       only these data types
+  --deadline-ms N   each type's deadline
+  --budget-s N      the whole check's time budget
+  --concurrency N   types checked at once
+`;
+
+/** The options, or usage on stderr and exit 2 (an unknown option is a usage error, not a crash). */
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        help: { type: 'boolean', short: 'h', default: false },
+        json: { type: 'boolean', default: false },
+        'skip-types': { type: 'boolean', default: false },
+        types: { type: 'string' },
+        'deadline-ms': { type: 'string' },
+        'budget-s': { type: 'string' },
+        concurrency: { type: 'string' },
+      },
+    }).values;
+  } catch (error) {
+    process.stderr.write(`svc-doctor: ${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const values = parseOptions();
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
 const positive = (name: string, text: string | undefined): number | undefined => {
   if (text === undefined) return undefined;
   const n = Number(text);

@@ -201,6 +201,17 @@ describe('npm run doctor (the command)', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('--deadline-ms: a positive whole number');
   });
+
+  it('--help prints the usage and exits 0; an unknown option is a usage error (exit 2), not a stack trace', () => {
+    const help = run(['--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: svc-doctor \[--json\]/);
+    const unknown = run(['--frobnicate']);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toMatch(/^svc-doctor: Unknown option '--frobnicate'/);
+    expect(unknown.stderr).toContain('usage: svc-doctor');
+    expect(unknown.stderr).not.toContain('    at ');
+  });
 });
 
 describe('SVC_USER_AGENT at start', () => {
