@@ -4,9 +4,10 @@ import { LongFilesFirst } from './vitest.sequencer.js';
 
 /**
  * Files that start whole services as child processes and measure them against the clock (kill -9 under load, a
- * rolling restart, start-up deadlines): they run after the rest, one at a time (vitest.serial.config.ts), because
- * sharing two cores with three other files turns their timing into flakes. Files that time nothing (start-up exit
- * codes, the cluster checks and the full disk in process, the unhandled-rejection guard) run with the rest.
+ * rolling restart, start-up deadlines): they run after the rest, two at a time beside lint (vitest.serial.config.ts),
+ * because sharing two cores with three other files and the first part's load turns their timing into flakes. Files
+ * that time nothing (start-up exit codes, the cluster checks and the full disk in process, the unhandled-rejection
+ * guard) run with the rest.
  */
 export const SERIAL_FILES = [
   'test/lifecycle/rolling-restart.test.ts',

@@ -2,13 +2,17 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The first part's longest files, longest first, with their seconds in the first part's runs of 6 December 2026 (12:00
- * UTC, quiet machine). Vitest orders files by their last durations when it has them (its results cache under
+ * Each part's longest files, longest first, with their seconds in the runs of 6 December 2026 (12:00 UTC, quiet
+ * machine). Vitest orders files by their last durations when it has them (its results cache under
  * node_modules/.vite/vitest/); a clean clone (CI) has none and goes by file size, which started the conformance check
  * late and left its wait as the run's tail. Starting these first lets the hundreds of short files fill the workers around
  * them.
  */
 export const LONG_FILES = [
+  // The serial part (vitest.serial.config.ts), two at a time: the longest first, the rest share the other worker.
+  'test/lifecycle/worker-restarts.test.ts', // 51-64: SVC_WORKERS=2 through database faults and kill -9
+  'test/lifecycle/rolling-restart.test.ts', // 28-38: two instances behind nginx, restarted under load
+  // The first part.
   'test/client/conformance.test.ts', // 60-64: a demo started, then its 429s waited out (mostly waiting)
   'test/sources/contract.test.ts', // 49-53: every data type against every fault
   'test/security/fuzz-routes.test.ts', // 36-39: fast-check over every route, on SQLite and Postgres (the most CPU)

@@ -1,6 +1,6 @@
 /**
  * The last step of `npm test`: the serial part of the suite (vitest.serial.config.ts) and lint at the same time.
- * The serial files spend their time waiting on the services they start and kill, one file at a time, while lint
+ * The serial files spend their time waiting on the services they start and kill, two files at a time, while lint
  * (ESLint's type-checked rules, then Prettier) wants one core: side by side they take about as long as the longer
  * of the two instead of the sum (CONTRIBUTING.md has the figures). Lint's output is held back and printed after
  * the serial part's, so the two never interleave; the exit code is non-zero if either failed.
