@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ajvValidators, lazily, type ValidatorFactory } from '../../src/plugins/lazy-validators.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appsClosedAfterEach } from '../helpers/app.js';
 
 /** Ajv's validator factory, noting each validator it compiles as `<method> <url> <part>`. */
 const recording = (compiled: string[]): ValidatorFactory => {
@@ -14,15 +14,8 @@ const recording = (compiled: string[]): ValidatorFactory => {
   };
 };
 
-const apps: TestApp[] = [];
-const start = async (buildValidator: ValidatorFactory) => {
-  const t = await startTestApp({ buildValidator });
-  apps.push(t);
-  return t;
-};
-afterEach(async () => {
-  for (const t of apps.splice(0)) await t.close();
-});
+const startApp = appsClosedAfterEach();
+const start = (buildValidator: ValidatorFactory) => startApp({ buildValidator });
 
 const preview = (query: string) => `/api/data/preview?${query}`;
 const startSession = (body: unknown) => ({

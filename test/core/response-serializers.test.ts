@@ -1,7 +1,7 @@
 import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { lazily } from '../../src/plugins/lazy-serializers.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { appsClosedAfterEach } from '../helpers/app.js';
 
 /** Fastify's serializer factory, noting each serializer it builds as `<method> <url> <status>`. */
 const recording = (built: string[]): SerializerFactory => {
@@ -15,15 +15,8 @@ const recording = (built: string[]): SerializerFactory => {
   };
 };
 
-const apps: TestApp[] = [];
-const start = async (buildSerializer: SerializerFactory) => {
-  const t = await startTestApp({ buildSerializer });
-  apps.push(t);
-  return t;
-};
-afterEach(async () => {
-  for (const t of apps.splice(0)) await t.close();
-});
+const startApp = appsClosedAfterEach();
+const start = (buildSerializer: SerializerFactory) => startApp({ buildSerializer });
 
 describe('Response serializers (issue 39: built on first use)', () => {
   it('are built on a route’s first answer, once, not at start-up, and answer as the ones built at start', async () => {

@@ -1,26 +1,21 @@
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { appsClosedAfterEach } from '../helpers/app.js';
 
 /** The app logs one line when it builds the document (the part that reads every upstream fixture): counted here. */
 const BUILT = 'OpenAPI document built on its first request';
 const buildsLogged = (lines: string[]) => lines.filter((line) => (JSON.parse(line) as { msg?: string }).msg === BUILT).length;
 
-const apps: TestApp[] = [];
-const start = async (lines: string[] = []) => {
-  const logStream = new Writable({
-    write: (chunk, _encoding, done) => {
-      lines.push(...String(chunk).trim().split('\n'));
-      done();
-    },
+const startApp = appsClosedAfterEach();
+const start = (lines: string[] = []) =>
+  startApp({
+    logStream: new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(...String(chunk).trim().split('\n'));
+        done();
+      },
+    }),
   });
-  const t = await startTestApp({ logStream });
-  apps.push(t);
-  return t;
-};
-afterEach(async () => {
-  for (const t of apps.splice(0)) await t.close();
-});
 
 describe('The OpenAPI document, built on first request', () => {
   it('is not built at start-up, and is built once however many ask for it at the same time', async () => {

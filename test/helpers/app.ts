@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterEach } from 'vitest';
 import { buildApp, type AppOptions, type LogStream } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -92,6 +93,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.sim) await sim.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A starter of test apps that closes every app a case started once the case ends, whatever its outcome. */
+export function appsClosedAfterEach(): (options?: TestAppOptions) => Promise<TestApp> {
+  const apps: TestApp[] = [];
+  afterEach(async () => {
+    for (const t of apps.splice(0)) await t.close();
+  });
+  return async (options) => {
+    const t = await startTestApp(options);
+    apps.push(t);
+    return t;
   };
 }
 
