@@ -7,11 +7,12 @@ import { registry } from '../sources/registry.js';
 import { formatDoctor, runDoctor, type DoctorReport } from './doctor.js';
 import { formatDeployment, runDeploymentChecks } from './doctor-deployment.js';
 
-const USAGE = `usage: svc-doctor [--json] [--skip-types] [--types a,b] [--deadline-ms N] [--budget-s N] [--concurrency N]
+const USAGE = `usage: svc-doctor [--json] [--skip-types] [--types a,b] [--deadline-ms N] [--budget-s N] [--concurrency N] [-h]
 
 Checks the deployment (database, Redis, public URL and proxy trust, free space), then every data type against the
 upstreams the environment configures (the service's own variables; with SVC_DEMO=1, the demo's simulator).
-Exit 0: all good; 1: a check or a type failed; 2: bad arguments.
+Exit 0: all good; 1: a deployment check failed, or a type failed, needs a key or was not reached within the budget;
+2: bad arguments.
 
   --json            the report as JSON
   --skip-types      the deployment checks only
