@@ -3,8 +3,7 @@
 # for each instance, take it out of the balancer (--out, for balancers that do not probe /readyz),
 # restart it (the command returns once the old process has drained and exited and the new one is
 # started), wait until its /readyz answers 200, put it back (--in), then wait --settle seconds so
-# the balancer sends it traffic again before the next instance goes down (not after the last one:
-# nothing else goes down, and the others take its traffic meanwhile). Stops at the first
+# the balancer sends it traffic again before the next instance goes down. Stops at the first
 # instance that does not come back, so at most one instance is ever out.
 #
 #   scripts/rolling-restart.sh [options] INSTANCE...
@@ -16,7 +15,7 @@
 #   --restart CMD    default: systemctl restart svc@{}
 #   --ready-url URL  default: http://127.0.0.1:{}/readyz
 #   --timeout S      seconds an instance has to answer /readyz 200 after its restart (default 120)
-#   --settle S       seconds to wait after that, before the next instance; at least nginx's fail_timeout (default 10)
+#   --settle S       seconds to wait after that; at least nginx's fail_timeout (default 10)
 set -euo pipefail
 
 restart='systemctl restart svc@{}'
@@ -34,7 +33,7 @@ while [ $# -gt 0 ]; do
     --ready-url) ready_url=$2; shift 2 ;;
     --timeout) timeout=$2; shift 2 ;;
     --settle) settle=$2; shift 2 ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "rolling-restart: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) instances+=("$1"); shift ;;
   esac
@@ -56,9 +55,7 @@ ready() {
   return 1
 }
 
-remaining=${#instances[@]}
 for instance in "${instances[@]}"; do
-  remaining=$((remaining - 1))
   url=${ready_url//\{\}/$instance}
   if [ -n "$take_out" ]; then say "$instance: out of the balancer"; bash -c "${take_out//\{\}/$instance}"; fi
   say "$instance: restarting"
@@ -68,7 +65,6 @@ for instance in "${instances[@]}"; do
     exit 1
   fi
   if [ -n "$put_in" ]; then say "$instance: back in the balancer"; bash -c "${put_in//\{\}/$instance}"; fi
-  if [ "$remaining" -eq 0 ]; then say "$instance: ready"; break; fi
   say "$instance: ready; letting the balancer take it back for ${settle}s"
   sleep "$settle"
 done
