@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** The operator's drill (`.ci/drill`): one long scenario on a real deployment, kept out of `npm test`. */
+/** The operator's drill (`.ci/drill`): a long scenario on a real deployment and a balancer check, kept out of `npm test`. */
 export default defineConfig({
   test: {
     include: ['test/drill/**/*.drill.ts'],

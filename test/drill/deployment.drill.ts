@@ -8,7 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Simulator } from '../../src/demo/simulator.js';
 import { loadFixtures } from '../../src/upstream/fixtures.js';
 import { openStore, uniqueName } from '../helpers/backends.js';
-import { CADDY, Instance, NGINX, REPO, sleep, startCaddy, startNginx, steadyLoad, untilReady, type Miss } from '../helpers/deployment.js';
+import {
+  CADDY,
+  caddyLogLines,
+  Instance,
+  NGINX,
+  REPO,
+  sleep,
+  startCaddy,
+  startNginx,
+  steadyLoad,
+  untilReady,
+  type Miss,
+} from '../helpers/deployment.js';
 import { FaultProxy } from '../helpers/fault-proxy.js';
 import { freePort } from '../helpers/ports.js';
 import { PrivateRedis } from '../helpers/private-redis.js';
@@ -116,7 +128,11 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
       documented_503: misses.filter(documented).length,
       other_misses: misses.filter((m) => !allow(m)).length,
     };
-    expect(misses.filter((m) => !allow(m))).toEqual([]);
+    const balancerErrors = door === via.caddy ? caddyLogLines(dir, '"level":"error"').slice(-5).join('\n') : '';
+    expect(
+      misses.filter((m) => !allow(m)),
+      balancerErrors,
+    ).toEqual([]);
     for (const instance of instances) expect(instance.child!.exitCode, instance.log.slice(-2000)).toBeNull();
   }
 

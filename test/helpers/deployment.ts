@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { entryArgs } from './entry.js';
 
@@ -37,8 +37,11 @@ export function startNginx(dir: string, listen: number, ports: [number, number])
   return spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: 'inherit' });
 }
 
-/** The docs' Caddyfile for several instances, with the test's ports, plain HTTP on loopback, no admin endpoint. */
-export function caddyfileFromDocs(listen: number, ports: [number, number]): string {
+/**
+ * The docs' Caddyfile for several instances, with the test's ports, plain HTTP on loopback, no admin endpoint,
+ * and Caddy's own log (health checks, "no upstreams available") written to `log`.
+ */
+export function caddyfileFromDocs(listen: number, ports: [number, number], log: string): string {
   const docs = readFileSync(join(REPO, 'docs/deploy.md'), 'utf8');
   const block =
     /```text\n# \/etc\/caddy\/Caddyfile\n(svc\.example\.org \{\n[^`]*?reverse_proxy 127\.0\.0\.1:8081 127\.0\.0\.1:8082[\s\S]*?)```/.exec(
@@ -49,16 +52,26 @@ export function caddyfileFromDocs(listen: number, ports: [number, number]): stri
     .replace('svc.example.org {', `http://127.0.0.1:${listen} {`)
     .replace('127.0.0.1:8081', `127.0.0.1:${ports[0]}`)
     .replace('127.0.0.1:8082', `127.0.0.1:${ports[1]}`);
-  return `{\n\tadmin off\n}\n${site}`;
+  return `{\n\tadmin off\n\tlog {\n\t\toutput file ${log}\n\t}\n}\n${site}`;
 }
 
-/** Caddy in the foreground with the docs' Caddyfile in front of `ports`, listening on `listen`. */
+/** Caddy in the foreground with the docs' Caddyfile in front of `ports`, listening on `listen`; its log is `dir`/caddy.log. */
 export function startCaddy(dir: string, listen: number, ports: [number, number]): ChildProcess {
-  writeFileSync(join(dir, 'Caddyfile'), caddyfileFromDocs(listen, ports));
+  writeFileSync(join(dir, 'Caddyfile'), caddyfileFromDocs(listen, ports, caddyLog(dir)));
   return spawn(CADDY, ['run', '--adapter', 'caddyfile', '--config', join(dir, 'Caddyfile')], {
     env: { PATH: process.env.PATH, HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir },
     stdio: 'ignore',
   });
+}
+
+const caddyLog = (dir: string) => join(dir, 'caddy.log');
+
+/** The lines of Caddy's log in `dir` whose message contains `text` (for barriers and failure messages). */
+export function caddyLogLines(dir: string, text: string): string[] {
+  if (!existsSync(caddyLog(dir))) return [];
+  return readFileSync(caddyLog(dir), 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(text));
 }
 
 /** One svc instance, started again whenever it exits until `stop()`; its pid is kept in `pidFile` for scripts. */
