@@ -3,12 +3,22 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { BuildFields, buildFields } from '../status/build.js';
+import { PeerReach } from './peer-reach.js';
 
 const Health = Type.Object({ ok: Type.Boolean(), store: Type.String(), engine: Type.String(), ...BuildFields });
 const Readiness = Type.Object({
-  ok: Type.Boolean({ description: 'true when this instance can serve: its database answers within the deadline and takes writes' }),
+  ok: Type.Boolean({
+    description:
+      'true when this instance can serve: its database answers within the deadline and takes writes, or is away for every instance',
+  }),
   store: Type.String({ description: 'ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk)' }),
   store_error: Type.Optional(Type.String({ description: 'with write_failed: the database error code, e.g. SQLITE_FULL' })),
+  store_outage: Type.Optional(
+    Type.Union([Type.Literal('shared'), Type.Literal('this_instance')], {
+      description:
+        'with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database)',
+    }),
+  ),
   redis: Type.String({ description: 'ok, timeout / unreachable, or not_configured; reported, never counted against readiness' }),
   deadline_ms: Type.Integer(),
 });
@@ -45,6 +55,14 @@ export const healthRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     logRedisOutages(deps, app.log);
+    const peers = new PeerReach(deps.cache, deps.cluster.id, deps.clock);
+
+    /** A shared database's failure, told apart (peer-reach.ts); SQLite's file is this instance's own. */
+    async function storeOutage(reached: Check, startedAt: number): Promise<'shared' | 'this_instance' | undefined> {
+      if (deps.store.engine !== 'postgres') return undefined;
+      if (reached === 'ok') return void peers.reached();
+      return (await peers.reachedByOthers(startedAt)) ? 'this_instance' : 'shared';
+    }
 
     app.get(
       '/healthz',
@@ -70,7 +88,8 @@ export const healthRoutes =
           tags: ['ops'],
           summary: 'Readiness: this instance can serve (its database answers and takes writes)',
           description:
-            `For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (${deps.config.readyTimeoutMs} ms), ` +
+            `For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (${deps.config.readyTimeoutMs} ms) ` +
+            'and, for a shared database (Postgres), another instance has reached it since (`store_outage`: a database away for every instance fails none of them), ' +
             'or, on SQLite, while writes fail for want of disk (until one succeeds again), and while it drains on shutdown (SVC_SHUTDOWN_DRAIN_MS). The server listens only once start-up is done. ' +
             'Redis is shared by every instance: its state is reported in `redis` (and the svc_redis_available metric) but never fails readiness, ' +
             'because during a Redis outage every instance still serves (rate limits fall back to the in-process limiter) and failing them all at once would turn a blip into an outage.',
@@ -80,19 +99,22 @@ export const healthRoutes =
       async (_request, reply) => {
         const deadline = deps.config.readyTimeoutMs;
         const redis = deps.redis;
+        const startedAt = deps.clock.now();
         const [reached, redisCheck] = await Promise.all([
           within(deadline, () => deps.store.ping()),
           redis ? within(deadline, () => redis.ping()) : Promise.resolve('not_configured' as const),
         ]);
         const writeFailure = reached === 'ok' ? deps.store.writeFailure() : undefined;
         const store = writeFailure ? 'write_failed' : reached;
+        const outage = await storeOutage(reached, startedAt);
         // Draining on shutdown (SVC_SHUTDOWN_DRAIN_MS) takes the instance out of the balancer while it still serves.
-        const ok = !app.stopping && store === 'ok';
+        const ok = !app.stopping && (store === 'ok' || outage === 'shared');
         reply.code(ok ? 200 : 503);
         return {
           ok,
           store,
           ...(writeFailure ? { store_error: writeFailure } : {}),
+          ...(outage ? { store_outage: outage } : {}),
           redis: redisCheck,
           deadline_ms: deadline,
         };

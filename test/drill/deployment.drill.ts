@@ -41,6 +41,13 @@ for (const balancer of [NGINX, CADDY])
 if (!process.env.DATABASE_URL || !process.env.REDIS_URL) throw new Error('the drill needs DATABASE_URL and REDIS_URL');
 if (!existsSync(join(REPO, 'dist/src/main.js'))) throw new Error('the drill runs the compiled service: npm run build first');
 
+/** A front door of the deployment and the steady load through it. */
+interface Door {
+  name: 'nginx' | 'caddy';
+  base: string;
+  load?: ReturnType<typeof steadyLoad>;
+}
+
 /** A miss the docs promise during a database or Redis outage: 503 store_unavailable with Retry-After. */
 const documented = (miss: Miss) => miss.status === 503 && miss.error === 'store_unavailable' && Boolean(miss.retryAfter);
 
@@ -53,10 +60,13 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
   let postgres: FaultProxy;
   let balancers: ChildProcess[] = [];
   let instances: Instance[];
-  /** The deployment's front doors: nginx carries the load through every fault; Caddy is drilled on a rolling restart. */
-  const via: Record<'nginx' | 'caddy', { base: string; load?: ReturnType<typeof steadyLoad> }> = {
-    nginx: { base: '' },
-    caddy: { base: '' },
+  /**
+   * The deployment's front doors: nginx carries load through every fault; Caddy, whose active checks follow /readyz,
+   * through the two store outages and its own rolling restart.
+   */
+  const via: Record<'nginx' | 'caddy', Door> = {
+    nginx: { name: 'nginx', base: '' },
+    caddy: { name: 'caddy', base: '' },
   };
 
   beforeAll(
@@ -97,13 +107,14 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
       via.caddy.base = `http://127.0.0.1:${caddyPort}`;
       await Promise.all([untilReady(`${via.nginx.base}/readyz`, 30), untilReady(`${via.caddy.base}/readyz`, 30)]);
       via.nginx.load = steadyLoad(via.nginx.base, 4);
+      via.caddy.load = steadyLoad(via.caddy.base, 4);
       await sleep(2000);
     },
     2 * START_UP_S * 1000,
   );
 
   afterAll(async () => {
-    await via.nginx.load?.stop();
+    await Promise.all([via.nginx.load?.stop(), via.caddy.load?.stop()]);
     for (const balancer of balancers) balancer.kill('SIGTERM');
     await Promise.all((instances ?? []).map((i) => i.stop()));
     await Promise.all([postgres?.close(), redis?.kill(), sim?.close()]);
@@ -112,27 +123,35 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
   });
 
   /**
-   * Runs `fault`, then checks what the load through `door` met meanwhile, and that a write through it succeeds
-   * again within `recoverS`.
+   * Runs `fault`, then checks what the load through each of `doors` met meanwhile, and that a write through the first
+   * succeeds again within `recoverS`.
    */
-  async function phase(name: string, fault: () => Promise<void>, allow: (miss: Miss) => boolean, door = via.nginx, recoverS = 30) {
-    const load = door.load!;
+  async function phase(name: string, fault: () => Promise<void>, allow: (miss: Miss) => boolean, doors = [via.nginx], recoverS = 30) {
     const from = Date.now();
-    const answeredBefore = load.answered();
+    const answeredBefore = doors.map((door) => door.load!.answered());
     await fault();
-    await untilWriteSucceeds(door.base, recoverS);
-    const misses = load.misses.filter((m) => m.at >= from);
+    await untilWriteSucceeds(doors[0]!.base, recoverS);
+    const seen = doors.map((door, i) => ({
+      door,
+      answered: door.load!.answered() - answeredBefore[i]!,
+      misses: door.load!.misses.filter((m) => m.at >= from),
+    }));
     summary[name] = {
       seconds: Math.round((Date.now() - from) / 100) / 10,
-      answered: load.answered() - answeredBefore,
-      documented_503: misses.filter(documented).length,
-      other_misses: misses.filter((m) => !allow(m)).length,
+      ...Object.fromEntries(
+        seen.map(({ door, answered, misses }) => [
+          door.name,
+          { answered, documented_503: misses.filter(documented).length, other_misses: misses.filter((m) => !allow(m)).length },
+        ]),
+      ),
     };
-    const balancerErrors = door === via.caddy ? caddyLogLines(dir, '"level":"error"').slice(-5).join('\n') : '';
-    expect(
-      misses.filter((m) => !allow(m)),
-      balancerErrors,
-    ).toEqual([]);
+    for (const { door, misses } of seen) {
+      const balancerErrors = door === via.caddy ? caddyLogLines(dir, '"level":"error"').slice(-5).join('\n') : '';
+      expect(
+        misses.filter((m) => !allow(m)),
+        `through ${door.name}\n${balancerErrors}`,
+      ).toEqual([]);
+    }
     for (const instance of instances) expect(instance.child!.exitCode, instance.log.slice(-2000)).toBeNull();
   }
 
@@ -144,7 +163,7 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
     throw new Error(`no write succeeded within ${seconds} s after the fault`);
   }
 
-  it('a 15 s Postgres black hole: every answer is 2xx or a documented 503, and writes come back', async () => {
+  it('a 15 s Postgres black hole: every answer through nginx and Caddy is 2xx or a documented 503, and writes come back', async () => {
     await phase(
       'postgres_black_hole_15s',
       async () => {
@@ -153,6 +172,7 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
         await postgres.heal();
       },
       documented,
+      [via.nginx, via.caddy],
     );
   }, 120_000);
 
@@ -165,7 +185,9 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
         await redis.start();
       },
       documented,
+      [via.nginx, via.caddy],
     );
+    await via.caddy.load!.stop(); // until Caddy's rolling restart: the docs' Caddyfile resends no POST after a kill -9
   }, 120_000);
 
   it('kill -9 of a worker: not one request misses, and the first process starts a replacement', async () => {
@@ -212,7 +234,7 @@ describe('drill: Postgres black hole, Redis restart, kill -9 of a worker, rollin
     async () => {
       via.caddy.load = steadyLoad(via.caddy.base, 4);
       try {
-        await phase('rolling_restart_caddy', rollingRestart, () => false, via.caddy);
+        await phase('rolling_restart_caddy', rollingRestart, () => false, [via.caddy]);
       } finally {
         await via.caddy.load.stop();
       }

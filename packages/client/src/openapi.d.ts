@@ -1571,7 +1571,7 @@ export interface paths {
         };
         /**
          * Readiness: this instance can serve (its database answers and takes writes)
-         * @description For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (1000 ms), or, on SQLite, while writes fail for want of disk (until one succeeds again), and while it drains on shutdown (SVC_SHUTDOWN_DRAIN_MS). The server listens only once start-up is done. Redis is shared by every instance: its state is reported in `redis` (and the svc_redis_available metric) but never fails readiness, because during a Redis outage every instance still serves (rate limits fall back to the in-process limiter) and failing them all at once would turn a blip into an outage.
+         * @description For load balancers: 503 while this instance's database does not answer within SVC_READY_TIMEOUT_MS (1000 ms) and, for a shared database (Postgres), another instance has reached it since (`store_outage`: a database away for every instance fails none of them), or, on SQLite, while writes fail for want of disk (until one succeeds again), and while it drains on shutdown (SVC_SHUTDOWN_DRAIN_MS). The server listens only once start-up is done. Redis is shared by every instance: its state is reported in `redis` (and the svc_redis_available metric) but never fails readiness, because during a Redis outage every instance still serves (rate limits fall back to the in-process limiter) and failing them all at once would turn a blip into an outage.
          */
         get: operations["getReadyz"];
         put?: never;
@@ -12478,12 +12478,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description true when this instance can serve: its database answers within the deadline and takes writes */
+                        /** @description true when this instance can serve: its database answers within the deadline and takes writes, or is away for every instance */
                         ok: boolean;
                         /** @description ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk) */
                         store: string;
                         /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
                         store_error?: string;
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database) */
+                        store_outage?: "shared" | "this_instance";
                         /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;
                         deadline_ms: number;
@@ -12499,12 +12501,14 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description true when this instance can serve: its database answers within the deadline and takes writes */
+                        /** @description true when this instance can serve: its database answers within the deadline and takes writes, or is away for every instance */
                         ok: boolean;
                         /** @description ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk) */
                         store: string;
                         /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
                         store_error?: string;
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database) */
+                        store_outage?: "shared" | "this_instance";
                         /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;
                         deadline_ms: number;
