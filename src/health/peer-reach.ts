@@ -1,7 +1,7 @@
 import type { Cache } from '../cache/index.js';
 import type { Clock } from '../core/clock.js';
 
-/** Where each instance records its last readiness probe that reached the shared database. */
+/** Where each instance records its last probe (/readyz, /healthz) that reached the shared database. */
 const KEY = 'readyz:store-reached';
 /** A record older than this says nothing about now (balancers probe every few seconds; Kubernetes every 10 s by default). */
 export const REACH_FRESH_MS = 30_000;
@@ -13,10 +13,11 @@ interface Reach {
 
 /**
  * Whether a shared database this instance cannot reach is reached by another instance (docs/operations.md,
- * "Liveness and readiness"). Failing readiness takes one instance out of the balancer; when the database is away
- * for every instance, taking them all out would only replace svc's documented answers (503 `store_unavailable`
- * with Retry-After, and everything that needs no database) with the balancer's own error. So readiness fails
- * for the database only when another instance has reached it since this one's failures began.
+ * "Liveness and readiness"). Failing readiness takes one instance out of the balancer, failing liveness restarts it;
+ * when the database is away for every instance, taking them all out would only replace svc's documented answers
+ * (503 `store_unavailable` with Retry-After, and everything that needs no database) with the balancer's own error,
+ * and restarting them all would not bring the database back. So both probes fail for the database only when another
+ * instance has reached it since this one's failures began.
  *
  * Every probe that reaches the database writes this instance's id and the time under one key of the shared
  * cache (Redis: one SET per probe). Without Redis, or while it is away, an instance sees only its own records

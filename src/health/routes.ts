@@ -5,7 +5,19 @@ import type { Deps } from '../deps.js';
 import { BuildFields, buildFields } from '../status/build.js';
 import { PeerReach } from './peer-reach.js';
 
-const Health = Type.Object({ ok: Type.Boolean(), store: Type.String(), engine: Type.String(), ...BuildFields });
+const StoreOutage = Type.Optional(
+  Type.Union([Type.Literal('shared'), Type.Literal('this_instance')], {
+    description:
+      'with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (the probe fails), shared when none is known to (the probe holds: every instance answers 503 store_unavailable for what needs the database)',
+  }),
+);
+const Health = Type.Object({
+  ok: Type.Boolean({ description: 'true when the process answers and its store is reachable, or is away for every instance' }),
+  store: Type.String({ description: 'reachable or unreachable' }),
+  store_outage: StoreOutage,
+  engine: Type.String(),
+  ...BuildFields,
+});
 const Readiness = Type.Object({
   ok: Type.Boolean({
     description:
@@ -13,12 +25,7 @@ const Readiness = Type.Object({
   }),
   store: Type.String({ description: 'ok, timeout / unreachable, or write_failed (SQLite: a write failed for want of disk)' }),
   store_error: Type.Optional(Type.String({ description: 'with write_failed: the database error code, e.g. SQLITE_FULL' })),
-  store_outage: Type.Optional(
-    Type.Union([Type.Literal('shared'), Type.Literal('this_instance')], {
-      description:
-        'with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database)',
-    }),
-  ),
+  store_outage: StoreOutage,
   redis: Type.String({ description: 'ok, timeout / unreachable, or not_configured; reported, never counted against readiness' }),
   deadline_ms: Type.Integer(),
 });
@@ -70,14 +77,25 @@ export const healthRoutes =
         schema: {
           tags: ['ops'],
           summary: 'Liveness: the process answers and its store is reachable',
-          description: 'For restarts. Readiness to take traffic, Redis included, is GET /readyz.',
+          description:
+            'For restarts: 503 when the store does not answer and, for a shared database (Postgres), another instance has reached it since ' +
+            '(`store_outage`: restarting every instance would not bring back a database away for all of them). Readiness to take traffic, Redis included, is GET /readyz.',
           response: { 200: Health, 503: Health },
         },
       },
       async (_request, reply) => {
+        const startedAt = deps.clock.now();
         const reachable = await deps.store.ping();
-        reply.code(reachable ? 200 : 503);
-        return { ok: reachable, store: reachable ? 'reachable' : 'unreachable', engine: deps.store.engine, ...buildFields(deps.store) };
+        const outage = await storeOutage(reachable ? 'ok' : 'unreachable', startedAt);
+        const ok = reachable || outage === 'shared';
+        reply.code(ok ? 200 : 503);
+        return {
+          ok,
+          store: reachable ? 'reachable' : 'unreachable',
+          ...(outage ? { store_outage: outage } : {}),
+          engine: deps.store.engine,
+          ...buildFields(deps.store),
+        };
       },
     );
 

@@ -1551,7 +1551,7 @@ export interface paths {
         };
         /**
          * Liveness: the process answers and its store is reachable
-         * @description For restarts. Readiness to take traffic, Redis included, is GET /readyz.
+         * @description For restarts: 503 when the store does not answer and, for a shared database (Postgres), another instance has reached it since (`store_outage`: restarting every instance would not bring back a database away for all of them). Readiness to take traffic, Redis included, is GET /readyz.
          */
         get: operations["getHealthz"];
         put?: never;
@@ -12426,8 +12426,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description true when the process answers and its store is reachable, or is away for every instance */
                         ok: boolean;
+                        /** @description reachable or unreachable */
                         store: string;
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (the probe fails), shared when none is known to (the probe holds: every instance answers 503 store_unavailable for what needs the database) */
+                        store_outage?: "shared" | "this_instance";
                         engine: string;
                         /** @description the package version (semver; CHANGELOG.md lists what each one changed) */
                         version: string;
@@ -12447,8 +12451,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description true when the process answers and its store is reachable, or is away for every instance */
                         ok: boolean;
+                        /** @description reachable or unreachable */
                         store: string;
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (the probe fails), shared when none is known to (the probe holds: every instance answers 503 store_unavailable for what needs the database) */
+                        store_outage?: "shared" | "this_instance";
                         engine: string;
                         /** @description the package version (semver; CHANGELOG.md lists what each one changed) */
                         version: string;
@@ -12484,7 +12492,7 @@ export interface operations {
                         store: string;
                         /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
                         store_error?: string;
-                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database) */
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (the probe fails), shared when none is known to (the probe holds: every instance answers 503 store_unavailable for what needs the database) */
                         store_outage?: "shared" | "this_instance";
                         /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;
@@ -12507,7 +12515,7 @@ export interface operations {
                         store: string;
                         /** @description with write_failed: the database error code, e.g. SQLITE_FULL */
                         store_error?: string;
-                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (readiness fails: the balancer sends elsewhere), shared when none is known to (readiness holds: every instance answers 503 store_unavailable for what needs the database) */
+                        /** @description with a shared database (Postgres) that does not answer: this_instance when another instance has reached it since this one began failing (the probe fails), shared when none is known to (the probe holds: every instance answers 503 store_unavailable for what needs the database) */
                         store_outage?: "shared" | "this_instance";
                         /** @description ok, timeout / unreachable, or not_configured; reported, never counted against readiness */
                         redis: string;

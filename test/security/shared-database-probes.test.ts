@@ -5,17 +5,22 @@ import { FaultProxy } from '../helpers/fault-proxy.js';
 import { REACH_FRESH_MS } from '../../src/health/peer-reach.js';
 
 /**
- * Readiness with a shared database (src/health/peer-reach.ts). Before, /readyz failed on every instance while Postgres
- * was away, so a balancer with active checks (the docs' Caddy) took them all out and answered every request, reads from
- * the cache included, with its own empty 503 instead of svc's documented ones. Now readiness fails for the database
+ * Readiness and liveness with a shared database (src/health/peer-reach.ts). Before, /readyz and /healthz failed on every
+ * instance while Postgres was away: a balancer with active checks (the docs' Caddy) took them all out and answered every
+ * request, reads from the cache included, with its own empty 503 instead of svc's documented ones, and a supervisor
+ * pointed at /healthz (Docker's HEALTHCHECK, a liveness probe) would restart them all. Now both fail for the database
  * only when another instance reaches it: two instances on one schema and one Redis prefix, A through a fault proxy.
  */
-describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('readiness when the shared database is away', () => {
+describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('probes when the shared database is away', () => {
   let proxy: FaultProxy;
   let a: TestApp;
   let b: TestApp;
   const readiness = async (t: TestApp) => {
     const answer = await t.app.inject('/readyz');
+    return { status: answer.statusCode, ...answer.json<{ ok: boolean; store: string; store_outage?: string }>() };
+  };
+  const liveness = async (t: TestApp) => {
+    const answer = await t.app.inject('/healthz');
     return { status: answer.statusCode, ...answer.json<{ ok: boolean; store: string; store_outage?: string }>() };
   };
   const startSession = (t: TestApp) => t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'peers' } });
@@ -41,10 +46,12 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('readi
     b.clock.advance(1000);
     expect(await readiness(b)).toMatchObject({ status: 200, store: 'ok' });
     expect(await readiness(a)).toMatchObject({ status: 503, ok: false, store: 'unreachable', store_outage: 'this_instance' });
+    expect(await liveness(a)).toMatchObject({ status: 503, ok: false, store: 'unreachable', store_outage: 'this_instance' });
 
     await proxy.heal();
     expect(await readiness(a)).toMatchObject({ status: 200, ok: true, store: 'ok' });
     expect((await readiness(a)).store_outage).toBeUndefined();
+    expect(await liveness(a)).toMatchObject({ status: 200, ok: true, store: 'reachable' });
   });
 
   it('away for every instance: each stays ready and answers what needs the database with the documented 503', async () => {
@@ -55,6 +62,7 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('readi
     // B stands for the other instances: it is away for them too, so none records a reach.
     for (let probe = 0; probe < 3; probe++, b.clock.advance(2000))
       expect(await readiness(a)).toMatchObject({ status: 200, ok: true, store: 'unreachable', store_outage: 'shared' });
+    expect(await liveness(a)).toMatchObject({ status: 200, ok: true, store: 'unreachable', store_outage: 'shared' });
     const refused = await startSession(a);
     expect(refused.statusCode).toBe(503);
     expect(refused.json()).toMatchObject({ error: 'store_unavailable' });
