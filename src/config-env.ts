@@ -33,7 +33,8 @@ export const EnvSchema = Type.Object({
     minimum: 50,
     maximum: 30_000,
     default: 1000,
-    description: 'GET /readyz: how long the database and Redis have to answer before the instance reports not ready',
+    description:
+      'GET /readyz and /healthz: how long the database (and, for /readyz, Redis) has to answer before the probe reports it unreachable',
   }),
   SVC_SHUTDOWN_TIMEOUT_MS: Type.Integer({
     minimum: 0,

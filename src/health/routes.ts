@@ -78,15 +78,17 @@ export const healthRoutes =
           tags: ['ops'],
           summary: 'Liveness: the process answers and its store is reachable',
           description:
-            'For restarts: 503 when the store does not answer and, for a shared database (Postgres), another instance has reached it since ' +
+            `For restarts: 503 when the store does not answer within SVC_READY_TIMEOUT_MS (${deps.config.readyTimeoutMs} ms) and, for a shared database (Postgres), another instance has reached it since ` +
             '(`store_outage`: restarting every instance would not bring back a database away for all of them). Readiness to take traffic, Redis included, is GET /readyz.',
           response: { 200: Health, 503: Health },
         },
       },
       async (_request, reply) => {
         const startedAt = deps.clock.now();
-        const reachable = await deps.store.ping();
-        const outage = await storeOutage(reachable ? 'ok' : 'unreachable', startedAt);
+        // Bounded like readiness: a black hole would otherwise hold the probe for a whole query timeout.
+        const reached = await within(deps.config.readyTimeoutMs, () => deps.store.ping());
+        const reachable = reached === 'ok';
+        const outage = await storeOutage(reached, startedAt);
         const ok = reachable || outage === 'shared';
         reply.code(ok ? 200 : 503);
         return {

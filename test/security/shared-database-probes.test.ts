@@ -72,6 +72,17 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('probe
     expect(await readiness(a)).toMatchObject({ status: 200, store: 'ok' });
   });
 
+  it('a black hole holds neither probe longer than SVC_READY_TIMEOUT_MS (1 s), though a query may wait 10 s', async () => {
+    b.clock.advance(1000);
+    proxy.blackHole();
+    for (const probe of [liveness, readiness]) {
+      const startedAt = Date.now();
+      expect(await probe(a)).toMatchObject({ status: 200, store_outage: 'shared' });
+      expect(Date.now() - startedAt).toBeLessThan(5000);
+    }
+    await proxy.heal();
+  });
+
   it("a peer's reach older than the freshness window says nothing", async () => {
     b.clock.advance(1000);
     await proxy.refuse();

@@ -1551,7 +1551,7 @@ export interface paths {
         };
         /**
          * Liveness: the process answers and its store is reachable
-         * @description For restarts: 503 when the store does not answer and, for a shared database (Postgres), another instance has reached it since (`store_outage`: restarting every instance would not bring back a database away for all of them). Readiness to take traffic, Redis included, is GET /readyz.
+         * @description For restarts: 503 when the store does not answer within SVC_READY_TIMEOUT_MS (1000 ms) and, for a shared database (Postgres), another instance has reached it since (`store_outage`: restarting every instance would not bring back a database away for all of them). Readiness to take traffic, Redis included, is GET /readyz.
          */
         get: operations["getHealthz"];
         put?: never;
