@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox as FastifyPluginAsync } from '@fastify/t
 import type { AppContext } from '../app-context.js';
 import type { Deps } from '../deps.js';
 import { BuildFields, buildFields } from '../status/build.js';
-import { PeerReach } from './peer-reach.js';
+import { storeCheck, within } from './store-check.js';
 
 const StoreOutage = Type.Optional(
   Type.Union([Type.Literal('shared'), Type.Literal('this_instance')], {
@@ -30,23 +30,6 @@ const Readiness = Type.Object({
   deadline_ms: Type.Integer(),
 });
 
-type Check = 'ok' | 'timeout' | 'unreachable';
-
-/** ok when `probe` resolves truthy within `deadlineMs`. */
-async function within(deadlineMs: number, probe: () => Promise<unknown>): Promise<Check> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Check>((resolve) => (timer = setTimeout(() => resolve('timeout'), deadlineMs)));
-  const answered = probe().then(
-    (value): Check => (value ? 'ok' : 'unreachable'),
-    (error: Error): Check => (/timed out/i.test(error?.message) ? 'timeout' : 'unreachable'),
-  );
-  try {
-    return await Promise.race([answered, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** One warning when Redis becomes unavailable and one line when it is back: not one per failed command. */
 function logRedisOutages(deps: Deps, log: { warn(o: object, m: string): void; info(m: string): void }): void {
   deps.redisAvailability?.onChange((available, error) => {
@@ -62,14 +45,7 @@ export const healthRoutes =
   ({ deps }: AppContext): FastifyPluginAsync =>
   async (app) => {
     logRedisOutages(deps, app.log);
-    const peers = new PeerReach(deps.cache, deps.cluster.id, deps.clock);
-
-    /** A shared database's failure, told apart (peer-reach.ts); SQLite's file is this instance's own. */
-    async function storeOutage(reached: Check, startedAt: number): Promise<'shared' | 'this_instance' | undefined> {
-      if (deps.store.engine !== 'postgres') return undefined;
-      if (reached === 'ok') return void peers.reached();
-      return (await peers.reachedByOthers(startedAt)) ? 'this_instance' : 'shared';
-    }
+    const checkStore = storeCheck(deps);
 
     app.get(
       '/healthz',
@@ -84,11 +60,8 @@ export const healthRoutes =
         },
       },
       async (_request, reply) => {
-        const startedAt = deps.clock.now();
-        // Bounded like readiness: a black hole would otherwise hold the probe for a whole query timeout.
-        const reached = await within(deps.config.readyTimeoutMs, () => deps.store.ping());
+        const { reached, outage } = await checkStore();
         const reachable = reached === 'ok';
-        const outage = await storeOutage(reached, startedAt);
         const ok = reachable || outage === 'shared';
         reply.code(ok ? 200 : 503);
         return {
@@ -119,14 +92,12 @@ export const healthRoutes =
       async (_request, reply) => {
         const deadline = deps.config.readyTimeoutMs;
         const redis = deps.redis;
-        const startedAt = deps.clock.now();
-        const [reached, redisCheck] = await Promise.all([
-          within(deadline, () => deps.store.ping()),
+        const [{ reached, outage }, redisCheck] = await Promise.all([
+          checkStore(),
           redis ? within(deadline, () => redis.ping()) : Promise.resolve('not_configured' as const),
         ]);
         const writeFailure = reached === 'ok' ? deps.store.writeFailure() : undefined;
         const store = writeFailure ? 'write_failed' : reached;
-        const outage = await storeOutage(reached, startedAt);
         // Draining on shutdown (SVC_SHUTDOWN_DRAIN_MS) takes the instance out of the balancer while it still serves.
         const ok = !app.stopping && (store === 'ok' || outage === 'shared');
         reply.code(ok ? 200 : 503);
