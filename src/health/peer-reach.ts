@@ -6,7 +6,7 @@ const KEY = 'readyz:store-reached';
 /** A record older than this says nothing about now (balancers probe every few seconds; Kubernetes every 10 s by default). */
 export const REACH_FRESH_MS = 30_000;
 
-interface Reach {
+export interface Reach {
   by: string;
   at: number;
 }
@@ -33,17 +33,25 @@ export class PeerReach {
     private readonly clock: Clock,
   ) {}
 
-  /** This instance's probe reached the database. */
-  reached(): void {
+  /** This instance's probe reached the database: recorded before the probe answers, so a peer probed next sees it. */
+  async reached(): Promise<void> {
     this.failingSince = undefined;
     const reach: Reach = { by: this.instanceId, at: this.clock.now() };
-    this.cache.set(KEY, reach, REACH_FRESH_MS).catch(() => undefined); // a lost record only delays a peer's verdict
+    await this.cache.set(KEY, reach, REACH_FRESH_MS).catch(() => undefined); // a lost record only delays a peer's verdict
   }
 
-  /** This instance's probe, begun at `startedAt`, did not reach the database: has another instance reached it since? */
-  async reachedByOthers(startedAt: number): Promise<boolean> {
+  /** The latest record of a probe that reached the database; never rejects. */
+  latest(): Promise<Reach | undefined> {
+    return this.cache.get<Reach>(KEY).catch(() => undefined);
+  }
+
+  /**
+   * This instance's probe, begun at `startedAt`, did not reach the database: does `latest` (read during that probe)
+   * say another instance has reached it since this instance's failures began?
+   */
+  reachedByOthers(startedAt: number, latest: Reach | undefined): boolean {
     this.failingSince ??= startedAt;
-    const last = await this.cache.get<Reach>(KEY).catch(() => undefined);
-    return Boolean(last && last.by !== this.instanceId && last.at > this.failingSince && last.at > this.clock.now() - REACH_FRESH_MS);
+    const since = this.failingSince;
+    return Boolean(latest && latest.by !== this.instanceId && latest.at > since && latest.at > this.clock.now() - REACH_FRESH_MS);
   }
 }

@@ -30,14 +30,17 @@ export interface StoreState {
  */
 export function storeCheck(deps: Pick<Deps, 'store' | 'cache' | 'cluster' | 'clock' | 'config'>): () => Promise<StoreState> {
   const peers = new PeerReach(deps.cache, deps.cluster.id, deps.clock);
+  const shared = deps.store.engine === 'postgres';
   return async () => {
     const startedAt = deps.clock.now();
+    // Read alongside the ping, so a failed probe waits for the slower of the two (the Redis deadline is the shorter), not their sum.
+    const latest = shared ? peers.latest() : undefined;
     const reached = await within(deps.config.readyTimeoutMs, () => deps.store.ping());
-    if (deps.store.engine !== 'postgres') return { reached };
+    if (!shared) return { reached };
     if (reached === 'ok') {
-      peers.reached();
+      await peers.reached();
       return { reached };
     }
-    return { reached, outage: (await peers.reachedByOthers(startedAt)) ? 'this_instance' : 'shared' };
+    return { reached, outage: peers.reachedByOthers(startedAt, await latest) ? 'this_instance' : 'shared' };
   };
 }
