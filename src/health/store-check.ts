@@ -33,7 +33,8 @@ export function storeCheck(deps: Pick<Deps, 'store' | 'cache' | 'cluster' | 'clo
   const shared = deps.store.engine === 'postgres';
   return async () => {
     const startedAt = deps.clock.now();
-    // Read alongside the ping, so a failed probe waits for the slower of the two (the Redis deadline is the shorter), not their sum.
+    // Read alongside the ping, so a failed probe waits for the slower of the two (the Redis deadline is the shorter),
+    // not for their sum.
     const latest = shared ? peers.latest() : undefined;
     const reached = await within(deps.config.readyTimeoutMs, () => deps.store.ping());
     if (!shared) return { reached };
