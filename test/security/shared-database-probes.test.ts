@@ -15,14 +15,12 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('probe
   let proxy: FaultProxy;
   let a: TestApp;
   let b: TestApp;
-  const readiness = async (t: TestApp) => {
-    const answer = await t.app.inject('/readyz');
+  const probe = async (t: TestApp, path: '/readyz' | '/healthz') => {
+    const answer = await t.app.inject(path);
     return { status: answer.statusCode, ...answer.json<{ ok: boolean; store: string; store_outage?: string }>() };
   };
-  const liveness = async (t: TestApp) => {
-    const answer = await t.app.inject('/healthz');
-    return { status: answer.statusCode, ...answer.json<{ ok: boolean; store: string; store_outage?: string }>() };
-  };
+  const readiness = (t: TestApp) => probe(t, '/readyz');
+  const liveness = (t: TestApp) => probe(t, '/healthz');
   const startSession = (t: TestApp) => t.app.inject({ method: 'POST', url: '/api/agent-session/start', payload: { label: 'peers' } });
 
   beforeAll(async () => {
@@ -75,9 +73,9 @@ describe.runIf(SHARED_STORE_BACKENDS.length > 0 && process.env.REDIS_URL)('probe
   it('a black hole holds neither probe longer than SVC_READY_TIMEOUT_MS (1 s), though a query may wait 10 s', async () => {
     b.clock.advance(1000);
     proxy.blackHole();
-    for (const probe of [liveness, readiness]) {
+    for (const check of [liveness, readiness]) {
       const startedAt = Date.now();
-      expect(await probe(a)).toMatchObject({ status: 200, store_outage: 'shared' });
+      expect(await check(a)).toMatchObject({ status: 200, store_outage: 'shared' });
       expect(Date.now() - startedAt).toBeLessThan(5000);
     }
     await proxy.heal();
