@@ -223,7 +223,7 @@ describe.runIf(process.env.DATABASE_URL && process.env.REDIS_URL)('SVC_WORKERS=2
       while (loading) outcomes[await oneRequest()]++;
     };
     const clients = Array.from({ length: 32 }, client);
-    await sleep(1000);
+    await until('the load under way', () => outcomes.answered >= 200);
     const replaced = log.split('a replacement worker listens').length;
     process.kill(Number(workerPids()[0]), 'SIGKILL');
     await until('a replacement worker', () => log.split('a replacement worker listens').length > replaced);
