@@ -70,10 +70,11 @@ export class PreviewService {
     const body = await this.preview(input);
     // Rows say their age in whole seconds, so the signed bytes are good until the second changes (or the TTL ends).
     const nextSecond = (Math.floor(this.clock.now() / 1000) + 1) * 1000;
-    const freshUntil = Math.min(Number(body.fetched_at) + descriptor.ttlSeconds * 1000, nextSecond);
+    const valueFreshUntil = Number(body.fetched_at) + descriptor.ttlSeconds * 1000;
+    const freshUntil = Math.min(valueFreshUntil, nextSecond);
     const unchanged = this.runner.generationOf(cacheKey) === generation;
     const keep = body.ok && body.cached === true && freshUntil > this.clock.now() && unchanged;
-    return { body, ...(keep ? { keepable: { cacheKey, generation, freshUntil } } : {}) };
+    return { body, ...(keep ? { keepable: { cacheKey, generation, freshUntil, valueFreshUntil } } : {}) };
   }
 
   async preview(input: PreviewInput): Promise<PreviewBody> {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requestHash } from '../../src/core/receipt.js';
 import { matchesEtag } from '../../src/data/hot-answers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -13,6 +13,10 @@ beforeEach(() => {
   t.sim.clearOverrides();
   coinGeckoAlone(t.sim);
   t.sim.resetHits();
+});
+afterEach(() => {
+  t.sim.clearFaults();
+  vi.restoreAllMocks();
 });
 
 const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ url, headers });
@@ -95,6 +99,37 @@ describe('hot answers of cached previews', () => {
     const hits = t.sim.hits('coingecko');
     expect((await get(url)).json().cached).toBe(false);
     expect(t.sim.hits('coingecko')).toBe(hits + 1);
+  });
+
+  it('requests arriving while a stale answer is made again wait for it: one full path signs the body they all get', async () => {
+    const url = '/api/data/preview?type=weather&q=52.52,13.4';
+    await get(url);
+    const before = await get(url);
+    t.clock.advance(1_000); // the kept answer's second is over; the cached value is still fresh
+    const fullPaths = vi.spyOn(t.deps.sources, 'run');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => get(url)));
+    expect(fullPaths).toHaveBeenCalledTimes(1);
+    expect(new Set(answers.map((answer) => answer.statusCode))).toEqual(new Set([200]));
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.headers.etag)).size).toBe(1);
+    expect(answers[0]!.json().preview.age_s).toBe(before.json().preview.age_s + 1);
+    expect(await verify(answers[19]!.json())).toMatchObject({ valid: true });
+  });
+
+  it('does not hold requests for a stale answer whose value passed its TTL: they share one upstream round', async () => {
+    const url = '/api/data/preview?type=weather&q=41.9,12.5';
+    await get(url);
+    await get(url);
+    t.clock.advance(3_600_000);
+    for (const host of ['open-meteo', 'met-no']) t.sim.fault(host, { kind: 'status', status: 500 });
+    t.sim.resetHits();
+    await get('/api/data/preview?type=weather&q=41.8,12.4');
+    const oneRound = t.sim.hits();
+    t.sim.resetHits();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => get(url)));
+    expect(answers.map((answer) => answer.json().ok)).toEqual([false, false, false, false, false]);
+    // Waiting for the first request's failure, the others would have asked the upstreams again after it.
+    expect(t.sim.hits()).toBe(oneRound);
   });
 
   it('keeps no answer for since, as_of or max_age previews, nor for failures', async () => {
