@@ -34,9 +34,9 @@ export interface Keepable {
 /** Answers kept at most, the oldest kept first out. */
 export const MAX_ANSWERS = 10_000;
 /**
- * How long requests wait for the full path that is making a new answer of their URL before making their own. Long
- * enough for a re-signing or an upstream call; short enough that a maker that ends without keeping (an upstream
- * failure) delays the others by no more than this.
+ * How long requests wait for the full path that is signing their URL's answer again before taking their own. A
+ * re-signing takes a cache read (Redis on shared backends) and a signature; a slow store delays the waiting requests by
+ * no more than this.
  */
 export const MAKING_WAIT_MS = 1_000;
 /** Every header the hooks set on the reply (request id, CORS, the RateLimit fields) and the answer's own, for the raw response. */
