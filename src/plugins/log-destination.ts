@@ -8,7 +8,7 @@ type BufferDestination = Omit<ReturnType<typeof pino.destination>, 'write'> & { 
  * synchronously, as Node's own stdout does for pipes and files. The first line of a turn of the event loop is written
  * at once; the lines logged after it in the same turn (a busy server's request lines) are written together, in one
  * system call, when the turn ends (`setImmediate`) or the process exits. A write per line cost ~25 µs of a ~100 µs
- * cached preview under load on a slow machine; one per turn carries dozens of lines.
+ * cached preview under 50 connections on a slow machine; a write per turn cost 2.2 µs a line there (bench/README.md).
  *
  * Tried before and not kept (test/core/log-destination.test.ts guards both): asynchronous writes (the thread pool's),
  * whose lines pending at exit overtook a batch still in flight under a slow reader of stdout; and batches flushed every
